@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "navlog",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "NavLog", targets: ["NavLogCore", "NavLogStore"]),
+        .executable(name: "navlog", targets: ["navlog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
+        ),
+        // Pure core: events, route values, state, projection, screens. No I/O.
+        .target(name: "NavLogCore"),
+        // Storage: the .navlog format on liblz4's frame API.
+        .target(name: "NavLogStore", dependencies: ["NavLogCore", "CLZ4"]),
+        // The command-line tool: parses arguments, calls the library, prints.
+        .executableTarget(
+            name: "navlog",
+            dependencies: [
+                "NavLogCore", "NavLogStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Benchmarks (not tests): `swift run -c release navlog-bench`.
+        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore"]),
+        .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore"]),
+        .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore"]),
+        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,52 @@
+/// Every field name the contract defines for events, in canonical (code
+/// point) order. The canonical writer walks this list; the parser maps keys
+/// to it.
+enum CanonicalKey: Int, CaseIterable, Sendable {
+    case app, cause, column, count, device, hidden, label, meta, modal, path, scene,
+        selection, seq, session, sizeClass, split, stack, state, style, t, tab, tabs,
+        type, url, value, visibility
+
+    var name: String {
+        switch self {
+        case .app: "app"
+        case .cause: "cause"
+        case .column: "column"
+        case .count: "count"
+        case .device: "device"
+        case .hidden: "hidden"
+        case .label: "label"
+        case .meta: "meta"
+        case .modal: "modal"
+        case .path: "path"
+        case .scene: "scene"
+        case .selection: "selection"
+        case .seq: "seq"
+        case .session: "session"
+        case .sizeClass: "sizeClass"
+        case .split: "split"
+        case .stack: "stack"
+        case .state: "state"
+        case .style: "style"
+        case .t: "t"
+        case .tab: "tab"
+        case .tabs: "tabs"
+        case .type: "type"
+        case .url: "url"
+        case .value: "value"
+        case .visibility: "visibility"
+        }
+    }
+
+    /// `"name":` as bytes.
+    var quotedColon: [UInt8] { Self.quotedColons[rawValue] }
+
+    private static let quotedColons: [[UInt8]] = allCases.map { Array("\"\($0.name)\":".utf8) }
+
+    /// Whether the key is common to every event kind (not kind-specific).
+    var isCommon: Bool {
+        switch self {
+        case .cause, .meta, .scene, .seq, .session, .t, .type: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// One recorded navigation event (contract §1).
+///
+/// Fields the input left out stay out: `scene` is `nil` when absent (the
+/// projection reads it as `"main"`), and so are `cause` and `meta`. Fields the
+/// contract does not name are kept in ``extra`` and written back unchanged.
+public struct Event: Hashable, Sendable {
+    /// Which recording the event belongs to; never empty.
+    public var session: String
+    /// Position in the session, from 1; `0` until a ``Sequencer`` assigns it
+    /// to an input event that had none.
+    public var seq: Int
+    /// When it happened, truncated to milliseconds.
+    public var t: Timestamp
+    /// The scene (window) it belongs to, as written; `nil` means `"main"`.
+    public var scene: String?
+    /// The kind and its fields.
+    public var kind: EventKind
+    /// The `seq` of the event that caused this one.
+    public var cause: Int?
+    /// Free-form metadata; always a JSON object when present.
+    public var meta: [String: JSONValue]?
+    /// Fields the contract does not define for this kind, kept untouched.
+    public var extra: [String: JSONValue]
+
+    public init(
+        session: String, seq: Int = 0, t: Timestamp, scene: String? = nil,
+        kind: EventKind, cause: Int? = nil, meta: [String: JSONValue]? = nil,
+        extra: [String: JSONValue] = [:]
+    ) {
+        self.session = session
+        self.seq = seq
+        self.t = t
+        self.scene = scene
+        self.kind = kind
+        self.cause = cause
+        self.meta = meta
+        self.extra = extra
+    }
+
+    /// The scene this event applies to: ``scene``, or `"main"` when absent.
+    @inlinable public var sceneID: String { scene ?? "main" }
+
+    /// The event's `type` string.
+    public var type: String { kind.typeName }
+}

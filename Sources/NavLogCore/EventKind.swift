@@ -1,0 +1,75 @@
+/// The kind of an event with the fields that kind defines (contract §1).
+///
+/// Optional fields are `nil` when the input left them out; defaults (such as
+/// a pop `count` of 1) are applied by the projection, not stored.
+public enum EventKind: Hashable, Sendable {
+    case sessionStart(app: [String: JSONValue]?, device: [String: JSONValue]?)
+    case sessionEnd
+    case sceneOpen
+    case sceneClose
+    case tabsDefine(tabs: [String])
+    case tabSelect(tab: String)
+    case tabVisibility(tab: String, hidden: Bool)
+    case stackPush(stack: String, value: RouteValue)
+    case stackPop(stack: String, count: Int?)
+    case stackPopToRoot(stack: String)
+    case stackSet(stack: String, path: [RouteValue])
+    case splitSelect(split: String?, column: SplitColumn, selection: [RouteValue])
+    case splitVisibility(split: String, visibility: SplitVisibility)
+    case modalPresent(modal: String, style: ModalStyle?)
+    case modalDismiss(modal: String?)
+    case urlOpen(url: String)
+    /// `state` is the restored scene; `json` is the object as given
+    /// (route values reduced), which is what the canonical form writes back.
+    case stateRestore(state: SceneState, json: [String: JSONValue])
+    case layoutChange(sizeClass: SizeClass)
+    case mark(label: String)
+    /// A kind navlog does not know: kept and shown, no effect on state.
+    case other(type: String)
+
+    /// The `type` string of this kind.
+    public var typeName: String {
+        switch self {
+        case .sessionStart: "session.start"
+        case .sessionEnd: "session.end"
+        case .sceneOpen: "scene.open"
+        case .sceneClose: "scene.close"
+        case .tabsDefine: "tabs.define"
+        case .tabSelect: "tab.select"
+        case .tabVisibility: "tab.visibility"
+        case .stackPush: "stack.push"
+        case .stackPop: "stack.pop"
+        case .stackPopToRoot: "stack.popToRoot"
+        case .stackSet: "stack.set"
+        case .splitSelect: "split.select"
+        case .splitVisibility: "split.visibility"
+        case .modalPresent: "modal.present"
+        case .modalDismiss: "modal.dismiss"
+        case .urlOpen: "url.open"
+        case .stateRestore: "state.restore"
+        case .layoutChange: "layout.change"
+        case .mark: "mark"
+        case .other(let type): type
+        }
+    }
+}
+
+/// A column of a NavigationSplitView.
+public enum SplitColumn: String, Hashable, Sendable, CaseIterable {
+    case sidebar, content, detail
+}
+
+/// NavigationSplitViewVisibility.
+public enum SplitVisibility: String, Hashable, Sendable, CaseIterable {
+    case all, doubleColumn, detailOnly, automatic
+}
+
+/// How a modal is presented.
+public enum ModalStyle: String, Hashable, Sendable, CaseIterable {
+    case sheet, fullScreenCover, popover, alert, confirmationDialog, inspector
+}
+
+/// The horizontal size class of a scene.
+public enum SizeClass: String, Hashable, Sendable, CaseIterable {
+    case compact, regular
+}

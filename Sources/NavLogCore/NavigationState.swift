@@ -1,0 +1,132 @@
+/// What a projection answers: the navigation state of a session after some
+/// prefix of its events (contract §2).
+///
+/// Two states are *equal* in the contract's sense when their ``scenes`` are
+/// equal; use ``sameScenes(as:)`` for that. `==` compares everything.
+public struct NavigationState: Hashable, Sendable {
+    /// The session id.
+    public var session: String
+    /// The seq of the last applied event; `0` when none was applied.
+    public var seq: Int
+    /// The time of the last applied event; `nil` when none was applied.
+    public var t: Timestamp?
+    /// How many anomalies of each kind occurred; only kinds that occurred.
+    public var anomalies: [AnomalyKind: Int]
+    /// Each open scene's state, by scene id.
+    public var scenes: [String: SceneState]
+    /// Whether a `session.end` has been applied (later events are `after-end`).
+    public var ended: Bool
+
+    /// The empty state of a session: no event applied.
+    public init(session: String) {
+        self.session = session
+        self.seq = 0
+        self.t = nil
+        self.anomalies = [:]
+        self.scenes = [:]
+        self.ended = false
+    }
+
+    /// Contract equality: the `scenes` objects are equal.
+    public func sameScenes(as other: NavigationState) -> Bool { scenes == other.scenes }
+}
+
+/// The navigation state of one scene (window).
+public struct SceneState: Hashable, Sendable {
+    /// The modal stack, bottom first.
+    public var modals: [ModalPresentation]
+    /// The horizontal size class; `nil` until set.
+    public var sizeClass: SizeClass?
+    /// Split views by id.
+    public var splits: [String: SplitState]
+    /// Navigation stacks by id, bottom first; an emptied stack stays `[]`.
+    public var stacks: [String: [RouteValue]]
+    /// Tab order, hidden tabs and selection.
+    public var tabs: TabState
+
+    /// A new, empty scene (its screen is `root`).
+    public init(
+        modals: [ModalPresentation] = [], sizeClass: SizeClass? = nil,
+        splits: [String: SplitState] = [:], stacks: [String: [RouteValue]] = [:],
+        tabs: TabState = TabState()
+    ) {
+        self.modals = modals
+        self.sizeClass = sizeClass
+        self.splits = splits
+        self.stacks = stacks
+        self.tabs = tabs
+    }
+}
+
+/// A presented modal.
+public struct ModalPresentation: Hashable, Sendable {
+    public var modal: String
+    public var style: ModalStyle
+    public init(modal: String, style: ModalStyle) {
+        self.modal = modal
+        self.style = style
+    }
+}
+
+/// The state of one NavigationSplitView.
+public struct SplitState: Hashable, Sendable {
+    public var sidebar: [RouteValue]
+    public var content: [RouteValue]
+    public var detail: [RouteValue]
+    public var visibility: SplitVisibility
+    /// A new split: empty columns, visibility `automatic`.
+    public init(
+        sidebar: [RouteValue] = [], content: [RouteValue] = [], detail: [RouteValue] = [],
+        visibility: SplitVisibility = .automatic
+    ) {
+        self.sidebar = sidebar
+        self.content = content
+        self.detail = detail
+        self.visibility = visibility
+    }
+
+    /// The selection of one column.
+    public subscript(column: SplitColumn) -> [RouteValue] {
+        get {
+            switch column {
+            case .sidebar: sidebar
+            case .content: content
+            case .detail: detail
+            }
+        }
+        set {
+            switch column {
+            case .sidebar: sidebar = newValue
+            case .content: content = newValue
+            case .detail: detail = newValue
+            }
+        }
+    }
+}
+
+/// The state of a scene's TabView.
+public struct TabState: Hashable, Sendable {
+    /// Tab order.
+    public var order: [String]
+    /// Hidden tabs (listed in tab order when printed).
+    public var hidden: Set<String>
+    /// The selected tab; `nil` until one is selected.
+    public var selected: String?
+    public init(order: [String] = [], hidden: Set<String> = [], selected: String? = nil) {
+        self.order = order
+        self.hidden = hidden
+        self.selected = selected
+    }
+}
+
+/// A surprising but well-formed event, counted by kind (contract §1).
+public enum AnomalyKind: String, Hashable, Sendable, CaseIterable, Comparable {
+    case popUnderflow = "pop-underflow"
+    case dismissUnknown = "dismiss-unknown"
+    case dismissEmpty = "dismiss-empty"
+    case presentDuplicate = "present-duplicate"
+    case selectHidden = "select-hidden"
+    case afterEnd = "after-end"
+
+    public static func < (a: AnomalyKind, b: AnomalyKind) -> Bool { a.rawValue < b.rawValue }
+}

@@ -1,0 +1,2 @@
+// Storage module: the .navlog format on liblz4.
+import CLZ4
