@@ -50,3 +50,13 @@ enum CanonicalKey: Int, CaseIterable, Sendable {
         }
     }
 }
+
+extension CanonicalKey {
+    /// Bit mask of the common keys.
+    static let commonMask: UInt32 = allCases.filter(\.isCommon).reduce(0) { $0 | (UInt32(1) << UInt32($1.rawValue)) }
+
+    /// The key with this exact name, if any.
+    static func named(_ name: String) -> CanonicalKey? {
+        allCases.first { $0.name == name }
+    }
+}

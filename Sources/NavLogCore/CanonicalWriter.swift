@@ -238,7 +238,7 @@ public struct CanonicalWriter: Sendable {
         case .selection:
             if case .splitSelect(_, _, let selection) = e.kind { beginField(key); write(selection) }
         case .seq:
-            beginField(key); writeInt(e.seq)
+            if e.seq > 0 { beginField(key); writeInt(e.seq) }  // 0: not yet assigned
         case .session:
             beginField(key); writeString(e.session)
         case .sizeClass:

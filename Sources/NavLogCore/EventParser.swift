@@ -1,34 +1,520 @@
-// STUB: being written (owner: lead). Signatures are final.
-
 /// Parses one NDJSON line into an ``Event`` with full validation (contract §1, §5).
+///
+/// ```swift
+/// let event = try EventParser.parse(#"{"session":"s-1","t":"2026-11-20T10:00:00Z","type":"mark","label":"purchase"}"#)
+/// ```
+///
+/// The line is scanned once: fields the contract defines are located, then
+/// decoded from their bytes once the event's `type` is known; other fields
+/// are kept in ``Event/extra``. A line is either accepted whole or rejected
+/// with an ``EventParseError`` that says which field and what was wrong.
+/// `seq` is `0` when the line has none (a ``Sequencer`` assigns it).
+///
+/// - Complexity: O(n) in the line's length.
 public enum EventParser {
     /// The longest line accepted, in bytes (1 MiB).
     public static let maxLineBytes = 1 << 20
     /// The deepest nesting of arrays and objects accepted.
     public static let maxDepth = 64
 
-    /// Parses one line (without its newline). `seq` is 0 when the line has none.
-    public static func parse(_ line: UnsafeRawBufferPointer) throws(EventParseError) -> Event {
-        throw .notAnObject(found: "stub")
-    }
-
-    /// Parses one line given as bytes.
+    /// Parses one line given as bytes (without its newline).
     public static func parse(_ line: [UInt8]) throws(EventParseError) -> Event {
         try line.withUnsafeBytes { buf in Result { () throws(EventParseError) in try parse(buf) } }.get()
     }
 
-    /// Parses one line given as a string.
+    /// Parses one line given as a string (without its newline).
     public static func parse(_ line: String) throws(EventParseError) -> Event {
         var line = line
         return try line.withUTF8 { buf in
             Result { () throws(EventParseError) in try parse(UnsafeRawBufferPointer(buf)) }
         }.get()
     }
+
+    /// Parses one line (without its newline).
+    public static func parse(_ line: UnsafeRawBufferPointer) throws(EventParseError) -> Event {
+        guard line.count <= maxLineBytes else { throw .lineTooLong(bytes: line.count, limit: maxLineBytes) }
+        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: CanonicalKey.allCases.count)
+        defer { slots.deallocate() }
+        var parser = LineParser(reader: JSONReader(line), slots: slots)
+        return try parser.parse()
+    }
 }
 
 extension JSONValue {
-    /// Parses any JSON text (same limits and strictness as event lines).
+    /// Parses any JSON text (the same limits and strictness as event lines).
     public static func parse(_ text: String) throws(EventParseError) -> JSONValue {
-        throw .notAnObject(found: "stub")
+        var text = text
+        return try text.withUTF8 { buf in
+            Result { () throws(EventParseError) -> JSONValue in
+                let raw = UnsafeRawBufferPointer(buf)
+                guard raw.count <= EventParser.maxLineBytes else {
+                    throw .lineTooLong(bytes: raw.count, limit: EventParser.maxLineBytes)
+                }
+                var reader = JSONReader(raw)
+                let value = try reader.parseValue()
+                reader.skipWhitespace()
+                guard reader.atEnd else { throw reader.unexpected("end of input") }
+                return value
+            }
+        }.get()
+    }
+}
+
+/// The single-line parser behind ``EventParser``.
+private struct LineParser {
+    var r: JSONReader
+    /// Byte offset of each known field's value, by ``CanonicalKey`` raw value.
+    let slots: UnsafeMutablePointer<Int32>
+    /// Which known fields are present (non-null).
+    var present: UInt32 = 0
+    /// Which known fields appeared at all (to catch duplicates).
+    var seen: UInt32 = 0
+    var extra: [String: JSONValue] = [:]
+
+    init(reader: JSONReader, slots: UnsafeMutablePointer<Int32>) {
+        self.r = reader
+        self.slots = slots
+    }
+
+    mutating func parse() throws(EventParseError) -> Event {
+        r.skipWhitespace()
+        guard r.peek() == UInt8(ascii: "{") else {
+            if r.atEnd { throw .notAnObject(found: "an empty line") }
+            var probe = r
+            if let v = try? probe.parseValue() { throw .notAnObject(found: v.typeName) }
+            throw r.unexpected("'{'")
+        }
+        r.depth = 1
+        r.i += 1
+        r.skipWhitespace()
+        if r.peek() == UInt8(ascii: "}") {
+            r.i += 1
+        } else {
+            while true {
+                r.skipWhitespace()
+                let keyToken = try r.scanString()
+                try r.expect(UInt8(ascii: ":"), "':'")
+                r.skipWhitespace()
+                var key = match(keyToken)
+                var name: String? = nil
+                if key == nil {
+                    let decoded = r.string(keyToken)
+                    name = decoded
+                    if keyToken.hasEscapes { key = CanonicalKey.named(decoded) }
+                }
+                if let key {
+                    let bit = UInt32(1) << UInt32(key.rawValue)
+                    if seen & bit != 0 { throw .duplicateKey(field: key.name) }
+                    seen |= bit
+                    let start = r.i
+                    let isNull = r.peek() == UInt8(ascii: "n")
+                    try r.skipValue()
+                    if !isNull {
+                        present |= bit
+                        slots[key.rawValue] = Int32(start)
+                    }
+                } else if let name {
+                    let value = try r.parseValue()
+                    if case .null = value {
+                        if extra.keys.contains(name) { throw .duplicateKey(field: name) }
+                        extra[name] = .null  // kept for duplicate detection; dropped below
+                    } else if extra.updateValue(value, forKey: name) != nil {
+                        throw .duplicateKey(field: name)
+                    }
+                }
+                r.skipWhitespace()
+                let b = r.peek()
+                if b == UInt8(ascii: ",") { r.i += 1; continue }
+                if b == UInt8(ascii: "}") { r.i += 1; break }
+                throw r.unexpected("',' or '}'")
+            }
+        }
+        r.skipWhitespace()
+        guard r.atEnd else { throw r.unexpected("end of line after the object") }
+        if !extra.isEmpty { extra = extra.filter { if case .null = $0.value { false } else { true } } }
+        return try build()
+    }
+
+    // MARK: Building the event
+
+    mutating func build() throws(EventParseError) -> Event {
+        let session = try requiredString(.session)
+        guard !session.isEmpty else { throw .invalidValue(field: "session", reason: "must not be empty") }
+        let type = try requiredString(.type)
+        guard !type.isEmpty else { throw .invalidValue(field: "type", reason: "must not be empty") }
+        guard has(.t) else { throw .missingField(field: "t") }
+        let t = try timestamp(.t)
+        var seq = 0
+        if has(.seq) {
+            seq = try integer(.seq)
+            guard seq >= 1 else { throw .invalidValue(field: "seq", reason: "must be ≥ 1, found \(seq)") }
+        }
+        let scene = has(.scene) ? try string(.scene) : nil
+        let cause = has(.cause) ? try integer(.cause) : nil
+        let meta = has(.meta) ? try object(.meta) : nil
+
+        var used: UInt32 = 0
+        func use(_ k: CanonicalKey) { used |= UInt32(1) << UInt32(k.rawValue) }
+        let kind: EventKind
+        switch type {
+        case "stack.push":
+            use(.stack); use(.value)
+            kind = .stackPush(stack: try requiredString(.stack), value: try requiredRoute(.value))
+        case "stack.pop":
+            use(.stack); use(.count)
+            var count: Int? = nil
+            if has(.count) {
+                let c = try integer(.count)
+                guard c >= 1 else { throw .invalidValue(field: "count", reason: "must be ≥ 1, found \(c)") }
+                count = c
+            }
+            kind = .stackPop(stack: try requiredString(.stack), count: count)
+        case "tab.select":
+            use(.tab)
+            kind = .tabSelect(tab: try requiredString(.tab))
+        case "mark":
+            use(.label)
+            kind = .mark(label: try requiredString(.label))
+        case "modal.present":
+            use(.modal); use(.style)
+            let modal = try requiredString(.modal)
+            let style: ModalStyle? = has(.style) ? try enumeration(.style) : nil
+            kind = .modalPresent(modal: modal, style: style)
+        case "modal.dismiss":
+            use(.modal)
+            kind = .modalDismiss(modal: has(.modal) ? try string(.modal) : nil)
+        case "split.select":
+            use(.split); use(.column); use(.selection)
+            let split = has(.split) ? try string(.split) : nil
+            guard has(.column) else { throw .missingField(field: "column") }
+            let column: SplitColumn = try enumeration(.column)
+            guard has(.selection) else { throw .missingField(field: "selection") }
+            kind = .splitSelect(split: split, column: column, selection: try routes(.selection))
+        case "stack.popToRoot":
+            use(.stack)
+            kind = .stackPopToRoot(stack: try requiredString(.stack))
+        case "stack.set":
+            use(.stack); use(.path)
+            let stack = try requiredString(.stack)
+            guard has(.path) else { throw .missingField(field: "path") }
+            kind = .stackSet(stack: stack, path: try routes(.path))
+        case "url.open":
+            use(.url)
+            kind = .urlOpen(url: try requiredString(.url))
+        case "session.start":
+            use(.app); use(.device)
+            kind = .sessionStart(app: has(.app) ? try object(.app) : nil,
+                                 device: has(.device) ? try object(.device) : nil)
+        case "session.end":
+            kind = .sessionEnd
+        case "scene.open":
+            kind = .sceneOpen
+        case "scene.close":
+            kind = .sceneClose
+        case "tabs.define":
+            use(.tabs)
+            guard has(.tabs) else { throw .missingField(field: "tabs") }
+            kind = .tabsDefine(tabs: try strings(.tabs))
+        case "tab.visibility":
+            use(.tab); use(.hidden)
+            let tab = try requiredString(.tab)
+            guard has(.hidden) else { throw .missingField(field: "hidden") }
+            kind = .tabVisibility(tab: tab, hidden: try bool(.hidden))
+        case "split.visibility":
+            use(.split); use(.visibility)
+            let split = try requiredString(.split)
+            guard has(.visibility) else { throw .missingField(field: "visibility") }
+            kind = .splitVisibility(split: split, visibility: try enumeration(.visibility))
+        case "layout.change":
+            use(.sizeClass)
+            guard has(.sizeClass) else { throw .missingField(field: "sizeClass") }
+            kind = .layoutChange(sizeClass: try enumeration(.sizeClass))
+        case "state.restore":
+            use(.state)
+            guard has(.state) else { throw .missingField(field: "state") }
+            let (state, canonical) = try SceneState.decodeRestore(try object(.state))
+            kind = .stateRestore(state: state, json: canonical)
+        default:
+            kind = .other(type: type)
+        }
+
+        // Known names that this kind does not define are ordinary extra fields.
+        let common: UInt32 = CanonicalKey.commonMask
+        let leftover = present & ~used & ~common
+        if leftover != 0 {
+            for key in CanonicalKey.allCases where leftover & (UInt32(1) << UInt32(key.rawValue)) != 0 {
+                var sub = reader(at: key)
+                extra[key.name] = try sub.parseValue()
+            }
+        }
+        return Event(session: session, seq: seq, t: t, scene: scene, kind: kind,
+                     cause: cause, meta: meta, extra: extra)
+    }
+
+    // MARK: Field decoding
+
+    @inline(__always) func has(_ key: CanonicalKey) -> Bool { present & (UInt32(1) << UInt32(key.rawValue)) != 0 }
+
+    @inline(__always) func reader(at key: CanonicalKey) -> JSONReader {
+        var sub = r
+        sub.i = Int(slots[key.rawValue])
+        sub.depth = 1
+        return sub
+    }
+
+    func requiredString(_ key: CanonicalKey) throws(EventParseError) -> String {
+        guard has(key) else { throw .missingField(field: key.name) }
+        return try string(key)
+    }
+
+    func string(_ key: CanonicalKey) throws(EventParseError) -> String {
+        var sub = reader(at: key)
+        guard sub.peek() == UInt8(ascii: "\"") else { throw wrongType(key.name, "a string", &sub) }
+        return sub.string(try sub.scanString())
+    }
+
+    func integer(_ key: CanonicalKey) throws(EventParseError) -> Int {
+        var sub = reader(at: key)
+        return try Self.integer(&sub, field: key.name)
+    }
+
+    static func integer(_ sub: inout JSONReader, field: String) throws(EventParseError) -> Int {
+        let start = sub.i
+        let b = sub.peek()
+        guard b == UInt8(ascii: "-") || (b &- UInt8(ascii: "0")) < 10 else {
+            throw wrongTypeStatic(field, "an integer", &sub)
+        }
+        guard try sub.scanNumber() else {
+            throw .wrongType(field: field, expected: "an integer", found: "a number with a fraction or exponent")
+        }
+        var value = 0
+        var k = start
+        let negative = sub.bytes[k] == UInt8(ascii: "-")
+        if negative { k += 1 }
+        while k < sub.i {
+            let d = Int(sub.bytes[k] &- UInt8(ascii: "0"))
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (s, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
+            if o1 || o2 { throw .invalidValue(field: field, reason: "integer out of range") }
+            value = s
+            k += 1
+        }
+        return value
+    }
+
+    func bool(_ key: CanonicalKey) throws(EventParseError) -> Bool {
+        var sub = reader(at: key)
+        switch sub.peek() {
+        case UInt8(ascii: "t"): return true
+        case UInt8(ascii: "f"): return false
+        default: throw wrongType(key.name, "a boolean", &sub)
+        }
+    }
+
+    func timestamp(_ key: CanonicalKey) throws(EventParseError) -> Timestamp {
+        var sub = reader(at: key)
+        guard sub.peek() == UInt8(ascii: "\"") else { throw wrongType(key.name, "an RFC 3339 string", &sub) }
+        let token = try sub.scanString()
+        if !token.hasEscapes,
+           let t = Timestamp(rfc3339Bytes: UnsafeRawBufferPointer(rebasing: sub.bytes[token.start..<token.end])) {
+            return t
+        }
+        let text = sub.string(token)
+        if token.hasEscapes, let t = Timestamp(rfc3339: text) { return t }
+        throw .invalidValue(field: key.name, reason: "not a strict RFC 3339 timestamp: \"\(text.prefix(64))\"")
+    }
+
+    func enumeration<E: RawRepresentable & CaseIterable>(_ key: CanonicalKey) throws(EventParseError) -> E
+    where E.RawValue == String {
+        let s = try string(key)
+        guard let v = E(rawValue: s) else {
+            let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .invalidValue(field: key.name, reason: "\"\(s.prefix(64))\" is not one of \(allowed)")
+        }
+        return v
+    }
+
+    func object(_ key: CanonicalKey) throws(EventParseError) -> [String: JSONValue] {
+        var sub = reader(at: key)
+        guard sub.peek() == UInt8(ascii: "{") else { throw wrongType(key.name, "an object", &sub) }
+        sub.depth = 0
+        return try sub.parseObjectMembers()
+    }
+
+    func strings(_ key: CanonicalKey) throws(EventParseError) -> [String] {
+        var sub = reader(at: key)
+        guard sub.peek() == UInt8(ascii: "[") else { throw wrongType(key.name, "an array of strings", &sub) }
+        sub.i += 1
+        var out: [String] = []
+        sub.skipWhitespace()
+        if sub.peek() == UInt8(ascii: "]") { return out }
+        while true {
+            sub.skipWhitespace()
+            guard sub.peek() == UInt8(ascii: "\"") else {
+                throw wrongType("\(key.name)[\(out.count)]", "a string", &sub)
+            }
+            out.append(sub.string(try sub.scanString()))
+            sub.skipWhitespace()
+            if sub.peek() == UInt8(ascii: ",") { sub.i += 1; continue }
+            return out  // validated by the first pass: this is ']'
+        }
+    }
+
+    func requiredRoute(_ key: CanonicalKey) throws(EventParseError) -> RouteValue {
+        guard has(key) else { throw .missingField(field: key.name) }
+        var sub = reader(at: key)
+        return try Self.route(&sub, field: key.name)
+    }
+
+    func routes(_ key: CanonicalKey) throws(EventParseError) -> [RouteValue] {
+        var sub = reader(at: key)
+        guard sub.peek() == UInt8(ascii: "[") else { throw wrongType(key.name, "an array of route values", &sub) }
+        sub.i += 1
+        var out: [RouteValue] = []
+        sub.skipWhitespace()
+        if sub.peek() == UInt8(ascii: "]") { return out }
+        while true {
+            sub.skipWhitespace()
+            out.append(try Self.route(&sub, field: key.name, index: out.count))
+            sub.skipWhitespace()
+            if sub.peek() == UInt8(ascii: ",") { sub.i += 1; continue }
+            return out
+        }
+    }
+
+    /// Decodes a route value at the reader: an object keeping exactly
+    /// `type` (non-empty string), `id` (string or integer literal) and `data`.
+    static func route(_ sub: inout JSONReader, field: String, index: Int? = nil) throws(EventParseError) -> RouteValue {
+        func path() -> String { index.map { "\(field)[\($0)]" } ?? field }
+        guard sub.peek() == UInt8(ascii: "{") else { throw wrongTypeStatic(path(), "a route value object", &sub) }
+        sub.i += 1
+        var type: String? = nil
+        var id: String? = nil
+        var data: JSONValue? = nil
+        var seen: UInt8 = 0
+        sub.skipWhitespace()
+        if sub.peek() == UInt8(ascii: "}") {
+            sub.i += 1
+        } else {
+            while true {
+                sub.skipWhitespace()
+                let key = try sub.scanString()
+                try sub.expect(UInt8(ascii: ":"), "':'")
+                sub.skipWhitespace()
+                let isNull = sub.peek() == UInt8(ascii: "n")
+                var name: String? = nil
+                let bit: UInt8
+                if sub.equals(key, "type") { bit = 1 } else if sub.equals(key, "id") { bit = 2 } else if sub.equals(key, "data") { bit = 4 } else {
+                    let n = sub.string(key)
+                    name = n
+                    bit = n == "type" ? 1 : n == "id" ? 2 : n == "data" ? 4 : 0
+                }
+                if bit != 0 {
+                    if seen & bit != 0 { throw .duplicateKey(field: "\(path()).\(name ?? (bit == 1 ? "type" : bit == 2 ? "id" : "data"))") }
+                    seen |= bit
+                }
+                switch bit {
+                case 1 where !isNull:
+                    guard sub.peek() == UInt8(ascii: "\"") else { throw wrongTypeStatic("\(path()).type", "a string", &sub) }
+                    type = sub.string(try sub.scanString())
+                case 2 where !isNull:
+                    if sub.peek() == UInt8(ascii: "\"") {
+                        id = sub.string(try sub.scanString())
+                    } else {
+                        let start = sub.i
+                        let b = sub.peek()
+                        guard b == UInt8(ascii: "-") || (b &- UInt8(ascii: "0")) < 10 else {
+                            throw wrongTypeStatic("\(path()).id", "a string or an integer", &sub)
+                        }
+                        guard try sub.scanNumber() else {
+                            throw .wrongType(field: "\(path()).id", expected: "a string or an integer",
+                                             found: "a number with a fraction or exponent")
+                        }
+                        id = String(decoding: UnsafeRawBufferPointer(rebasing: sub.bytes[start..<sub.i]), as: UTF8.self)
+                    }
+                case 4 where !isNull:
+                    sub.depth += 1
+                    data = try sub.parseValue()
+                    sub.depth -= 1
+                default:
+                    try sub.skipValue()  // null, or a field a route value does not keep
+                }
+                sub.skipWhitespace()
+                if sub.peek() == UInt8(ascii: ",") { sub.i += 1; continue }
+                sub.i += 1  // '}', validated by the first pass
+                break
+            }
+        }
+        guard let type else { throw .missingField(field: "\(path()).type") }
+        guard !type.isEmpty else { throw .invalidValue(field: "\(path()).type", reason: "must not be empty") }
+        return RouteValue(type: type, id: id, data: data)
+    }
+
+    func wrongType(_ field: String, _ expected: String, _ sub: inout JSONReader) -> EventParseError {
+        Self.wrongTypeStatic(field, expected, &sub)
+    }
+
+    static func wrongTypeStatic(_ field: String, _ expected: String, _ sub: inout JSONReader) -> EventParseError {
+        let found = (try? sub.parseValue())?.typeName ?? "invalid JSON"
+        return .wrongType(field: field, expected: expected, found: found)
+    }
+
+    // MARK: Keys
+
+    /// The known field an escape-free key names, if any.
+    @inline(__always) func match(_ k: JSONReader.StringToken) -> CanonicalKey? {
+        if k.hasEscapes { return nil }
+        let len = k.end - k.start
+        guard len >= 1, len <= 10 else { return nil }
+        let b = r.bytes
+        switch b[k.start] {
+        case UInt8(ascii: "a"): return r.equals(k, "app") ? .app : nil
+        case UInt8(ascii: "c"):
+            if r.equals(k, "cause") { return .cause }
+            if r.equals(k, "column") { return .column }
+            if r.equals(k, "count") { return .count }
+            return nil
+        case UInt8(ascii: "d"): return r.equals(k, "device") ? .device : nil
+        case UInt8(ascii: "h"): return r.equals(k, "hidden") ? .hidden : nil
+        case UInt8(ascii: "l"): return r.equals(k, "label") ? .label : nil
+        case UInt8(ascii: "m"):
+            if r.equals(k, "meta") { return .meta }
+            if r.equals(k, "modal") { return .modal }
+            return nil
+        case UInt8(ascii: "p"): return r.equals(k, "path") ? .path : nil
+        case UInt8(ascii: "s"):
+            switch len {
+            case 3: return r.equals(k, "seq") ? .seq : nil
+            case 5:
+                if r.equals(k, "scene") { return .scene }
+                if r.equals(k, "split") { return .split }
+                if r.equals(k, "stack") { return .stack }
+                if r.equals(k, "state") { return .state }
+                if r.equals(k, "style") { return .style }
+                return nil
+            case 7: return r.equals(k, "session") ? .session : nil
+            case 9:
+                if r.equals(k, "selection") { return .selection }
+                if r.equals(k, "sizeClass") { return .sizeClass }
+                return nil
+            default: return nil
+            }
+        case UInt8(ascii: "t"):
+            switch len {
+            case 1: return .t
+            case 3: return r.equals(k, "tab") ? .tab : nil
+            case 4:
+                if r.equals(k, "tabs") { return .tabs }
+                if r.equals(k, "type") { return .type }
+                return nil
+            default: return nil
+            }
+        case UInt8(ascii: "u"): return r.equals(k, "url") ? .url : nil
+        case UInt8(ascii: "v"):
+            if r.equals(k, "value") { return .value }
+            if r.equals(k, "visibility") { return .visibility }
+            return nil
+        default: return nil
+        }
     }
 }
