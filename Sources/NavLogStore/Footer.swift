@@ -8,13 +8,15 @@ struct Footer: Hashable, Sendable {
     var eventCount: Int
     /// Byte offset of the footer frame itself (= end of the body).
     var footerOffset: Int64
+    /// Frame index of the footer frame (= number of frames before it).
+    var frameIndex: Int
 
     /// Appends the footer frame and the trailer frame.
     func appendFrames(to out: inout [UInt8]) {
         var body: [UInt8] = []
         body.reserveCapacity(NavLogFormat.footerFixedBytes + entries.count * NavLogFormat.blockEntryPayloadBytes
                              + checkpoints.count * NavLogFormat.checkpointRefBytes)
-        body.appendLE(UInt32(0))                   // flags
+        body.appendLE(UInt32(truncatingIfNeeded: frameIndex))
         body.appendLE(UInt64(entries.count))
         body.appendLE(UInt64(checkpoints.count))
         body.appendLE(UInt64(eventCount))
@@ -74,12 +76,14 @@ struct Footer: Hashable, Sendable {
         self.checkpoints = refs
         self.eventCount = Int(events)
         self.footerOffset = Int64(offset)
+        self.frameIndex = Int(p.loadLE32(4))
     }
 
-    init(entries: [BlockEntry], checkpoints: [CheckpointRef], eventCount: Int, footerOffset: Int64) {
+    init(entries: [BlockEntry], checkpoints: [CheckpointRef], eventCount: Int, footerOffset: Int64, frameIndex: Int) {
         self.entries = entries
         self.checkpoints = checkpoints
         self.eventCount = eventCount
         self.footerOffset = footerOffset
+        self.frameIndex = frameIndex
     }
 }

@@ -32,6 +32,8 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         case rejected(String)
         /// The writer or reader was used after `close()`.
         case closed
+        /// liblz4 failed on data navlog produced itself (out of memory, or a bug).
+        case compression(String)
     }
 
     public init(path: String, kind: Kind, offset: Int64? = nil, frame: Int? = nil, seq: Int? = nil) {
@@ -70,6 +72,7 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         case .corrupt(let why): why
         case .rejected(let why): "event rejected: \(why)"
         case .closed: "the log was already closed"
+        case .compression(let why): "compression failed: \(why)"
         }
     }
 

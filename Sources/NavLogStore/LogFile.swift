@@ -14,24 +14,45 @@ import Darwin
 final class LogFile {
     /// The path the file was opened with (for messages).
     let path: String
-    private let fd: Int32
+    private var fd: Int32
 
     enum Mode {
         /// Read only; never blocks on, nor is blocked by, a writer.
         case read
         /// Read and write; the file is created (empty) when absent.
         case readWrite
+        /// Write a new file; fails if one exists.
+        case createNew
     }
 
     init(path: String, mode: Mode) throws(LogError) {
         self.path = path
-        let flags: Int32 = mode == .read ? O_RDONLY : (O_RDWR | O_CREAT)
+        let flags: Int32
+        switch mode {
+        case .read: flags = O_RDONLY
+        case .readWrite: flags = O_RDWR | O_CREAT
+        case .createNew: flags = O_WRONLY | O_CREAT | O_EXCL
+        }
         let fd = path.withCString { open($0, flags | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw LogError.io(path: path, call: "open", errno: errno) }
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    deinit { close() }
+
+    /// Closes the file (releasing the lock); later calls fail with EBADF.
+    func close() {
+        if fd >= 0 {
+            #if canImport(Glibc)
+            _ = Glibc.close(fd)
+            #elseif canImport(Musl)
+            _ = Musl.close(fd)
+            #else
+            _ = Darwin.close(fd)
+            #endif
+            fd = -1
+        }
+    }
 
     /// The file's current size in bytes.
     func size() throws(LogError) -> Int64 {
@@ -138,13 +159,11 @@ final class LogFile {
         } else {
             dir = "."
         }
-        let fd = dir.withCString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw LogError.io(path: dir, call: "open", errno: errno) }
-        defer { close(fd) }
+        let directory = try LogFile(path: dir, mode: .read)
         #if canImport(Darwin)
-        _ = fsync(fd)
+        _ = fsync(directory.fd)
         #else
-        guard fsync(fd) == 0 else { throw LogError.io(path: dir, call: "fsync", errno: errno) }
+        guard fsync(directory.fd) == 0 else { throw LogError.io(path: dir, call: "fsync", errno: errno) }
         #endif
     }
 
@@ -154,18 +173,11 @@ final class LogFile {
         return path.withCString { stat($0, &st) } == 0
     }
 
-    /// Writes `bytes` to a new file at `path` (failing if it exists) and syncs it.
-    static func createExclusive(path: String, bytes: [UInt8]) throws(LogError) {
-        let fd = path.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw LogError.io(path: path, call: "open", errno: errno) }
-        let file = LogFile(adopting: fd, path: path)
-        try file.write(bytes, at: 0)
-        try file.sync()
-    }
-
-    private init(adopting fd: Int32, path: String) {
-        self.fd = fd
-        self.path = path
+    /// Milliseconds of a monotonic clock (for durability and seal intervals).
+    static func monotonicMilliseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 }
 

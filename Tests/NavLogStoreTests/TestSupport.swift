@@ -83,6 +83,80 @@ func sampleLines(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
     return out
 }
 
-extension ByteBuffer {
-    var array: [UInt8] { [UInt8](bytes) }
+/// A varied, realistic session: `count` events with seqs 1…count (or with
+/// gaps when `gaps`), t rising 50 ms – 4 s per event.
+func sampleEvents(_ count: Int, session: String = "s-1", seed: UInt64 = 1, gaps: Bool = false) -> [Event] {
+    var rng = SeededGenerator(seed: seed)
+    var events: [Event] = []
+    events.reserveCapacity(count)
+    var t: Int64 = 1_795_168_800_000
+    var seq = 0
+    let recipes = ["apple-pie", "banana-bread", "carrot-cake", "dumplings", "eclairs", "focaccia"]
+    let tabs = ["home", "search", "favorites", "settings"]
+    for i in 0..<count {
+        seq += gaps ? Int(rng.next() % 3) + 1 : 1
+        t += Int64(rng.next() % 4000) + 50
+        let r = rng.next() % 100
+        let kind: EventKind
+        if i == 0 {
+            kind = .sessionStart(app: ["version": .string("3.2.1")], device: ["model": .string("iPhone15,2")])
+        } else if r < 35 {
+            kind = .stackPush(stack: tabs[Int(rng.next() % 2)],
+                              value: RouteValue(type: "Recipe", id: recipes[Int(rng.next() % 6)]))
+        } else if r < 60 {
+            kind = .stackPop(stack: tabs[Int(rng.next() % 2)], count: nil)
+        } else if r < 70 {
+            kind = .tabSelect(tab: tabs[Int(rng.next() % 4)])
+        } else if r < 80 {
+            kind = .splitSelect(split: "main", column: .sidebar,
+                                selection: [RouteValue(type: "Category", id: "c\(rng.next() % 5)")])
+        } else if r < 87 {
+            kind = .modalPresent(modal: "settings", style: .sheet)
+        } else if r < 93 {
+            kind = .modalDismiss(modal: nil)
+        } else if r < 97 {
+            kind = .mark(label: "purchase")
+        } else {
+            kind = .urlOpen(url: "https://example.com/r/\(rng.next() % 100)")
+        }
+        events.append(Event(session: session, seq: seq, t: Timestamp(milliseconds: t), kind: kind,
+                            meta: r == 95 ? ["price": .number("\(rng.next() % 99)")] : nil))
+    }
+    return events
+}
+
+/// The canonical NDJSON of events, as `navlog cat` prints it.
+func ndjson(_ events: [Event]) -> [UInt8] {
+    var writer = CanonicalWriter()
+    for event in events {
+        writer.write(event)
+        writer.bytes.append(0x0A)
+    }
+    return writer.bytes
+}
+
+/// Every event of a log, through a cursor.
+func readAll(_ path: String) throws -> [Event] {
+    let reader = try LogReader(path: path)
+    let cursor = reader.cursor()
+    var events: [Event] = []
+    while let event = try cursor.next() { events.append(event) }
+    return events
+}
+
+/// Writes `events` to a new log at `path` and closes it.
+@discardableResult
+func writeLog(_ path: String, _ events: [Event], options: LogWriterOptions = LogWriterOptions(), close: Bool = true) throws -> LogWriter {
+    let writer = try LogWriter(path: path, options: options)
+    for event in events { try writer.append(event) }
+    if close { try writer.close() }
+    return writer
+}
+
+func fileBytes(_ path: String) -> [UInt8] {
+    [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+}
+
+func writeFile(_ path: String, _ bytes: [UInt8]) {
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
 }
