@@ -62,14 +62,20 @@ public final class LogWriter {
     /// - Throws: ``LogError`` — `.locked` when another writer has it,
     ///   `.notANavlog` / `.unsupportedVersion` for a foreign file, `.corrupt`
     ///   for damage that is not a torn tail, `.io` for system errors.
-    public init(path: String, options: LogWriterOptions = LogWriterOptions()) throws(LogError) {
-        self.path = path
-        self.options = options
-        do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
-            throw LogError(path: path, kind: .compression(error.description))
-        }
-        file = try LogFile(path: path, mode: .readWrite)
+    public convenience init(path: String, options: LogWriterOptions = LogWriterOptions()) throws(LogError) {
+        let file = try LogFile(path: path, mode: .readWrite)
         try file.lockExclusive()
+        try self.init(lockedFile: file, options: options)
+    }
+
+    /// Continues a file this process already holds the lock of (repair).
+    init(lockedFile file: LogFile, options: LogWriterOptions) throws(LogError) {
+        self.path = file.path
+        self.options = options
+        self.file = file
+        do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
+            throw LogError(path: file.path, kind: .compression(error.description))
+        }
         try open()
         lastSyncAt = LogFile.monotonicMilliseconds()
     }
