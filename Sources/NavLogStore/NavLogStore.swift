@@ -1,2 +1,0 @@
-// Storage module: the .navlog format on liblz4.
-import CLZ4
