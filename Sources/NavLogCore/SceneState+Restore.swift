@@ -9,8 +9,10 @@ extension SceneState {
     /// - a missing or `null` key takes its default (no modals, `sizeClass`
     ///   unset, no splits or stacks, no tabs, nothing selected); in `splits`,
     ///   a missing column is `[]` and a missing `visibility` is `automatic`;
-    ///   a missing modal `style` is `sheet`; a `null` split or stack is absent;
-    /// - `screen` is derived, so it is ignored whatever it holds; keys the
+    ///   a missing modal `style` is `sheet`; a stack or split that is `null`
+    ///   is an error (an entry of a map is not an optional field);
+    /// - `screen` is derived, so its value is ignored (it must be a string
+    ///   when present); keys the
     ///   contract does not define are ignored (and kept in `canonical`);
     /// - wrong JSON types and unknown enumeration values are errors, as is a
     ///   modal without a string `modal`; route values need a non-empty string
@@ -57,6 +59,10 @@ extension SceneState {
             }
         }
 
+        if let value = StateDecoding.present(object["screen"]), case .string = value {} else if let value = StateDecoding.present(object["screen"]) {
+            throw .wrongType(field: "\(path()).screen", expected: "a string", found: value.typeName)
+        }
+
         if let value = StateDecoding.present(object["sizeClass"]) {
             scene.sizeClass = try StateDecoding.enumeration(value) { "\(path()).sizeClass" } as SizeClass
         }
@@ -66,7 +72,9 @@ extension SceneState {
             var canonicalStacks = members
             scene.stacks.reserveCapacity(members.count)
             for (id, pathValue) in members {
-                guard let pathValue = StateDecoding.present(pathValue) else { continue }
+                guard let pathValue = StateDecoding.present(pathValue) else {
+                    throw .wrongType(field: "\(path()).stacks.\(id)", expected: "an array of route values", found: "null")
+                }
                 let values = try StateDecoding.routes(pathValue) { "\(path()).stacks.\(id)" }
                 scene.stacks[id] = values
                 if wantCanonical { canonicalStacks[id] = values.jsonValue }
@@ -78,7 +86,9 @@ extension SceneState {
             let members = try StateDecoding.object(value) { "\(path()).splits" }
             var canonicalSplits = members
             for (id, splitValue) in members {
-                guard let splitValue = StateDecoding.present(splitValue) else { continue }
+                guard let splitValue = StateDecoding.present(splitValue) else {
+                    throw .wrongType(field: "\(path()).splits.\(id)", expected: "an object", found: "null")
+                }
                 let splitMembers = try StateDecoding.object(splitValue) { "\(path()).splits.\(id)" }
                 var canonicalSplit = splitMembers
                 var split = SplitState()

@@ -30,7 +30,7 @@ public struct NDJSONEventReader {
                 result = .failure(RejectedLine(file: path, line: line.number,
                                                reason: .lineTooLong(bytes: length, limit: EventParser.maxLineBytes)))
             } else {
-                do {
+                do throws(EventParseError) {
                     var event = try parser.parse(line.bytes)
                     try sequencer.accept(&event)
                     result = .success(event)

@@ -28,7 +28,7 @@ func medianSeconds(runs: Int, _ body: () -> Void) -> (median: Double, all: [Doub
 /// Peak resident set size of this process, in bytes.
 func peakRSSBytes() -> Int {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF_VALUE, &usage)
     #if canImport(Darwin)
     return Int(usage.ru_maxrss)
     #else
@@ -59,3 +59,9 @@ func machineDescription() -> String {
     let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
     return "\(system) \(machine), \(cpu), \(cores) cores"
 }
+
+#if canImport(Glibc)
+private let RUSAGE_SELF_VALUE = __rusage_who_t(RUSAGE_SELF.rawValue)
+#else
+private let RUSAGE_SELF_VALUE = RUSAGE_SELF
+#endif

@@ -44,6 +44,15 @@ struct NavLog: ParsableCommand {
             }
         }
         Output.flushStandardOutput()
-        exit(status)
+        Glibc_exit(status)
     }
+}
+
+/// The C library's `exit`, which `ParsableCommand`'s own `exit(withError:)` shadows.
+func Glibc_exit(_ status: Int32) -> Never {
+    #if canImport(Glibc)
+    Glibc.exit(status)
+    #else
+    Darwin.exit(status)
+    #endif
 }

@@ -142,7 +142,7 @@ struct SchemaTests {
         }
     }
 
-    @Test(.disabled("SceneState.decodeRestore is a stub on main"))
+    @Test
     func parserAgreesOnStateRestore() throws {
         let input = try Self.lines("events-valid.ndjson")
         let expected = try Self.lines("events-canonical.ndjson")
@@ -160,7 +160,7 @@ struct SchemaTests {
 
     // MARK: The real `navlog state`
 
-    @Test(.disabled("navlog state not yet on this branch"),
+    @Test(
           arguments: ["0", "1", "20", "31", "2026-11-20T10:00:05.000Z", "end"])
     func stateCommandPrintsSchemaValidJSON(at spec: String) {
         let binary = navlogBinary()

@@ -45,8 +45,8 @@ struct RestoreDecodingTests {
 
     @Test func nullMeansAbsent() throws {
         let (state, _) = try Self.decode(#"""
-            {"modals":null,"sizeClass":null,"splits":{"gone":null,"s":{"detail":null,"visibility":null}},
-             "stacks":{"gone":null,"s":[{"type":"A","id":null,"data":null}]},
+            {"modals":null,"sizeClass":null,"splits":{"s":{"detail":null,"visibility":null}},
+             "stacks":{"s":[{"type":"A","id":null,"data":null}]},
              "tabs":{"order":null,"hidden":null,"selected":null},"screen":null}
             """#)
         #expect(state == SceneState(splits: ["s": SplitState()], stacks: ["s": [R("A")]]))
@@ -54,7 +54,18 @@ struct RestoreDecodingTests {
 
     @Test func theScreenIsIgnored() throws {
         #expect(try Self.decode(#"{"screen":"Anything/at-all"}"#).state == SceneState())
-        #expect(try Self.decode(#"{"screen":{"not":"a string"}}"#).state == SceneState())
+        #expect(throws: EventParseError.wrongType(field: "state.screen", expected: "a string", found: "object")) {
+            try Self.decode(#"{"screen":{"not":"a string"}}"#)
+        }
+    }
+
+    @Test func aNullStackOrSplitIsAnError() {
+        #expect(throws: EventParseError.wrongType(field: "state.stacks.gone", expected: "an array of route values", found: "null")) {
+            try Self.decode(#"{"stacks":{"gone":null}}"#)
+        }
+        #expect(throws: EventParseError.wrongType(field: "state.splits.gone", expected: "an object", found: "null")) {
+            try Self.decode(#"{"splits":{"gone":null}}"#)
+        }
     }
 
     @Test func integerIdsBecomeDecimalStrings() throws {
@@ -67,11 +78,11 @@ struct RestoreDecodingTests {
         let (_, canonical) = try Self.decode(#"""
             {"screen":"stale","custom":{"k":null},"sizeClass":null,
              "splits":{"m":{"sidebar":[{"type":"F","id":1,"junk":true,"data":null}],"note":"kept"}},
-             "stacks":{"s":[{"data":{"d":null},"type":"A","extra":[1]}],"n":null},
+             "stacks":{"s":[{"data":{"d":null},"type":"A","extra":[1]}],"n":[]},
              "modals":[{"modal":"x","style":null,"why":"kept"}],
              "tabs":{"order":["a","a"],"hidden":["z"],"selected":null}}
             """#)
-        #expect(JSONValue.object(canonical).canonicalText == #"{"custom":{"k":null},"modals":[{"modal":"x","style":null,"why":"kept"}],"screen":"stale","sizeClass":null,"splits":{"m":{"note":"kept","sidebar":[{"id":"1","type":"F"}]}},"stacks":{"n":null,"s":[{"data":{"d":null},"type":"A"}]},"tabs":{"hidden":["z"],"order":["a","a"],"selected":null}}"#)
+        #expect(JSONValue.object(canonical).canonicalText == #"{"custom":{"k":null},"modals":[{"modal":"x","style":null,"why":"kept"}],"screen":"stale","sizeClass":null,"splits":{"m":{"note":"kept","sidebar":[{"id":"1","type":"F"}]}},"stacks":{"n":[],"s":[{"data":{"d":null},"type":"A"}]},"tabs":{"hidden":["z"],"order":["a","a"],"selected":null}}"#)
     }
 
     @Test func tabsAreNormalisedLikeTheEventsWouldLeaveThem() throws {
