@@ -6,6 +6,6 @@ struct NavLog: ParsableCommand {
         commandName: "navlog",
         abstract: "Event-sourced app navigation: record, time-travel, diff, bisect, funnels.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [Generate.self]
     )
 }
