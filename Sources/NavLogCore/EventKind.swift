@@ -21,7 +21,7 @@ public enum EventKind: Hashable, Sendable {
     case urlOpen(url: String)
     /// `state` is the restored scene; `json` is the object as given
     /// (route values reduced), which is what the canonical form writes back.
-    case stateRestore(state: SceneState, json: [String: JSONValue])
+    indirect case stateRestore(state: SceneState, json: [String: JSONValue])
     case layoutChange(sizeClass: SizeClass)
     case mark(label: String)
     /// A kind navlog does not know: kept and shown, no effect on state.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Parses one NDJSON line into an ``Event`` with full validation (contract §1, §5).
 ///
 /// ```swift
@@ -30,13 +38,55 @@ public enum EventParser {
         }.get()
     }
 
-    /// Parses one line (without its newline).
+    /// Parses one line (without its newline). For many lines, reuse an
+    /// ``EventLineParser``, which is faster.
     public static func parse(_ line: UnsafeRawBufferPointer) throws(EventParseError) -> Event {
-        guard line.count <= maxLineBytes else { throw .lineTooLong(bytes: line.count, limit: maxLineBytes) }
-        let slots = UnsafeMutablePointer<Int32>.allocate(capacity: CanonicalKey.allCases.count)
-        defer { slots.deallocate() }
-        var parser = LineParser(reader: JSONReader(line), slots: slots)
+        var parser = EventLineParser()
+        return try parser.parse(line)
+    }
+}
+
+/// A reusable line parser: the same checks as ``EventParser``, with its
+/// scratch space and the last session id kept between lines (a log's lines
+/// all name the same session).
+public struct EventLineParser {
+    private let storage = LineParserStorage()
+
+    public init() {}
+
+    /// Parses one line (without its newline).
+    public mutating func parse(_ line: UnsafeRawBufferPointer) throws(EventParseError) -> Event {
+        guard line.count <= EventParser.maxLineBytes else {
+            throw .lineTooLong(bytes: line.count, limit: EventParser.maxLineBytes)
+        }
+        var parser = LineParser(reader: JSONReader(line), storage: storage)
         return try parser.parse()
+    }
+
+    /// Parses one line given as bytes.
+    public mutating func parse(_ line: [UInt8]) throws(EventParseError) -> Event {
+        try line.withUnsafeBytes { buf in Result { () throws(EventParseError) in try parse(buf) } }.get()
+    }
+}
+
+/// Scratch space of an ``EventLineParser``.
+final class LineParserStorage {
+    /// Where each known field's value is, by ``CanonicalKey`` raw value.
+    let slots = UnsafeMutablePointer<ValueSlot>.allocate(capacity: CanonicalKey.allCases.count)
+    var sessionBytes: [UInt8] = []
+    var session: String = ""
+
+    deinit { slots.deallocate() }
+
+    /// The session id for these bytes, reusing the last one when equal.
+    func session(_ raw: UnsafeRawBufferPointer) -> String {
+            if raw.count == sessionBytes.count,
+           raw.count == 0 || sessionBytes.withUnsafeBytes({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) {
+            return session
+        }
+        sessionBytes = Array(raw)
+        session = String(decoding: raw, as: UTF8.self)
+        return session
     }
 }
 
@@ -63,17 +113,19 @@ extension JSONValue {
 /// The single-line parser behind ``EventParser``.
 private struct LineParser {
     var r: JSONReader
-    /// Byte offset of each known field's value, by ``CanonicalKey`` raw value.
-    let slots: UnsafeMutablePointer<Int32>
+    let storage: LineParserStorage
+    /// Where each known field's value is, by ``CanonicalKey`` raw value.
+    let slots: UnsafeMutablePointer<ValueSlot>
     /// Which known fields are present (non-null).
     var present: UInt32 = 0
     /// Which known fields appeared at all (to catch duplicates).
     var seen: UInt32 = 0
     var extra: [String: JSONValue] = [:]
 
-    init(reader: JSONReader, slots: UnsafeMutablePointer<Int32>) {
+    init(reader: JSONReader, storage: LineParserStorage) {
         self.r = reader
-        self.slots = slots
+        self.storage = storage
+        self.slots = storage.slots
     }
 
     mutating func parse() throws(EventParseError) -> Event {
@@ -107,11 +159,19 @@ private struct LineParser {
                     if seen & bit != 0 { throw .duplicateKey(field: key.name) }
                     seen |= bit
                     let start = r.i
-                    let isNull = r.peek() == UInt8(ascii: "n")
-                    try r.skipValue()
-                    if !isNull {
+                    switch r.peek() {
+                    case UInt8(ascii: "\""):
+                        let token = try r.scanString()
                         present |= bit
-                        slots[key.rawValue] = Int32(start)
+                        slots[key.rawValue] = ValueSlot(start: Int32(start), end: Int32(token.end),
+                                                        isString: true, hasEscapes: token.hasEscapes)
+                    case UInt8(ascii: "n"):
+                        try r.literal("null")  // null: absent
+                    default:
+                        try r.skipValue()
+                        present |= bit
+                        slots[key.rawValue] = ValueSlot(start: Int32(start), end: Int32(r.i),
+                                                        isString: false, hasEscapes: false)
                     }
                 } else if let name {
                     let value = try r.parseValue()
@@ -138,10 +198,9 @@ private struct LineParser {
     // MARK: Building the event
 
     mutating func build() throws(EventParseError) -> Event {
-        let session = try requiredString(.session)
+        let session = try sessionID()
         guard !session.isEmpty else { throw .invalidValue(field: "session", reason: "must not be empty") }
-        let type = try requiredString(.type)
-        guard !type.isEmpty else { throw .invalidValue(field: "type", reason: "must not be empty") }
+        let (tag, type) = try kindTag()
         guard has(.t) else { throw .missingField(field: "t") }
         let t = try timestamp(.t)
         var seq = 0
@@ -156,11 +215,11 @@ private struct LineParser {
         var used: UInt32 = 0
         func use(_ k: CanonicalKey) { used |= UInt32(1) << UInt32(k.rawValue) }
         let kind: EventKind
-        switch type {
-        case "stack.push":
+        switch tag {
+        case .stack_push:
             use(.stack); use(.value)
             kind = .stackPush(stack: try requiredString(.stack), value: try requiredRoute(.value))
-        case "stack.pop":
+        case .stack_pop:
             use(.stack); use(.count)
             var count: Int? = nil
             if has(.count) {
@@ -169,72 +228,72 @@ private struct LineParser {
                 count = c
             }
             kind = .stackPop(stack: try requiredString(.stack), count: count)
-        case "tab.select":
+        case .tab_select:
             use(.tab)
             kind = .tabSelect(tab: try requiredString(.tab))
-        case "mark":
+        case .mark:
             use(.label)
             kind = .mark(label: try requiredString(.label))
-        case "modal.present":
+        case .modal_present:
             use(.modal); use(.style)
             let modal = try requiredString(.modal)
             let style: ModalStyle? = has(.style) ? try enumeration(.style) : nil
             kind = .modalPresent(modal: modal, style: style)
-        case "modal.dismiss":
+        case .modal_dismiss:
             use(.modal)
             kind = .modalDismiss(modal: has(.modal) ? try string(.modal) : nil)
-        case "split.select":
+        case .split_select:
             use(.split); use(.column); use(.selection)
             let split = has(.split) ? try string(.split) : nil
             guard has(.column) else { throw .missingField(field: "column") }
             let column: SplitColumn = try enumeration(.column)
             guard has(.selection) else { throw .missingField(field: "selection") }
             kind = .splitSelect(split: split, column: column, selection: try routes(.selection))
-        case "stack.popToRoot":
+        case .stack_popToRoot:
             use(.stack)
             kind = .stackPopToRoot(stack: try requiredString(.stack))
-        case "stack.set":
+        case .stack_set:
             use(.stack); use(.path)
             let stack = try requiredString(.stack)
             guard has(.path) else { throw .missingField(field: "path") }
             kind = .stackSet(stack: stack, path: try routes(.path))
-        case "url.open":
+        case .url_open:
             use(.url)
             kind = .urlOpen(url: try requiredString(.url))
-        case "session.start":
+        case .session_start:
             use(.app); use(.device)
             kind = .sessionStart(app: has(.app) ? try object(.app) : nil,
                                  device: has(.device) ? try object(.device) : nil)
-        case "session.end":
+        case .session_end:
             kind = .sessionEnd
-        case "scene.open":
+        case .scene_open:
             kind = .sceneOpen
-        case "scene.close":
+        case .scene_close:
             kind = .sceneClose
-        case "tabs.define":
+        case .tabs_define:
             use(.tabs)
             guard has(.tabs) else { throw .missingField(field: "tabs") }
             kind = .tabsDefine(tabs: try strings(.tabs))
-        case "tab.visibility":
+        case .tab_visibility:
             use(.tab); use(.hidden)
             let tab = try requiredString(.tab)
             guard has(.hidden) else { throw .missingField(field: "hidden") }
             kind = .tabVisibility(tab: tab, hidden: try bool(.hidden))
-        case "split.visibility":
+        case .split_visibility:
             use(.split); use(.visibility)
             let split = try requiredString(.split)
             guard has(.visibility) else { throw .missingField(field: "visibility") }
             kind = .splitVisibility(split: split, visibility: try enumeration(.visibility))
-        case "layout.change":
+        case .layout_change:
             use(.sizeClass)
             guard has(.sizeClass) else { throw .missingField(field: "sizeClass") }
             kind = .layoutChange(sizeClass: try enumeration(.sizeClass))
-        case "state.restore":
+        case .state_restore:
             use(.state)
             guard has(.state) else { throw .missingField(field: "state") }
             let (state, canonical) = try SceneState.decodeRestore(try object(.state))
             kind = .stateRestore(state: state, json: canonical)
-        default:
+        case .other:
             kind = .other(type: type)
         }
 
@@ -251,15 +310,51 @@ private struct LineParser {
                      cause: cause, meta: meta, extra: extra)
     }
 
+    /// The session id, reusing the previous line's String when it is the same.
+    func sessionID() throws(EventParseError) -> String {
+        guard has(.session) else { throw .missingField(field: "session") }
+        guard let token = stringToken(.session) else {
+            var sub = reader(at: .session)
+            throw wrongType("session", "a string", &sub)
+        }
+        if token.hasEscapes { return r.string(token) }
+        return storage.session(UnsafeRawBufferPointer(rebasing: r.bytes[token.start..<token.end]))
+    }
+
+    /// The event kind, matched on the bytes of `type`; the type string is
+    /// only made for kinds navlog does not know.
+    func kindTag() throws(EventParseError) -> (KindTag, String) {
+        guard has(.type) else { throw .missingField(field: "type") }
+        guard let token = stringToken(.type) else {
+            var sub = reader(at: .type)
+            throw wrongType("type", "a string", &sub)
+        }
+        let sub = r
+        guard token.end > token.start else { throw .invalidValue(field: "type", reason: "must not be empty") }
+        if !token.hasEscapes, let tag = KindTag.match(token, in: sub) { return (tag, "") }
+        let text = sub.string(token)
+        if token.hasEscapes, let tag = KindTag.allCases.first(where: { "\($0.name)" == text }), tag != .other {
+            return (tag, "")
+        }
+        return (.other, text)
+    }
+
     // MARK: Field decoding
 
     @inline(__always) func has(_ key: CanonicalKey) -> Bool { present & (UInt32(1) << UInt32(key.rawValue)) != 0 }
 
     @inline(__always) func reader(at key: CanonicalKey) -> JSONReader {
         var sub = r
-        sub.i = Int(slots[key.rawValue])
+        sub.i = Int(slots[key.rawValue].start)
         sub.depth = 1
         return sub
+    }
+
+    /// The scanned string token of a field known to hold a string.
+    @inline(__always) func stringToken(_ key: CanonicalKey) -> JSONReader.StringToken? {
+        let slot = slots[key.rawValue]
+        guard slot.isString else { return nil }
+        return JSONReader.StringToken(start: Int(slot.start) + 1, end: Int(slot.end), hasEscapes: slot.hasEscapes)
     }
 
     func requiredString(_ key: CanonicalKey) throws(EventParseError) -> String {
@@ -268,34 +363,42 @@ private struct LineParser {
     }
 
     func string(_ key: CanonicalKey) throws(EventParseError) -> String {
-        var sub = reader(at: key)
-        guard sub.peek() == UInt8(ascii: "\"") else { throw wrongType(key.name, "a string", &sub) }
-        return sub.string(try sub.scanString())
+        guard let token = stringToken(key) else {
+            var sub = reader(at: key)
+            throw wrongType(key.name, "a string", &sub)
+        }
+        return r.string(token)
     }
 
     func integer(_ key: CanonicalKey) throws(EventParseError) -> Int {
-        var sub = reader(at: key)
-        return try Self.integer(&sub, field: key.name)
-    }
-
-    static func integer(_ sub: inout JSONReader, field: String) throws(EventParseError) -> Int {
-        let start = sub.i
-        let b = sub.peek()
-        guard b == UInt8(ascii: "-") || (b &- UInt8(ascii: "0")) < 10 else {
-            throw wrongTypeStatic(field, "an integer", &sub)
-        }
-        guard try sub.scanNumber() else {
-            throw .wrongType(field: field, expected: "an integer", found: "a number with a fraction or exponent")
+        let slot = slots[key.rawValue]
+        let start = Int(slot.start), end = Int(slot.end)
+        let b = r.bytes
+        let first = b[start]
+        guard first == UInt8(ascii: "-") || (first &- UInt8(ascii: "0")) < 10 else {
+            var sub = reader(at: key)
+            throw wrongType(key.name, "an integer", &sub)
         }
         var value = 0
         var k = start
-        let negative = sub.bytes[k] == UInt8(ascii: "-")
+        let negative = first == UInt8(ascii: "-")
         if negative { k += 1 }
-        while k < sub.i {
-            let d = Int(sub.bytes[k] &- UInt8(ascii: "0"))
+        while k < end {
+            let d = b[k] &- UInt8(ascii: "0")
+            guard d < 10 else {
+                throw .wrongType(field: key.name, expected: "an integer", found: "a number with a fraction or exponent")
+            }
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (s, o2) = negative ? m.subtractingReportingOverflow(d) : m.addingReportingOverflow(d)
-            if o1 || o2 { throw .invalidValue(field: field, reason: "integer out of range") }
+            let (s, o2) = negative ? m.subtractingReportingOverflow(Int(d)) : m.addingReportingOverflow(Int(d))
+            if o1 || o2 {
+                // Keep scanning: a fraction or exponent later is the better reason.
+                var j = k
+                while j < end, b[j] &- UInt8(ascii: "0") < 10 { j += 1 }
+                if j < end {
+                    throw .wrongType(field: key.name, expected: "an integer", found: "a number with a fraction or exponent")
+                }
+                throw .invalidValue(field: key.name, reason: "integer out of range")
+            }
             value = s
             k += 1
         }
@@ -312,9 +415,11 @@ private struct LineParser {
     }
 
     func timestamp(_ key: CanonicalKey) throws(EventParseError) -> Timestamp {
-        var sub = reader(at: key)
-        guard sub.peek() == UInt8(ascii: "\"") else { throw wrongType(key.name, "an RFC 3339 string", &sub) }
-        let token = try sub.scanString()
+        guard let token = stringToken(key) else {
+            var sub = reader(at: key)
+            throw wrongType(key.name, "an RFC 3339 string", &sub)
+        }
+        let sub = r
         if !token.hasEscapes,
            let t = Timestamp(rfc3339Bytes: UnsafeRawBufferPointer(rebasing: sub.bytes[token.start..<token.end])) {
             return t
@@ -514,6 +619,91 @@ private struct LineParser {
             if r.equals(k, "value") { return .value }
             if r.equals(k, "visibility") { return .visibility }
             return nil
+        default: return nil
+        }
+    }
+}
+
+/// Where a known field's value lies in the line.
+struct ValueSlot {
+    /// Offset of the value's first byte (the quote, for a string).
+    var start: Int32
+    /// Offset just past the value (of the closing quote, for a string).
+    var end: Int32
+    var isString: Bool
+    var hasEscapes: Bool
+}
+
+/// The event kinds the contract defines, matched on raw bytes.
+enum KindTag: CaseIterable {
+    case session_start, session_end, scene_open, scene_close, tabs_define, tab_select, tab_visibility
+    case stack_push, stack_pop, stack_popToRoot, stack_set, split_select, split_visibility
+    case modal_present, modal_dismiss, url_open, state_restore, layout_change, mark, other
+
+    var name: StaticString {
+        switch self {
+        case .session_start: "session.start"
+        case .session_end: "session.end"
+        case .scene_open: "scene.open"
+        case .scene_close: "scene.close"
+        case .tabs_define: "tabs.define"
+        case .tab_select: "tab.select"
+        case .tab_visibility: "tab.visibility"
+        case .stack_push: "stack.push"
+        case .stack_pop: "stack.pop"
+        case .stack_popToRoot: "stack.popToRoot"
+        case .stack_set: "stack.set"
+        case .split_select: "split.select"
+        case .split_visibility: "split.visibility"
+        case .modal_present: "modal.present"
+        case .modal_dismiss: "modal.dismiss"
+        case .url_open: "url.open"
+        case .state_restore: "state.restore"
+        case .layout_change: "layout.change"
+        case .mark: "mark"
+        case .other: ""
+        }
+    }
+
+    /// The kind whose name these escape-free bytes spell, if any.
+    @inline(__always)
+    static func match(_ t: JSONReader.StringToken, in r: JSONReader) -> KindTag? {
+        switch r.bytes[t.start] {
+        case UInt8(ascii: "s"):
+            switch t.end - t.start {
+            case 9:
+                if r.equals(t, "stack.pop") { return .stack_pop }
+                if r.equals(t, "stack.set") { return .stack_set }
+                return nil
+            case 10:
+                if r.equals(t, "stack.push") { return .stack_push }
+                if r.equals(t, "scene.open") { return .scene_open }
+                return nil
+            case 11:
+                if r.equals(t, "session.end") { return .session_end }
+                if r.equals(t, "scene.close") { return .scene_close }
+                return nil
+            case 12: return r.equals(t, "split.select") ? .split_select : nil
+            case 13:
+                if r.equals(t, "session.start") { return .session_start }
+                if r.equals(t, "state.restore") { return .state_restore }
+                return nil
+            case 15: return r.equals(t, "stack.popToRoot") ? .stack_popToRoot : nil
+            case 16: return r.equals(t, "split.visibility") ? .split_visibility : nil
+            default: return nil
+            }
+        case UInt8(ascii: "t"):
+            if r.equals(t, "tab.select") { return .tab_select }
+            if r.equals(t, "tabs.define") { return .tabs_define }
+            if r.equals(t, "tab.visibility") { return .tab_visibility }
+            return nil
+        case UInt8(ascii: "m"):
+            if r.equals(t, "mark") { return .mark }
+            if r.equals(t, "modal.present") { return .modal_present }
+            if r.equals(t, "modal.dismiss") { return .modal_dismiss }
+            return nil
+        case UInt8(ascii: "u"): return r.equals(t, "url.open") ? .url_open : nil
+        case UInt8(ascii: "l"): return r.equals(t, "layout.change") ? .layout_change : nil
         default: return nil
         }
     }

@@ -1,12 +1,129 @@
-// STUB — owned by the projection work; replace with the real decoder.
+/// Reading a scene object (contract §2) back into a ``SceneState``: the
+/// `state` of a `state.restore` event, and each scene of a checkpoint.
 extension SceneState {
     /// Decodes the `state` object of a `state.restore` event (a scene object
     /// as in contract §2). Returns the scene and the object as it will be
-    /// written back canonically (route values reduced to type/id/data).
+    /// written back canonically.
+    ///
+    /// Lenient on what is missing, strict on what is there:
+    /// - a missing or `null` key takes its default (no modals, `sizeClass`
+    ///   unset, no splits or stacks, no tabs, nothing selected); in `splits`,
+    ///   a missing column is `[]` and a missing `visibility` is `automatic`;
+    ///   a missing modal `style` is `sheet`; a stack or split that is `null`
+    ///   is an error (an entry of a map is not an optional field);
+    /// - `screen` is derived, so its value is ignored (it must be a string
+    ///   when present); keys the
+    ///   contract does not define are ignored (and kept in `canonical`);
+    /// - wrong JSON types and unknown enumeration values are errors, as is a
+    ///   modal without a string `modal`; route values need a non-empty string
+    ///   `type`, an `id` that is a string or an integer literal, any `data`.
+    ///
+    /// Tabs are normalised the way the events would leave them: `order` keeps
+    /// each tab's first occurrence; a hidden tab not in `order` is appended
+    /// to it (as `tab.visibility` would); `selected` is kept as given.
+    ///
+    /// `canonical` is `object` as given, except that route values are reduced
+    /// to `type`/`id`/`data` (integer ids as strings, `null` members dropped).
+    ///
     /// Errors name the field by its path, e.g. `state.stacks.home[0].type`.
     public static func decodeRestore(
         _ object: [String: JSONValue]
     ) throws(EventParseError) -> (state: SceneState, canonical: [String: JSONValue]) {
-        (SceneState(), object)
+        try decode(object, canonical: true) { "state" }
+    }
+
+    /// Decodes a scene object whose path is `path()`; builds the canonical
+    /// object only when asked to (otherwise it is returned empty).
+    static func decode(
+        _ object: [String: JSONValue], canonical wantCanonical: Bool, path: () -> String
+    ) throws(EventParseError) -> (state: SceneState, canonical: [String: JSONValue]) {
+        var scene = SceneState()
+        var canonical: [String: JSONValue] = wantCanonical ? object : [:]
+
+        if let value = StateDecoding.present(object["modals"]) {
+            guard case .array(let items) = value else {
+                throw .wrongType(field: "\(path()).modals", expected: "an array of modals", found: value.typeName)
+            }
+            scene.modals.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                let members = try StateDecoding.object(item) { "\(path()).modals[\(i)]" }
+                guard let idValue = StateDecoding.present(members["modal"]) else {
+                    throw .missingField(field: "\(path()).modals[\(i)].modal")
+                }
+                let id = try StateDecoding.string(idValue) { "\(path()).modals[\(i)].modal" }
+                var style = ModalStyle.sheet
+                if let styleValue = StateDecoding.present(members["style"]) {
+                    style = try StateDecoding.enumeration(styleValue) { "\(path()).modals[\(i)].style" }
+                }
+                scene.modals.append(ModalPresentation(modal: id, style: style))
+            }
+        }
+
+        if let value = StateDecoding.present(object["screen"]), case .string = value {} else if let value = StateDecoding.present(object["screen"]) {
+            throw .wrongType(field: "\(path()).screen", expected: "a string", found: value.typeName)
+        }
+
+        if let value = StateDecoding.present(object["sizeClass"]) {
+            scene.sizeClass = try StateDecoding.enumeration(value) { "\(path()).sizeClass" } as SizeClass
+        }
+
+        if let value = StateDecoding.present(object["stacks"]) {
+            let members = try StateDecoding.object(value) { "\(path()).stacks" }
+            var canonicalStacks = members
+            scene.stacks.reserveCapacity(members.count)
+            for (id, pathValue) in members {
+                guard let pathValue = StateDecoding.present(pathValue) else {
+                    throw .wrongType(field: "\(path()).stacks.\(id)", expected: "an array of route values", found: "null")
+                }
+                let values = try StateDecoding.routes(pathValue) { "\(path()).stacks.\(id)" }
+                scene.stacks[id] = values
+                if wantCanonical { canonicalStacks[id] = values.jsonValue }
+            }
+            if wantCanonical { canonical["stacks"] = .object(canonicalStacks) }
+        }
+
+        if let value = StateDecoding.present(object["splits"]) {
+            let members = try StateDecoding.object(value) { "\(path()).splits" }
+            var canonicalSplits = members
+            for (id, splitValue) in members {
+                guard let splitValue = StateDecoding.present(splitValue) else {
+                    throw .wrongType(field: "\(path()).splits.\(id)", expected: "an object", found: "null")
+                }
+                let splitMembers = try StateDecoding.object(splitValue) { "\(path()).splits.\(id)" }
+                var canonicalSplit = splitMembers
+                var split = SplitState()
+                for column in SplitColumn.allCases {
+                    guard let columnValue = StateDecoding.present(splitMembers[column.rawValue]) else { continue }
+                    let values = try StateDecoding.routes(columnValue) { "\(path()).splits.\(id).\(column.rawValue)" }
+                    split[column] = values
+                    if wantCanonical { canonicalSplit[column.rawValue] = values.jsonValue }
+                }
+                if let visibilityValue = StateDecoding.present(splitMembers["visibility"]) {
+                    split.visibility = try StateDecoding.enumeration(visibilityValue) {
+                        "\(path()).splits.\(id).visibility"
+                    }
+                }
+                scene.splits[id] = split
+                if wantCanonical { canonicalSplits[id] = .object(canonicalSplit) }
+            }
+            if wantCanonical { canonical["splits"] = .object(canonicalSplits) }
+        }
+
+        if let value = StateDecoding.present(object["tabs"]) {
+            let members = try StateDecoding.object(value) { "\(path()).tabs" }
+            if let orderValue = StateDecoding.present(members["order"]) {
+                scene.tabs.order = TabState.uniqued(try StateDecoding.strings(orderValue) { "\(path()).tabs.order" })
+            }
+            if let hiddenValue = StateDecoding.present(members["hidden"]) {
+                for tab in try StateDecoding.strings(hiddenValue, { "\(path()).tabs.hidden" }) {
+                    scene.tabs.setHidden(tab, true)
+                }
+            }
+            if let selectedValue = StateDecoding.present(members["selected"]) {
+                scene.tabs.selected = try StateDecoding.string(selectedValue) { "\(path()).tabs.selected" }
+            }
+        }
+
+        return (scene, canonical)
     }
 }

@@ -1,11 +1,58 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @main
 struct NavLog: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "navlog",
-        abstract: "Event-sourced app navigation: record, time-travel, diff, bisect, funnels.",
+        abstract: "Event-sourced app navigation: time-travel through recorded sessions.",
+        discussion: """
+            Exit status: 0 success, 1 the answer is no (diverged, different, corrupt, \
+            rejected lines), 2 usage or I/O trouble.
+            """,
         version: "0.1.0",
-        subcommands: []
+        subcommands: [StateCommand.self, Generate.self]
     )
+
+    /// Runs a command and maps every outcome to the contract's exit status
+    /// (§4): errors are one line on stderr, help goes to stdout.
+    static func main() {
+        let status: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            status = 0
+        } catch let failure as CLIFailure {
+            Output.flushStandardOutput()
+            Output.error(failure.message)
+            status = failure.exitCode
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                status = 0
+            } else {
+                // Usage errors: one line, and where to read more.
+                Output.flushStandardOutput()
+                let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+                Output.error("\(message.isEmpty ? "usage error" : message) (see 'navlog --help')")
+                status = 2
+            }
+        }
+        Output.flushStandardOutput()
+        Glibc_exit(status)
+    }
+}
+
+/// The C library's `exit`, which `ParsableCommand`'s own `exit(withError:)` shadows.
+func Glibc_exit(_ status: Int32) -> Never {
+    #if canImport(Glibc)
+    Glibc.exit(status)
+    #else
+    Darwin.exit(status)
+    #endif
 }

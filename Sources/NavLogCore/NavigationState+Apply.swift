@@ -1,0 +1,199 @@
+/// The projection (contract §1, §2, §5): folding events into a state.
+///
+/// ```swift
+/// var state = NavigationState(session: "s-1")
+/// for event in events {
+///     let anomalies = state.apply(event)   // usually []
+/// }
+/// ```
+///
+/// The fold never stops on a surprising but well-formed event; it records an
+/// anomaly instead. It mutates the state in place: the scene, its stacks and
+/// its splits are modified through the dictionaries' in-place accessors, so an
+/// event costs a few hash lookups and no copy of anything already held.
+extension NavigationState {
+    /// Applies one event and returns the anomalies it caused (for
+    /// `navlog replay`): its own anomaly first, if any, then `after-end` if
+    /// the session had already ended. Each is also counted in ``anomalies``.
+    ///
+    /// The state's ``seq`` and ``t`` become the event's. The event's scene
+    /// exists afterwards (created empty when first named), except after
+    /// `scene.close`. ``session`` is left as it is.
+    ///
+    /// Effects, beyond the table of contract §1:
+    /// - `tabs.define` sets the order exactly (later duplicates dropped),
+    ///   forgets hidden tabs that are not in it and keeps the selection, even
+    ///   when the selected tab is not in the new order.
+    /// - `tab.select` of a tab not in the order appends it; of a hidden tab,
+    ///   selects it, keeps it hidden and records `select-hidden`.
+    /// - `tab.visibility` of a tab not in the order appends it to the order
+    ///   first (like `tab.select`), so hidden tabs are always in the order and
+    ///   `tabs.hidden` can be listed in tab order.
+    /// - `stack.pop` removes `count` (default 1) values; popping more than the
+    ///   stack holds empties it and records `pop-underflow`. `stack.pop` and
+    ///   `stack.popToRoot` of an unknown stack create it empty.
+    /// - `split.select` (split default `"main"`) and `split.visibility` create
+    ///   the split (visibility `automatic`, empty columns).
+    /// - `modal.present` (style default `sheet`) of an id already anywhere in
+    ///   the modal stack changes nothing and records `present-duplicate`.
+    /// - `modal.dismiss` with an id removes the lowest modal with that id and
+    ///   all above it (unknown id: `dismiss-unknown`); without one, the top
+    ///   modal (none: `dismiss-empty`). Stacks are left as they were.
+    /// - `state.restore` replaces the scene's state; `layout.change` sets the
+    ///   size class; `session.end` marks the session ended.
+    /// - `session.start`, `url.open`, `mark` and unknown kinds change nothing
+    ///   but the scene's existence.
+    ///
+    /// - Complexity: O(1) hash lookups for most kinds; O(n) in the event's
+    ///   own payload (`tabs.define`, `stack.set`, `state.restore`, pops).
+    @discardableResult
+    public mutating func apply(_ event: Event) -> [AnomalyKind] {
+        let wasEnded = ended
+        return finish(applyEffect(event), wasEnded: wasEnded)
+    }
+
+    /// Counts `after-end` when due and lists the event's anomalies.
+    @inline(__always)
+    mutating func finish(_ own: AnomalyKind?, wasEnded: Bool) -> [AnomalyKind] {
+        guard wasEnded else { return own.map { [$0] } ?? [] }
+        record(.afterEnd)
+        return own.map { [$0, .afterEnd] } ?? [.afterEnd]
+    }
+
+    /// Applies the event's effect, counts its own anomaly (not `after-end`)
+    /// and returns it.
+    mutating func applyEffect(_ event: Event) -> AnomalyKind? {
+        seq = event.seq
+        t = event.t
+        let id = event.sceneID
+        let anomaly: AnomalyKind?
+        switch event.kind {
+        case .sceneClose:
+            scenes.removeValue(forKey: id)
+            return nil
+        case .sceneOpen:
+            if scenes.index(forKey: id) == nil { scenes[id] = SceneState() }
+            return nil
+        case .sessionEnd:
+            ended = true
+            touchScene(id)
+            return nil
+        case .stateRestore(let restored, _):
+            scenes[id] = restored
+            return nil
+        case .sessionStart, .urlOpen, .mark, .other:
+            touchScene(id)
+            return nil
+        default:
+            anomaly = scenes[id, default: SceneState()].apply(event.kind)
+        }
+        if let anomaly { record(anomaly) }
+        return anomaly
+    }
+
+    /// Makes sure a scene exists.
+    @inline(__always)
+    mutating func touchScene(_ id: String) {
+        if scenes.index(forKey: id) == nil { scenes[id] = SceneState() }
+    }
+
+    /// Counts one anomaly.
+    @inline(__always)
+    mutating func record(_ kind: AnomalyKind) {
+        anomalies[kind, default: 0] += 1
+    }
+}
+
+extension SceneState {
+    /// Applies a scene-level event kind in place; returns its anomaly.
+    ///
+    /// Scene lifecycle, session and restore kinds are handled by
+    /// ``NavigationState/apply(_:)``; they are no-ops here.
+    mutating func apply(_ kind: EventKind) -> AnomalyKind? {
+        switch kind {
+        case .stackPush(let stack, let value):
+            stacks[stack, default: []].append(value)
+        case .stackPop(let stack, let count):
+            return Self.pop(&stacks[stack, default: []], count: count ?? 1)
+        case .stackPopToRoot(let stack):
+            stacks[stack, default: []].removeAll(keepingCapacity: true)
+        case .stackSet(let stack, let path):
+            stacks[stack] = path
+        case .tabSelect(let tab):
+            return tabs.select(tab)
+        case .tabsDefine(let order):
+            tabs.define(order)
+        case .tabVisibility(let tab, let hidden):
+            tabs.setHidden(tab, hidden)
+        case .splitSelect(let split, let column, let selection):
+            splits[split ?? "main", default: SplitState()][column] = selection
+        case .splitVisibility(let split, let visibility):
+            splits[split, default: SplitState()].visibility = visibility
+        case .modalPresent(let modal, let style):
+            if modals.contains(where: { $0.modal == modal }) { return .presentDuplicate }
+            modals.append(ModalPresentation(modal: modal, style: style ?? .sheet))
+        case .modalDismiss(let modal?):
+            guard let index = modals.firstIndex(where: { $0.modal == modal }) else { return .dismissUnknown }
+            modals.removeSubrange(index...)
+        case .modalDismiss(nil):
+            if modals.isEmpty { return .dismissEmpty }
+            modals.removeLast()
+        case .layoutChange(let sizeClass):
+            self.sizeClass = sizeClass
+        case .stateRestore(let restored, _):
+            self = restored
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .urlOpen, .mark, .other:
+            break
+        }
+        return nil
+    }
+
+    /// Removes `count` values; more than held empties the stack (`pop-underflow`).
+    @inline(__always)
+    static func pop(_ stack: inout [RouteValue], count: Int) -> AnomalyKind? {
+        if count > stack.count {
+            stack.removeAll(keepingCapacity: true)
+            return .popUnderflow
+        }
+        stack.removeLast(count)
+        return nil
+    }
+}
+
+extension TabState {
+    /// `tab.select`: appends a new tab to the order; selecting a hidden tab
+    /// keeps it hidden and is a `select-hidden` anomaly.
+    mutating func select(_ tab: String) -> AnomalyKind? {
+        if !order.contains(tab) { order.append(tab) }
+        selected = tab
+        return hidden.contains(tab) ? .selectHidden : nil
+    }
+
+    /// `tabs.define`: the order exactly (later duplicates dropped); hidden
+    /// tabs not in it are forgotten; the selection is kept.
+    mutating func define(_ tabs: [String]) {
+        order = Self.uniqued(tabs)
+        if !hidden.isEmpty {
+            hidden = hidden.filter { order.contains($0) }
+        }
+    }
+
+    /// `tab.visibility`: a tab not in the order is appended to it, so every
+    /// hidden tab is in the order.
+    mutating func setHidden(_ tab: String, _ isHidden: Bool) {
+        if !order.contains(tab) { order.append(tab) }
+        if isHidden { hidden.insert(tab) } else { hidden.remove(tab) }
+    }
+
+    /// The strings in order, each kept at its first occurrence.
+    static func uniqued(_ items: [String]) -> [String] {
+        if items.count <= 16 {
+            var out: [String] = []
+            out.reserveCapacity(items.count)
+            for item in items where !out.contains(item) { out.append(item) }
+            return out
+        }
+        var seen = Set<String>(minimumCapacity: items.count)
+        return items.filter { seen.insert($0).inserted }
+    }
+}

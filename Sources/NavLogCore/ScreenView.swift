@@ -1,0 +1,89 @@
+/// A screen view (contract §2): an event changed its scene's visible screen.
+///
+/// These are the rows of `navlog export screens` and what funnel screen
+/// patterns match against.
+public struct ScreenView: Hashable, Sendable {
+    /// The session id.
+    public var session: String
+    /// The seq of the event that changed the screen.
+    public var seq: Int
+    /// The time of that event.
+    public var t: Timestamp
+    /// The scene whose screen changed.
+    public var scene: String
+    /// The new visible screen (``SceneState/screen``).
+    public var screen: String
+
+    public init(session: String, seq: Int, t: Timestamp, scene: String, screen: String) {
+        self.session = session
+        self.seq = seq
+        self.t = t
+        self.scene = scene
+        self.screen = screen
+    }
+}
+
+extension NavigationState {
+    /// Applies one event like ``apply(_:)`` and appends a ``ScreenView`` to
+    /// `screenViews` when the event changed its scene's visible screen.
+    ///
+    /// ```swift
+    /// var state = NavigationState(session: "s-1")
+    /// var views: [ScreenView] = []
+    /// for event in events { state.apply(event, screenViews: &views) }
+    /// ```
+    ///
+    /// Only the event's own scene can change. A new (or re-created) scene
+    /// starts at `root` and emits no view for that: its first view is emitted
+    /// when an event moves it off `root`. `scene.open` and `scene.close` emit
+    /// none. Kinds that cannot change a screen (`session.*`, `url.open`,
+    /// `mark`, `layout.change`, unknown kinds) skip the screen comparison
+    /// entirely. (`split.visibility` can: it creates its split.)
+    @discardableResult
+    public mutating func apply(_ event: Event, screenViews: inout [ScreenView]) -> [AnomalyKind] {
+        guard event.kind.canChangeScreen else { return apply(event) }
+        let wasEnded = ended
+        seq = event.seq
+        t = event.t
+        let id = event.sceneID
+        var before = ScreenKey.root
+        var after = ScreenKey.root
+        let own = Self.apply(event.kind, to: &scenes[id, default: SceneState()], before: &before, after: &after)
+        if let own { record(own) }
+        if after != before {
+            let name = after.name
+            if name != before.name {
+                screenViews.append(ScreenView(session: event.session, seq: event.seq, t: event.t, scene: id, screen: name))
+            }
+        }
+        return finish(own, wasEnded: wasEnded)
+    }
+
+    /// Applies a scene-level kind in place, noting the screen before and after.
+    @inline(__always)
+    private static func apply(
+        _ kind: EventKind, to scene: inout SceneState, before: inout ScreenKey, after: inout ScreenKey
+    ) -> AnomalyKind? {
+        before = scene.screenKey
+        let own = scene.apply(kind)
+        after = scene.screenKey
+        return own
+    }
+}
+
+extension EventKind {
+    /// Whether an event of this kind can change its scene's visible screen
+    /// (other than by creating the scene, which starts at `root`): every kind
+    /// that acts on the scene's own state, `state.restore` included.
+    /// Visibility does not change a screen, but `split.visibility` creates
+    /// its split, which can.
+    var canChangeScreen: Bool {
+        switch self {
+        case .tabsDefine, .tabSelect, .tabVisibility, .stackPush, .stackPop, .stackPopToRoot,
+             .stackSet, .splitSelect, .splitVisibility, .modalPresent, .modalDismiss, .stateRestore:
+            true
+        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .urlOpen, .layoutChange, .mark, .other:
+            false
+        }
+    }
+}

@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+import NavLogCore
+
+/// Reads NDJSON from a file or standard input one line at a time, in bounded
+/// memory: a line longer than the limit is passed over and reported by its
+/// length, never buffered whole.
+///
+/// ```swift
+/// let reader = try NDJSONLineReader(path: "events.ndjson")
+/// try reader.forEachLine { line in … }
+/// ```
+public final class NDJSONLineReader {
+    /// One line handed to the caller. `bytes` is valid only during the call.
+    public struct Line {
+        /// 1-based line number in the input.
+        public var number: Int
+        /// The line without its `\n`; empty when ``overLimitBytes`` is set.
+        public var bytes: UnsafeRawBufferPointer
+        /// The line's length when it was over the limit and skipped.
+        public var overLimitBytes: Int?
+        /// Whether the line holds only JSON whitespace (contract: skipped).
+        public var isBlank: Bool {
+            overLimitBytes == nil && bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        }
+    }
+
+    /// The path as given (`-` for standard input).
+    public let path: String
+    private let fd: Int32
+    private let ownsFD: Bool
+    private let limit: Int
+    private let chunk: Int
+
+    /// Opens `path` for reading; `-` reads standard input.
+    public init(path: String, maxLineBytes: Int = EventParser.maxLineBytes) throws(NDJSONReadError) {
+        self.path = path
+        self.limit = maxLineBytes
+        self.chunk = 1 << 20
+        if path == "-" {
+            fd = 0
+            ownsFD = false
+        } else {
+            let opened = open(path, O_RDONLY)
+            guard opened >= 0 else { throw NDJSONReadError(path: path, operation: "open", errno: errno) }
+            var info = stat()
+            if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                close(opened)
+                throw NDJSONReadError(path: path, operation: "open", errno: EISDIR)
+            }
+            fd = opened
+            ownsFD = true
+        }
+    }
+
+    deinit { if ownsFD { close(fd) } }
+
+    /// Calls `body` for every line, in order. The last line needs no `\n`.
+    public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
+        let capacity = limit + chunk + 1
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { buffer.deallocate() }
+        let base = buffer.baseAddress!
+        var filled = 0  // bytes in buffer
+        var start = 0  // start of the current line in buffer
+        var number = 0
+        var skipping: Int? = nil  // length so far of an over-limit line being skipped
+        var eof = false
+        while true {
+            // Hand out every complete line in the buffer.
+            var scanFrom = start
+            while scanFrom < filled {
+                guard let nl = memchr(base + scanFrom, 0x0A, filled - scanFrom) else { break }
+                let end = base.distance(to: UnsafeMutableRawPointer(nl))
+                number += 1
+                if let skipped = skipping {
+                    skipping = nil
+                    try deliver(body, Line(number: number, bytes: UnsafeRawBufferPointer(start: nil, count: 0),
+                                           overLimitBytes: skipped + (end - start)))
+                } else if end - start > limit {
+                    try deliver(body, Line(number: number, bytes: UnsafeRawBufferPointer(start: nil, count: 0),
+                                           overLimitBytes: end - start))
+                } else {
+                    try deliver(body, Line(number: number, bytes: UnsafeRawBufferPointer(start: base + start, count: end - start),
+                                           overLimitBytes: nil))
+                }
+                start = end + 1
+                scanFrom = start
+            }
+            if eof {
+                if start < filled || skipping != nil {
+                    number += 1
+                    let length = filled - start + (skipping ?? 0)
+                    if skipping != nil || length > limit {
+                        try deliver(body, Line(number: number, bytes: UnsafeRawBufferPointer(start: nil, count: 0),
+                                               overLimitBytes: length))
+                    } else {
+                        try deliver(body, Line(number: number, bytes: UnsafeRawBufferPointer(start: base + start, count: length),
+                                               overLimitBytes: nil))
+                    }
+                }
+                return
+            }
+            // Keep the partial line; drop it if it is already over the limit.
+            let partial = filled - start
+            if partial > limit {
+                skipping = (skipping ?? 0) + partial
+                filled = 0
+            } else {
+                if start > 0 && partial > 0 { memmove(base, base + start, partial) }
+                filled = partial
+            }
+            start = 0
+            let room = capacity - filled
+            let n = read(fd, base + filled, min(room, chunk))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .read(NDJSONReadError(path: path, operation: "read", errno: errno))
+            }
+            if n == 0 { eof = true }
+            filled += n
+        }
+    }
+
+    private func deliver<E: Error>(_ body: (Line) throws(E) -> Void, _ line: Line) throws(NDJSONFailure<E>) {
+        do { try body(line) } catch { throw .body(error) }
+    }
+}
+
+/// Why reading NDJSON stopped: the input failed, or the caller's body threw.
+public enum NDJSONFailure<E: Error>: Error {
+    case read(NDJSONReadError)
+    case body(E)
+}
+
+/// An input file could not be opened or read.
+public struct NDJSONReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var operation: String
+    public var errno: Int32
+
+    public init(path: String, operation: String, errno: Int32) {
+        self.path = path
+        self.operation = operation
+        self.errno = errno
+    }
+
+    public var description: String {
+        "\(path == "-" ? "<stdin>" : path): cannot \(operation): \(String(cString: strerror(errno)))"
+    }
+}
