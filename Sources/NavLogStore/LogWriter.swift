@@ -331,7 +331,9 @@ public final class LogWriter {
         var records: [UInt8] = []
         entry.appendFrame(to: &records)
         var checkpoint: CheckpointRef?
-        if eventsSinceCheckpoint >= options.checkpointInterval {
+        // A state too big to decode back is not checkpointed: readers then
+        // fold from the previous checkpoint, slower but exact.
+        if eventsSinceCheckpoint >= options.checkpointInterval && json.count <= StateChain.maxCheckpointJSONBytes {
             checkpointScratch.removeAll()
             do {
                 try json.withUnsafeBytes { buf in
@@ -352,10 +354,8 @@ public final class LogWriter {
         end += Int64(out.count)
         nextFrameIndex += checkpoint == nil ? 2 : 3
         entries.append(entry)
-        if let checkpoint {
-            checkpoints.append(checkpoint)
-            eventsSinceCheckpoint = 0
-        }
+        if let checkpoint { checkpoints.append(checkpoint) }
+        if eventsSinceCheckpoint >= options.checkpointInterval { eventsSinceCheckpoint = 0 }
         frameOffset = nil
         block = BlockStats()
         unsynced = true

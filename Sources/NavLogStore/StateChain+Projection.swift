@@ -1,31 +1,30 @@
 import NavLogCore
 
-// TEMPORARY BRIDGE — replaced when NavLogCore's projection
-// (`NavigationState.apply(_:)`, checkpoint JSON encode/decode) lands on main.
-// Until then the state tracked here is only session, seq and t, so that the
-// chain, checkpoints and their round trip can be built and tested end to end.
+// The only place the store touches the projection: folding an event, and
+// the checkpoint JSON that the state chain hashes and checkpoints store
+// (schemas/navlog-format.md §7).
 
 extension StateChain {
+    @inline(__always)
     static func project(_ state: inout NavigationState, _ event: Event) {
-        state.seq = event.seq
-        state.t = event.t
+        _ = state.apply(event)
     }
 
+    /// The canonical text of ``NavigationState/checkpointJSON``.
     static func checkpointJSON(_ state: NavigationState) -> [UInt8] {
-        var writer = CanonicalWriter()
-        var object: [String: JSONValue] = ["seq": .number(String(state.seq)), "session": .string(state.session)]
-        if let t = state.t { object["t"] = .string(t.rfc3339) }
-        writer.write(object: object)
+        var writer = CanonicalWriter(capacity: 1024)
+        writer.write(state.checkpointJSON)
         return writer.bytes
     }
 
+    /// Decodes a checkpoint's JSON, or `nil` when it is not a valid state.
+    /// (Bounded by ``JSONValue/parse(_:)``'s limit of ``EventParser/maxLineBytes``;
+    /// the writer stores no bigger checkpoint.)
     static func decodeCheckpoint(_ json: [UInt8]) -> NavigationState? {
-        guard case .object(let o)? = try? JSONValue.parse(String(decoding: json, as: UTF8.self)),
-              case .string(let session)? = o["session"], case .number(let seqText)? = o["seq"],
-              let seq = Int(seqText) else { return nil }
-        var state = NavigationState(session: session)
-        state.seq = seq
-        if case .string(let t)? = o["t"] { state.t = Timestamp(rfc3339: t) }
-        return state
+        guard let value = try? JSONValue.parse(String(decoding: json, as: UTF8.self)) else { return nil }
+        return try? NavigationState(json: value)
     }
+
+    /// The largest checkpoint JSON the writer stores.
+    static let maxCheckpointJSONBytes = EventParser.maxLineBytes
 }
