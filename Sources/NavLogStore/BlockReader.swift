@@ -1,3 +1,4 @@
+import NavLogCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,6 +17,7 @@ final class BlockReader {
     let content = ByteBuffer(capacity: 256 << 10)
     /// The limit on a block's decompressed size.
     let maxContentBytes: Int
+    private var parser = EventLineParser()
 
     init(file: LogFile, maxContentBytes: Int = NavLogFormat.maxBlockContentBytes) throws(LogError) {
         self.file = file
@@ -58,6 +60,14 @@ final class BlockReader {
         let stored = compressed.bytes.loadLE32(entry.dataLength - 4)
         guard stored == entry.contentChecksum else {
             throw corrupt("content checksum \(hex(stored)) differs from the entry's \(hex(entry.contentChecksum))")
+        }
+    }
+
+    /// Parses a line of the last block read; a line that does not parse is damage.
+    func parse(_ line: UnsafeRawBufferPointer, of entry: BlockEntry) throws(LogError) -> Event {
+        do { return try parser.parse(line) } catch {
+            throw LogError.corrupt(file.path, "stored line does not parse: \(error)", offset: entry.dataOffset,
+                                   frame: entry.dataFrameIndex, seq: entry.firstSeq)
         }
     }
 

@@ -75,12 +75,13 @@ public final class LogCursor {
     }
 
     private func nextInBlock(_ entry: BlockEntry) throws(LogError) -> Event? {
-        guard let content = blockReader?.content.bytes else { return nil }
+        guard let blockReader else { return nil }
+        let content = blockReader.content.bytes
         while position < content.count {
             let end = lineEnd(in: content, from: position)
             let line = UnsafeRawBufferPointer(rebasing: content[position..<end])
             position = end + 1
-            let event = try reader.parseStored(line, entry: entry)
+            let event = try blockReader.parse(line, of: entry)
             if event.seq <= lastSeq { continue }
             if event.seq > toSeq {
                 lastSeq = toSeq

@@ -72,6 +72,15 @@ extension LogReader {
         return state
     }
 
+    /// The state at `spec` (contract §2): after a seq, at an instant, or at the end.
+    public func state(at spec: StateSpec) throws(LogError) -> NavigationState {
+        switch spec {
+        case .seq(let n): try state(afterSeq: n)
+        case .instant(let t): try state(atInstant: t)
+        case .end: try finalState()
+        }
+    }
+
     /// The state after the last event.
     public func finalState() throws(LogError) -> NavigationState {
         try state(afterSeq: lastSeq ?? 0)
@@ -89,7 +98,7 @@ extension LogReader {
         try reader.read(entry)
         var stopped = false
         try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
-            let event = try parseStored(line, entry: entry)
+            let event = try reader.parse(line, of: entry)
             switch decide(event) {
             case .apply: StateChain.project(&state, event)
             case .skip: break

@@ -78,6 +78,17 @@ public final class LogReader {
     /// The seq of the last event, if any.
     public var lastSeq: Int? { tailEvents.last?.seq ?? blocks.last?.lastSeq }
 
+    /// Smallest and largest `t` (ms) of the unfinished data frame's events, if any.
+    public var tailRange: ClosedRange<Int64>? {
+        guard let first = tailEvents.first else { return nil }
+        var low = first.t.milliseconds, high = low
+        for e in tailEvents {
+            low = min(low, e.t.milliseconds)
+            high = max(high, e.t.milliseconds)
+        }
+        return low...high
+    }
+
     /// Bytes of the unfinished data frame's verified lines (0 when none).
     public var tailContentBytes: Int { tailLines.count }
 
@@ -93,7 +104,7 @@ public final class LogReader {
             let reader = try requireBlockReader()
             try reader.read(first)
             try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
-                cachedSession = try parseStored(line, entry: first).session
+                cachedSession = try reader.parse(line, of: first).session
                 return false
             }
         } else {
@@ -224,13 +235,6 @@ public final class LogReader {
         let decoder: LZ4FrameDecoder
         do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error.description)) }
         return try CheckpointRecord.loadState(from: file, ref: ref, decoder: decoder, scratch: ByteBuffer())
-    }
-
-    func parseStored(_ line: UnsafeRawBufferPointer, entry: BlockEntry) throws(LogError) -> Event {
-        do { return try EventParser.parse(line) } catch {
-            throw LogError.corrupt(path, "stored line does not parse: \(error)", offset: entry.dataOffset,
-                                   frame: entry.dataFrameIndex, seq: entry.firstSeq)
-        }
     }
 }
 

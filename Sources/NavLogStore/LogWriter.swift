@@ -425,7 +425,7 @@ public final class LogWriter {
             try reader.read(entry)
             var hash = chain?.hash ?? 0
             try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
-                let event = try parseStored(line, entry: entry)
+                let event = try reader.parse(line, of: entry)
                 if chain == nil {
                     chain = StateChain(session: event.session)
                     session = event.session
@@ -472,14 +472,6 @@ public final class LogWriter {
             }
             try seal()
             try sync()
-        }
-    }
-
-    /// Parses a line read back from the log; a line that does not parse is damage.
-    private func parseStored(_ line: UnsafeRawBufferPointer, entry: BlockEntry) throws(LogError) -> Event {
-        do { return try EventParser.parse(line) } catch {
-            throw LogError.corrupt(path, "stored line does not parse: \(error)", offset: entry.dataOffset,
-                                   frame: entry.dataFrameIndex, seq: entry.firstSeq)
         }
     }
 }

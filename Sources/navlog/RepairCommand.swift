@@ -1,0 +1,41 @@
+import ArgumentParser
+import NavLogStore
+
+/// `navlog repair LOG`: cut a torn or damaged tail, keeping the cut bytes
+/// aside (contract §4).
+struct RepairCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repair",
+        abstract: "Cut a log's torn or damaged tail into a side file and make the rest intact.",
+        discussion: """
+            The log is cut at the end of its valid prefix; the cut bytes are first copied \
+            to LOG.torn-<offset>, so nothing is lost. Events of an unfinished last block \
+            are written back; the footer is rewritten. Takes the writer lock.
+
+            Example:
+              navlog repair s-1.navlog
+            """
+    )
+
+    @Argument(help: "The .navlog file.")
+    var log: String
+
+    func run() throws {
+        let report: RepairReport
+        do { report = try LogRepair.repair(path: log) } catch {
+            throw error.isCorruption ? CLIFailure.no(error.description) : CLIFailure.trouble(error.description)
+        }
+        if report.nothingToDo {
+            Output.line("\(log): intact, nothing to do (\(report.events) events)")
+            return
+        }
+        for problem in report.problemsFound { Output.line("found: \(problem)") }
+        if let recovery = report.recovery {
+            var line = "\(log): cut \(recovery.cutBytes) bytes at byte \(recovery.cutOffset)"
+            if let side = recovery.sideFile { line += ", kept in \(side)" }
+            if recovery.resealedEvents > 0 { line += "; \(recovery.resealedEvents) events of the unfinished block written back" }
+            Output.line(line)
+        }
+        Output.line("\(log): \(report.events) events, footer rewritten")
+    }
+}
