@@ -23,7 +23,7 @@ public struct LogWriterOptions: Hashable, Sendable {
     public var maxBlockEvents: Int?
     /// Seal a block once its first event was appended this long ago (`nil`: no age limit).
     public var maxBlockAgeMilliseconds: Int?
-    /// K: a checkpoint after every K events (default 8192, measured); the
+    /// K: a checkpoint after every K events (default 4096, measured); the
     /// state at any seq is then a checkpoint plus at most K folded events.
     public var checkpointInterval: Int
     /// LZ4 settings of data frames.
@@ -32,7 +32,7 @@ public struct LogWriterOptions: Hashable, Sendable {
     /// The default block target (see schemas/navlog-format.md §11).
     public static let defaultBlockTargetBytes = 256 << 10
     /// The default checkpoint interval K (see schemas/navlog-format.md §11).
-    public static let defaultCheckpointInterval = 8192
+    public static let defaultCheckpointInterval = 4096
     /// The largest block target accepted (keeps every block far below the
     /// 64 MiB a reader accepts, even with a 1 MiB line on top).
     public static let maxBlockTargetBytes = 16 << 20
