@@ -57,8 +57,10 @@ struct Footer: Hashable, Sendable {
         entries.reserveCapacity(Int(blocks))
         var at = NavLogFormat.footerFixedBytes
         for _ in 0..<Int(blocks) {
+            // The footer's checksum covers the entries; each keeps its own
+            // checksum too (verify compares them with the walk), not rechecked here.
             let slice = UnsafeRawBufferPointer(rebasing: p[at..<(at + NavLogFormat.blockEntryPayloadBytes)])
-            guard case .success(NavLogFormat.Tag.block.rawValue) = SkippableFrame.checkRecord(slice),
+            guard slice.loadLE32(0) == NavLogFormat.Tag.block.rawValue,
                   let entry = BlockEntry(payload: slice) else { return nil }
             entries.append(entry)
             at += NavLogFormat.blockEntryPayloadBytes
