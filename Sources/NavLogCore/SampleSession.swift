@@ -99,6 +99,15 @@ public struct SampleSession: IteratorProtocol, Sequence {
     /// ``plannedAnomalies`` unless the simulation is wrong).
     private(set) var modelAnomalies: [AnomalyKind: Int] = [:]
 
+    /// The session's own picture of every open scene (what a projection of
+    /// the events so far should give), with each scene's visible screen.
+    var modelScenes: [String: (state: SceneState, screen: String)] {
+        guard seq > 0 else { return [:] }
+        var out = ["main": (scenes[0].restoreState.state, scenes[0].screen)]
+        if secondSceneOpen { out["scene-2"] = (scenes[1].restoreState.state, scenes[1].screen) }
+        return out
+    }
+
     init(index: Int, id: String, options: SampleGenerator.Options, spacing: Int64) {
         self.index = index
         self.id = id
