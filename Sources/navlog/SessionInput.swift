@@ -34,6 +34,43 @@ enum SessionInput {
         } catch {
             if case .read(let e) = error { throw CLIFailure.trouble("\(e)") }
         }
+        let only = try checkOneSession(path: path, session: session, order: order, rejected: rejected)
+        return states[only]!
+    }
+
+    /// Every event of the one session in `path`, in seq order. Rejected
+    /// lines are printed and end the command with exit 1, as for ``state(of:session:at:)``.
+    ///
+    /// - Complexity: O(n) time and memory in the session's events; commands
+    ///   that only need a state should call ``state(of:session:at:)``.
+    static func events(of path: String, session: String?) throws -> (session: String, events: [Event]) {
+        let reader: NDJSONEventReader
+        do { reader = try NDJSONEventReader(path: path) } catch { throw CLIFailure.trouble("\(error)") }
+        var sequencer = Sequencer()
+        var bySession: [String: [Event]] = [:]
+        var order: [String] = []
+        var rejected = 0
+        do {
+            try reader.forEach(sequencer: &sequencer) { (result) throws(Never) in
+                switch result {
+                case .success(let event):
+                    if let session, event.session != session { return }
+                    if bySession[event.session] == nil { order.append(event.session) }
+                    bySession[event.session, default: []].append(event)
+                case .failure(let reject):
+                    rejected += 1
+                    if rejected <= rejectsShown { Output.error(reject.description) }
+                }
+            }
+        } catch {
+            if case .read(let e) = error { throw CLIFailure.trouble("\(e)") }
+        }
+        let only = try checkOneSession(path: path, session: session, order: order, rejected: rejected)
+        return (only, bySession[only]!)
+    }
+
+    /// Turns rejected lines and a wrong number of sessions into the command's failure.
+    private static func checkOneSession(path: String, session: String?, order: [String], rejected: Int) throws -> String {
         if rejected > 0 {
             let more = rejected > rejectsShown ? " (\(rejected - rejectsShown) not shown)" : ""
             throw CLIFailure.no("\(displayName(path)): \(rejected) line\(rejected == 1 ? "" : "s") rejected\(more); no state printed")
@@ -46,7 +83,7 @@ enum SessionInput {
             if let session { throw CLIFailure.trouble("\(displayName(path)): no events of session \"\(session)\"") }
             throw CLIFailure.trouble("\(displayName(path)): no events")
         }
-        return states[only]!
+        return only
     }
 
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }

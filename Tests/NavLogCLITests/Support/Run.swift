@@ -37,11 +37,16 @@ private let sigpipeIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 /// Runs `executable` with `args` to completion, feeding it `stdin` (or
 /// nothing), and returns its exit status and what it wrote, decoded as UTF-8.
 /// A process that cannot be started gives status 127 and the reason on stderr.
-func run(_ executable: String, _ args: [String], stdin: Data? = nil) -> (status: Int32, stdout: String, stderr: String) {
+func run(
+    _ executable: String, _ args: [String], stdin: Data? = nil, environment: [String: String] = [:]
+) -> (status: Int32, stdout: String, stderr: String) {
     _ = sigpipeIgnored
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = args
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     let errors = Pipe()
     let input = Pipe()
@@ -76,4 +81,28 @@ func run(_ executable: String, _ args: [String], stdin: Data? = nil) -> (status:
 private final class Collected: @unchecked Sendable {
     var stdout = Data()
     var stderr = Data()
+}
+
+/// Runs the `navlog` under test.
+func navlog(_ args: String..., stdin: String? = nil, environment: [String: String] = [:]) -> (status: Int32, stdout: String, stderr: String) {
+    run(navlogBinary(), args, stdin: stdin.map { Data($0.utf8) }, environment: environment)
+}
+
+/// A fresh temporary directory, removed when the returned guard is released.
+final class TemporaryDirectory: @unchecked Sendable {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("navlog-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `text` to a file in the directory and returns its path.
+    func file(_ name: String, _ text: String) throws -> String {
+        let path = url.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
