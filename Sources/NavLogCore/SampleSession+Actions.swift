@@ -27,7 +27,10 @@ extension SampleSession {
             let modal = id.modal
             if modal.flow == .cooking { cookingRecipe = recipeIndex(scene.focus) ?? 0 }
             let style: ModalStyle? = modal.style == .sheet && random.percent(50) ? nil : modal.style
+            let reset = scene.keepsOldPath(of: modal)
             emit(.modalPresent(modal: modal.id, style: style), gap: .think)
+            // The app starts the sheet's NavigationStack afresh.
+            if reset { emit(.stackSet(stack: modal.id, path: []), gap: .quick) }
         case .dismiss:
             let top = scene.modals.last?.modal
             emit(.modalDismiss(modal: random.percent(80) ? top : nil), gap: .think)

@@ -3,7 +3,10 @@
 /// the events the session has left.
 extension SampleSession {
     mutating func consider(_ action: Action, _ weight: Int, cost: Int = 1, budget: Int) {
-        if weight > 0, cost <= budget { candidates.append((action, weight)) }
+        guard weight > 0 else { return }
+        var cost = cost
+        if case .present(let id) = action, scenes[active].keepsOldPath(of: id.modal) { cost += 1 }
+        if cost <= budget { candidates.append((action, weight)) }
     }
 
     mutating func act(budget: Int) {
@@ -140,7 +143,9 @@ extension SampleSession {
             if !cart.isEmpty, !purchased {
                 consider(.present(.cart), intent == .purchase ? 12 : 1, budget: budget)
             }
-            consider(.present(.settings), 1, budget: budget)
+            // The settings sheet's stack is `settings`, like the settings tab's:
+            // only layouts without that tab present it.
+            if scene.layout == .split { consider(.present(.settings), 1, budget: budget) }
             consider(.present(.networkError), random.percent(30) ? 1 : 0, budget: budget)
             if scene.layout == .split { consider(.present(.compose), 2, budget: budget) }
         }

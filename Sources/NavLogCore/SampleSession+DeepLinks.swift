@@ -41,7 +41,9 @@ extension SampleSession {
             emit(.urlOpen(url: SampleCatalog.cartLink), gap: .think, meta: meta)
             let cause = seq
             dismissAll(cause: cause)
+            let reset = scenes[active].keepsOldPath(of: SampleCatalog.cart)
             emit(.modalPresent(modal: SampleCatalog.cart.id, style: .sheet), gap: .caused, cause: cause)
+            if reset { emit(.stackSet(stack: SampleCatalog.cart.id, path: []), gap: .caused, cause: cause) }
         }
     }
 
