@@ -164,10 +164,31 @@ enum SampleCatalog {
     static let timer = Modal(id: "timer", style: .popover, flow: .none)
     static let nutrition = Modal(id: "nutrition", style: .inspector, flow: .none)
 
-    static let modals: [Modal] = [
-        compose, settings, filtersSheet, cart, cookMode, photoPicker, discardDraft,
-        removeFavorite, networkError, shareOptions, timer, nutrition,
-    ]
+    /// Every modal, by a small value that actions can carry cheaply.
+    enum ModalID: Int, CaseIterable, Sendable {
+        case compose, settings, filters, cart, cookMode, photoPicker, discardDraft
+        case removeFavorite, networkError, shareOptions, timer, nutrition
+
+        var modal: Modal { SampleCatalog.modals[rawValue] }
+    }
+
+    /// Modals in ``ModalID`` order.
+    static let modals: [Modal] = ModalID.allCases.map { id in
+        switch id {
+        case .compose: compose
+        case .settings: settings
+        case .filters: filtersSheet
+        case .cart: cart
+        case .cookMode: cookMode
+        case .photoPicker: photoPicker
+        case .discardDraft: discardDraft
+        case .removeFavorite: removeFavorite
+        case .networkError: networkError
+        case .shareOptions: shareOptions
+        case .timer: timer
+        case .nutrition: nutrition
+        }
+    }
 
     static func modal(_ id: String) -> Modal? { modals.first { $0.id == id } }
 

@@ -70,6 +70,12 @@ struct SampleSceneModel {
 
     func isPresented(_ modal: String) -> Bool { modals.contains { $0.modal == modal } }
 
+    /// Whether presenting `modal` would show the path its stack kept from an
+    /// earlier presentation (dismissing leaves a modal's stack as it was).
+    func keepsOldPath(of modal: SampleCatalog.Modal) -> Bool {
+        modal.flow != .none && !path(modal.id).isEmpty
+    }
+
     var context: Context {
         if let top = modals.last { return .modal(top) }
         switch layout {

@@ -50,7 +50,7 @@ struct Generate: ParsableCommand {
     @Option(help: ArgumentHelp("App versions to spread over the sessions, oldest first, comma-separated.", valueName: "versions"))
     var appVersions: String?
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output (- for standard output).", valueName: "file"))
     var output: String?
 
     func validate() throws {
@@ -62,7 +62,7 @@ struct Generate: ParsableCommand {
         if let eventsPerSession, Self.eventCounts(eventsPerSession) == nil {
             throw Self.usage("--events-per-session takes a mean M ≥ 1 or a range MIN-MAX with 1 ≤ MIN ≤ MAX, got \(eventsPerSession)")
         }
-        if let appVersions, versionList(appVersions).isEmpty {
+        if let appVersions, Self.versionList(appVersions).isEmpty {
             throw Self.usage("--app-versions needs at least one version")
         }
     }
@@ -71,30 +71,37 @@ struct Generate: ParsableCommand {
         var options = SampleGenerator.Options(sessions: sessions, seed: seed, interleave: interleave, liveSessions: liveSessions)
         if let eventsPerSession, let range = Self.eventCounts(eventsPerSession) { options.eventsPerSession = range }
         if let start, let t = Timestamp(rfc3339: start) { options.start = t }
-        if let appVersions { options.appVersions = versionList(appVersions) }
+        if let appVersions { options.appVersions = Self.versionList(appVersions) }
         let generator = SampleGenerator(options)
 
-        let sink: OutputFile
-        do {
-            sink = try OutputFile(path: output)
-        } catch {
-            throw Self.fail(error.description)
+        var file: OutputFile?
+        if let output, output != "-" {
+            do { file = try OutputFile(path: output) } catch { throw CLIFailure.trouble(error.description) }
         }
+        let chunk = 1 << 20
+        var writer = CanonicalWriter(capacity: chunk + 64 * 1024)
         do {
-            let chunk = 1 << 20
-            var writer = CanonicalWriter(capacity: chunk + 64 * 1024)
             for event in generator.events() {
                 writer.write(event)
                 writer.bytes.append(0x0A)
                 if writer.bytes.count >= chunk {
-                    try sink.write(writer.bytes)
+                    try emit(writer.bytes, to: file)
                     writer.reset()
                 }
             }
-            try sink.write(writer.bytes)
-            try sink.close()
+            try emit(writer.bytes, to: file)
+            try file?.close()
         } catch {
-            throw Self.fail(error.description)
+            throw CLIFailure.trouble(error.description)
+        }
+    }
+
+    private func emit(_ bytes: [UInt8], to file: OutputFile?) throws(OutputFile.Failure) {
+        if let file {
+            try file.write(bytes)
+        } else {
+            Output.write(bytes)
+            Output.flushStandardOutput()
         }
     }
 
@@ -110,25 +117,17 @@ struct Generate: ParsableCommand {
         return nil
     }
 
-    private func versionList(_ text: String) -> [String] {
+    private static func versionList(_ text: String) -> [String] {
         text.split(separator: ",").map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }
     }
 
-    /// Prints a one-line usage error and exits with status 2.
-    private static func usage(_ message: String) -> ExitCode {
-        fail("usage: " + message)
-    }
-
-    /// Prints a one-line error and exits with status 2.
-    private static func fail(_ message: String) -> ExitCode {
-        let line = Array("navlog generate: \(message)\n".utf8)
-        _ = line.withUnsafeBytes { systemWrite(2, $0.baseAddress!, $0.count) }
-        return ExitCode(2)
+    /// A usage error; the root command prints it as one line and exits 2.
+    private static func usage(_ message: String) -> ValidationError {
+        ValidationError("generate: " + message)
     }
 }
 
-
-/// Standard output or a file, written with `write(2)` in large chunks.
+/// A file written with `write(2)` in large chunks.
 private struct OutputFile {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -136,20 +135,12 @@ private struct OutputFile {
 
     private let fd: Int32
     private let name: String
-    private let owned: Bool
 
-    init(path: String?) throws(Failure) {
-        guard let path, path != "-" else {
-            fd = 1
-            name = "standard output"
-            owned = false
-            return
-        }
+    init(path: String) throws(Failure) {
         let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard opened >= 0 else { throw Failure(description: "cannot open \(path) for writing: \(Self.reason())") }
         fd = opened
         name = path
-        owned = true
     }
 
     func write(_ bytes: [UInt8]) throws(Failure) {
@@ -169,7 +160,6 @@ private struct OutputFile {
     }
 
     func close() throws(Failure) {
-        guard owned else { return }
         if systemClose(fd) != 0 { throw Failure(description: "cannot close \(name): \(Self.reason())") }
     }
 
