@@ -71,22 +71,53 @@ final class BlockReader {
         }
     }
 
-    /// Decodes the complete, verified LZ4 blocks of an open frame into
-    /// ``content``, cut after its last `\n`. Returns why decoding stopped
-    /// early, if it did (the content before that point is still good).
-    func readOpen(_ open: OpenFrame) throws(LogError) -> LZ4FrameError? {
+    /// What can be kept of an open frame (schemas/navlog-format.md §6).
+    struct OpenFrameSalvage {
+        /// Bytes of the frame to keep: its header and the LZ4 blocks whose
+        /// content ends on a line boundary (the whole frame when finished and valid).
+        var frameBytes: Int
+        /// Whether the kept bytes are the whole, finished frame.
+        var finished: Bool
+        /// Why less than every complete LZ4 block was kept, if that is the case.
+        var problem: String?
+    }
+
+    /// Decodes an open frame into ``content``: its complete, verified LZ4
+    /// blocks up to the last one whose content ends with `\n` — the same cut
+    /// a writer's recovery makes, so that a following reader and a
+    /// recovering writer agree on what the log holds.
+    func readOpen(_ open: OpenFrame) throws(LogError) -> OpenFrameSalvage {
         content.removeAll()
         compressed.removeAll()
         guard compressed.reserve(open.completeLength, limit: maxContentBytes * 2 + (1 << 20)) else {
-            return LZ4FrameError(call: "LZ4F_decompress", reason: "open frame of \(open.completeLength) bytes is implausible")
+            return OpenFrameSalvage(frameBytes: 0, finished: false, problem: "open frame of \(open.completeLength) bytes is implausible")
         }
         try file.read(count: open.completeLength, at: open.offset, appendingTo: compressed)
-        let progress = decoder.decodePrefix(compressed.bytes, maxContentBytes: maxContentBytes, into: content)
-        // Keep whole lines only.
-        var end = content.count
-        while end > 0 && content.base.load(fromByteOffset: end - 1, as: UInt8.self) != 0x0A { end -= 1 }
-        content.count = end
-        return progress.error
+        let bytes = compressed.bytes
+        if open.finished {
+            if (try? decoder.decodeFrame(bytes, maxContentBytes: maxContentBytes, into: content)) != nil,
+               content.count > 0, content.base.load(fromByteOffset: content.count - 1, as: UInt8.self) == 0x0A {
+                return OpenFrameSalvage(frameBytes: bytes.count, finished: true, problem: nil)
+            }
+            content.removeAll()
+        }
+        guard case .header(let descriptor) = LZ4FrameDescriptor.parse(bytes) else {
+            return OpenFrameSalvage(frameBytes: 0, finished: false, problem: "open frame header is unreadable")
+        }
+        let ends = descriptor.blockEnds(in: bytes)
+        let progress = decoder.decodePrefix(bytes, maxContentBytes: maxContentBytes, into: content, blockEnds: ends)
+        var keep = 0
+        var kept = 0
+        for (i, produced) in progress.producedAt.enumerated() where produced > 0 {
+            if content.base.load(fromByteOffset: produced - 1, as: UInt8.self) == 0x0A {
+                keep = ends[i]
+                kept = produced
+            }
+        }
+        content.count = kept
+        let problem = progress.error.map { "open frame: \($0)" }
+            ?? (kept < progress.producedAt.last ?? 0 ? "open frame's last LZ4 block ends inside a line" : nil)
+        return OpenFrameSalvage(frameBytes: keep, finished: false, problem: problem)
     }
 }
 

@@ -29,7 +29,7 @@ extension CheckpointRecord {
             throw corrupt("fields out of range or not matching the index")
         }
         let embedded = UnsafeRawBufferPointer(rebasing: payload[NavLogFormat.checkpointFixedBytes..<(payload.count - 4)])
-        let json = ByteBuffer(capacity: max(record.jsonBytes, 16))
+        let json = ByteBuffer(capacity: min(max(record.jsonBytes, 16), 64 << 10))
         do {
             let used = try decoder.decodeFrame(embedded, maxContentBytes: record.jsonBytes, into: json)
             guard used == embedded.count else { throw corrupt("trailing bytes after the state frame") }

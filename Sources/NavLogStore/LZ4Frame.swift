@@ -179,6 +179,8 @@ public final class LZ4FrameDecoder {
         /// Why decoding stopped early, if it did; the output holds exactly
         /// the content of the blocks before the failing one.
         public var error: LZ4FrameError?
+        /// Content bytes decoded at each of the `blockEnds` reached.
+        public var producedAt: [Int] = []
     }
 
     /// Decodes the one frame at the start of `source` (which may hold more
@@ -211,10 +213,13 @@ public final class LZ4FrameDecoder {
     /// is appended to `out`. Used for the unfinished frame at the tail of a
     /// log being written, and by ``decodeFrame(_:maxContentBytes:into:)``.
     ///
+    /// `blockEnds` (offsets in `source`, ascending) are points where the
+    /// content decoded so far is recorded in ``Progress/producedAt``.
+    ///
     /// - Complexity: O(n) in the frame's size; allocates at most
     ///   `maxContentBytes + 1` bytes of output beyond what `out` holds.
     public func decodePrefix(
-        _ source: UnsafeRawBufferPointer, maxContentBytes: Int, into out: ByteBuffer
+        _ source: UnsafeRawBufferPointer, maxContentBytes: Int, into out: ByteBuffer, blockEnds: [Int] = []
     ) -> Progress {
         LZ4F_resetDecompressionContext(context)
         let start = out.count
@@ -223,37 +228,48 @@ public final class LZ4FrameDecoder {
         // than the limit" can be told apart from "fits exactly".
         let ceiling = limit + 1
         var consumed = 0
+        var produced: [Int] = []
+        var stop = 0
         // liblz4's hint is the size of the next block (with the following
         // block header); feeding exactly that keeps one block per call, so an
         // error leaves `out` holding exactly the blocks before it.
         var hint = min(source.count, Int(LZ4F_HEADER_SIZE_MAX))
+        func progress(_ finished: Bool, _ error: LZ4FrameError?) -> Progress {
+            Progress(consumed: consumed, finished: finished, error: error, producedAt: produced)
+        }
         while true {
             if out.capacity - out.count < 64 << 10 {
                 let target = min(out.count + max(out.capacity, 128 << 10), ceiling)
                 if target > out.count { out.reserve(target - out.count, limit: ceiling) }
             }
+            let bound = stop < blockEnds.count ? min(blockEnds[stop], source.count) : source.count
             var dstSize = out.capacity - out.count
-            var srcSize = min(source.count - consumed, max(hint, 1))
+            var srcSize = max(0, min(bound - consumed, max(hint, 1)))
             let result = LZ4F_decompress(context, out.base + out.count, &dstSize,
                                          source.baseAddress.map { $0 + consumed }, &srcSize, nil)
             if LZ4F_isError(result) != 0 {
                 let error = LZ4FrameError(call: "LZ4F_decompress", reason: String(cString: LZ4F_getErrorName(result)))
-                return Progress(consumed: consumed, finished: false, error: error)
+                return progress(false, error)
             }
             out.count += dstSize
             consumed += srcSize
             if out.count - start > maxContentBytes {
                 out.count = limit
-                return Progress(consumed: consumed, finished: false, error: LZ4FrameError(
+                return progress(false, LZ4FrameError(
                     call: "LZ4F_decompress", reason: "content exceeds the limit of \(maxContentBytes) bytes"))
             }
-            if result == 0 { return Progress(consumed: consumed, finished: true, error: nil) }
+            if result == 0 { return progress(true, nil) }
             hint = result
             if srcSize == 0 && dstSize == 0 {
-                // No progress: the input is exhausted, or the output is full.
-                if consumed >= source.count { return Progress(consumed: consumed, finished: false, error: nil) }
+                // No progress: a recording point, the end of the input, or a full output.
+                if stop < blockEnds.count && consumed >= bound {
+                    produced.append(out.count - start)
+                    stop += 1
+                    continue
+                }
+                if consumed >= source.count { return progress(false, nil) }
                 if out.capacity - out.count == 0 {
-                    return Progress(consumed: consumed, finished: false, error: LZ4FrameError(
+                    return progress(false, LZ4FrameError(
                         call: "LZ4F_decompress", reason: "content exceeds the limit of \(maxContentBytes) bytes"))
                 }
             }

@@ -59,3 +59,24 @@ extension NavLogFormat {
     /// Bytes of the preamble: the empty frame and the header frame.
     public static let preambleBytes = emptyFrame.count + 8 + headerPayloadBytes
 }
+
+extension LZ4FrameDescriptor {
+    /// The end offsets, from the frame's start, of each complete LZ4 block in
+    /// `frame` (which starts with this header), in order; stops at the end mark.
+    func blockEnds(in frame: UnsafeRawBufferPointer) -> [Int] {
+        var ends: [Int] = []
+        var position = headerBytes
+        let checksumBytes = blockChecksum ? 4 : 0
+        while position + 4 <= frame.count {
+            let word = frame.loadLE32(position)
+            if word == 0 { break }
+            let size = Int(word & 0x7FFF_FFFF)
+            guard size <= maxBlockBytes else { break }
+            let next = position + 4 + size + checksumBytes
+            guard next <= frame.count else { break }
+            ends.append(next)
+            position = next
+        }
+        return ends
+    }
+}

@@ -192,12 +192,13 @@ public final class LogReader {
         var keptEnd = index.bodyEnd
         if let open = index.openFrame {
             let reader = try BlockReader(file: file)
-            let decodeError = try reader.readOpen(open)
+            let salvage = try reader.readOpen(open)
             var last = index.lastSeq
             var goodBytes = 0
             var lineProblem: String?
+            var parser = EventLineParser()
             try forEachLine(in: reader.content.bytes) { (line, start) throws(LogError) in
-                guard let event = try? EventParser.parse(line) else {
+                guard let event = try? parser.parse(line) else {
                     lineProblem = "a line of the unfinished data frame does not parse"
                     return false
                 }
@@ -210,19 +211,18 @@ public final class LogReader {
                 goodBytes = start + line.count + 1
                 return true
             }
-            tailLines = [UInt8](UnsafeRawBufferPointer(rebasing: reader.content.bytes[0..<goodBytes]))
-            let reason: String
-            if let lineProblem {
-                reason = lineProblem
-            } else if let decodeError {
-                reason = "unfinished data frame: \(decodeError)"
-            } else {
-                reason = open.finished ? "data frame not followed by its block entry (unfinished write)"
-                                       : "data frame unfinished (being written, or torn)"
+            if lineProblem != nil {
+                // A damaged open frame: nothing of it is handed out.
+                tailEvents = []
+                goodBytes = 0
             }
+            tailLines = [UInt8](UnsafeRawBufferPointer(rebasing: reader.content.bytes[0..<goodBytes]))
+            let reason = lineProblem ?? salvage.problem
+                ?? (open.finished ? "data frame not followed by its block entry (unfinished write)"
+                                  : "data frame unfinished (being written, or torn)")
             keptEnd = open.offset
             damage = LogDamage(offset: open.offset, frame: open.frameIndex, droppedBytes: fileSize - open.offset,
-                               reason: reason, isTornTail: lineProblem == nil && decodeError == nil,
+                               reason: reason, isTornTail: lineProblem == nil && !reason.contains("LZ4F_"),
                                recoveredEvents: tailEvents.count)
         } else if let stop = index.stop {
             damage = LogDamage(offset: stop.offset ?? keptEnd, frame: stop.frame,

@@ -17,8 +17,8 @@ public struct RepairReport: Sendable {
 
 /// Repairs a damaged or torn `.navlog` file (schemas/navlog-format.md §9):
 /// cuts it at the end of its valid prefix, first copying the cut bytes to a
-/// side file `X.navlog.torn-<offset>` (synced) so nothing is lost; writes the
-/// verified events of an unfinished data frame back as a sealed block; and
+/// side file `X.navlog.torn-<offset>` (synced) so nothing is lost; finishes
+/// an unfinished data frame in place, keeping its verified events; and
 /// rewrites the footer.
 public enum LogRepair {
     /// Repairs the file at `path`, holding the writer lock while it does.
@@ -46,14 +46,14 @@ public enum LogRepair {
             let side = try TornTail.preserve(file, from: cut, to: size)
             try file.truncate(to: cut)
             try file.sync()
-            recovery = LogRecovery(cutOffset: cut, cutBytes: size - cut, sideFile: side, resealedEvents: 0,
+            recovery = LogRecovery(cutOffset: cut, cutBytes: size - cut, sideFile: side, recoveredEvents: 0,
                                    reason: verified.problems.first?.reason ?? "damage")
         }
         let writer = try LogWriter(lockedFile: file, options: LogWriterOptions())
         if let own = writer.recovery {
             recovery = recovery.map {
                 LogRecovery(cutOffset: $0.cutOffset, cutBytes: $0.cutBytes, sideFile: $0.sideFile,
-                            resealedEvents: own.resealedEvents, reason: $0.reason)
+                            recoveredEvents: own.recoveredEvents, reason: $0.reason)
             } ?? own
         }
         let events = writer.eventCount

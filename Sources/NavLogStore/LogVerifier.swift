@@ -7,6 +7,8 @@ public struct VerifyReport: Sendable {
     public var path: String
     /// Everything wrong, in file order. Empty means intact.
     public var problems: [LogError] = []
+    /// Problems beyond the first 10,000, counted but not listed.
+    public var problemsNotListed = 0
     /// Things worth knowing that are not damage (no footer: not closed).
     public var notes: [String] = []
     /// Committed blocks whose data frame and entry verified.
@@ -61,6 +63,7 @@ private struct VerifyRun {
     let decoder: LZ4FrameDecoder
     let content = ByteBuffer(capacity: 256 << 10)
     let scratch = ByteBuffer(capacity: 64 << 10)
+    var parser = EventLineParser()
     var report: VerifyReport
 
     // Walk state.
@@ -102,9 +105,16 @@ private struct VerifyRun {
         report = VerifyReport(path: file.path)
     }
 
+    /// Reports a problem (the first 10,000; after that only their count).
     mutating func problem(_ why: String, at offset: Int64, frame: Int?, seq: Int? = nil) {
-        report.problems.append(LogError.corrupt(path, why, offset: offset, frame: frame, seq: seq))
+        if report.problems.count < Self.maxProblems {
+            report.problems.append(LogError.corrupt(path, why, offset: offset, frame: frame, seq: seq))
+        } else {
+            report.problemsNotListed += 1
+        }
     }
+
+    static let maxProblems = 10_000
 
     mutating func verify() throws(LogError) {
         try verifyPreamble()
@@ -241,7 +251,7 @@ private struct VerifyRun {
         try forEachLine(in: bytes) { (line, _) throws(LogError) in
             lineNumber += 1
             let event: Event
-            do { event = try EventParser.parse(line) } catch {
+            do { event = try parser.parse(line) } catch {
                 problemsHere.append(("line \(lineNumber) of the block does not parse: \(error)", nil))
                 ok = false
                 return problemsHere.count < 5

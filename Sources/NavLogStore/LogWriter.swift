@@ -13,10 +13,15 @@ import NavLogCore
 /// `close()` (or until it is released); a second writer gets
 /// ``LogError/Kind/locked``. Readers are never blocked.
 ///
+/// Events appended but not made durable are lost if the process dies, or if
+/// the writer is released without `close()` — either way the file stays
+/// valid. A writer whose write or sync failed refuses further use (the
+/// error is thrown again); reopening the file recovers its tail.
+///
 /// Opening an existing file continues it. A torn tail left by a crash is cut
-/// (the cut bytes are kept in a side file, see ``recovery``) and the events
-/// of an unfinished data frame are written back as a sealed block. A file
-/// damaged anywhere else is refused: `navlog repair` decides about it.
+/// (the cut bytes are kept in a side file, see ``recovery``) and an
+/// unfinished data frame is finished in place, keeping its complete events.
+/// A file damaged anywhere else is refused: `navlog repair` decides about it.
 public final class LogWriter {
     /// The file.
     public let path: String
@@ -33,6 +38,8 @@ public final class LogWriter {
 
     let file: LogFile
     private var closed = false
+    /// The write or sync failure that stopped this writer.
+    private var failure: LogError?
     /// Where the next bytes go.
     private var end: Int64 = 0
     private var nextFrameIndex = 2
@@ -93,8 +100,10 @@ public final class LogWriter {
     @discardableResult
     public func append(_ event: Event) throws(LogError) -> Int {
         let seq = try stage(event)
-        try acceptStaged(event, seq: seq)
-        try afterAppend()
+        try failing { () throws(LogError) in
+            try acceptStaged(event, seq: seq)
+            try afterAppend()
+        }
         return seq
     }
 
@@ -122,15 +131,17 @@ public final class LogWriter {
         }
         session = savedSession
         lastSeq = savedLast
-        var start = 0
-        for (i, event) in events.enumerated() {
-            let (seq, lineEnd) = staged[i]
-            canonical.reset()
-            canonical.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: batch.bytes[start..<lineEnd]))
-            start = lineEnd
-            try acceptStaged(event, seq: seq)
+        try failing { () throws(LogError) in
+            var start = 0
+            for (i, event) in events.enumerated() {
+                let (seq, lineEnd) = staged[i]
+                canonical.reset()
+                canonical.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: batch.bytes[start..<lineEnd]))
+                start = lineEnd
+                try acceptStaged(event, seq: seq)
+            }
+            try afterAppend()
         }
-        try afterAppend()
         return staged[0].0...staged[staged.count - 1].0
     }
 
@@ -147,13 +158,30 @@ public final class LogWriter {
     /// Makes every appended event durable: on return they survive a crash.
     public func flush() throws(LogError) {
         guard !closed else { throw LogError(path: path, kind: .closed) }
-        try makeDurable()
+        if let failure { throw failure }
+        try failing { () throws(LogError) in try makeDurable() }
+    }
+
+    /// Runs a step that writes; a failure stops the writer for good.
+    private func failing(_ step: () throws(LogError) -> Void) throws(LogError) {
+        do { try step() } catch {
+            failure = error
+            throw error
+        }
     }
 
     /// Seals the open block, writes the footer and trailer, syncs, and
     /// releases the lock. The writer cannot be used afterwards.
     public func close() throws(LogError) {
         guard !closed else { return }
+        if let failure { throw failure }
+        do { try closeFile() } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func closeFile() throws(LogError) {
         try seal()
         let footer = Footer(entries: entries, checkpoints: checkpoints, eventCount: eventCount,
                             footerOffset: end, frameIndex: nextFrameIndex)
@@ -179,6 +207,7 @@ public final class LogWriter {
     /// `\n`) into `canonical`; returns its seq. Changes nothing else.
     private func stage(_ event: Event) throws(LogError) -> Int {
         guard !closed else { throw LogError(path: path, kind: .closed) }
+        if let failure { throw failure }
         func reject(_ why: String, seq: Int?) -> LogError {
             LogError(path: path, kind: .rejected(why), seq: seq)
         }
@@ -216,12 +245,19 @@ public final class LogWriter {
 
     /// Accepts a staged event: its line joins the block, the state advances.
     private func acceptStaged(_ event: Event, seq: Int) throws(LogError) {
+        canonical.bytes.withUnsafeBytes { pending.append($0) }
+        absorb(event, seq: seq, lineBytes: canonical.bytes.count)
+        if shouldSeal { try seal() }
+    }
+
+    /// Counts an event into the block, the log and the state (its line is
+    /// already in `pending`, or already on disk).
+    private func absorb(_ event: Event, seq: Int, lineBytes: Int) {
         let t = event.t.milliseconds
         if session == nil {
             session = event.session
             chain = StateChain(session: event.session)
         }
-        canonical.bytes.withUnsafeBytes { pending.append($0) }
         if block.eventCount == 0 {
             block.firstSeq = seq
             block.firstT = t
@@ -230,7 +266,7 @@ public final class LogWriter {
             if options.maxBlockAgeMilliseconds != nil { block.startedAt = LogFile.monotonicMilliseconds() }
         }
         block.eventCount += 1
-        block.rawBytes += canonical.bytes.count
+        block.rawBytes += lineBytes
         block.lastSeq = seq
         block.lastT = t
         block.minT = min(block.minT, t)
@@ -248,7 +284,6 @@ public final class LogWriter {
             numbered.seq = seq
             chain!.apply(numbered)
         }
-        if shouldSeal { try seal() }
     }
 
     private var shouldSeal: Bool {
@@ -306,7 +341,7 @@ public final class LogWriter {
     /// Ends the open block: the rest of its data frame, its entry, and a
     /// checkpoint when K events have passed, in one write.
     private func seal() throws(LogError) {
-        guard block.eventCount > 0, let chain = chain else { return }
+        guard block.eventCount > 0 else { return }
         out.removeAll()
         do {
             if frameOffset == nil { try encoder.begin(contentSize: pending.count, into: out) }
@@ -317,8 +352,14 @@ public final class LogWriter {
         }
         pending.removeAll()
         let dataOffset = frameOffset ?? end
+        try finishBlock(dataOffset: dataOffset, contentChecksum: out.bytes.loadLE32(out.count - 4))
+    }
+
+    /// Writes `out` (the end of the block's data frame) followed by the
+    /// block's entry and, when due, a checkpoint — in one write.
+    private func finishBlock(dataOffset: Int64, contentChecksum: UInt32) throws(LogError) {
+        guard let chain else { return }
         let dataLength = Int(end - dataOffset) + out.count
-        let contentChecksum = out.bytes.loadLE32(out.count - 4)
         var sealedChain = chain
         let (hash, json) = sealedChain.sealBlock()
         self.chain = sealedChain
@@ -396,7 +437,7 @@ public final class LogWriter {
 
     /// Continues an existing log: rebuilds the running state from the last
     /// checkpoint, cuts what follows the body (keeping torn bytes in a side
-    /// file), and reseals the events of an unfinished data frame.
+    /// file), and finishes an unfinished data frame in place.
     private func resume(from index: LogIndex, fileSize: Int64) throws(LogError) {
         entries = index.entries
         checkpoints = index.checkpoints
@@ -441,18 +482,32 @@ public final class LogWriter {
             }
             chain = sealed
         }
-        // Events of an unfinished data frame, to be written back sealed.
-        var salvaged: [Event] = []
+        // An unfinished data frame is finished in place: what follows its
+        // last LZ4 block that ends a line is cut (into a side file), then its
+        // end mark, content checksum and entry are appended. At every step a
+        // crash leaves a file that opens with every acknowledged event.
+        var keepEnd = index.bodyEnd
+        var finish: (open: OpenFrame, salvage: BlockReader.OpenFrameSalvage, events: [Event], content: [UInt8])?
         if let open = index.openFrame {
-            _ = try reader.readOpen(open)
+            let salvage = try reader.readOpen(open)
+            var events: [Event] = []
+            var parser = EventLineParser()
+            var valid = salvage.frameBytes > 0
             try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
-                guard let event = try? EventParser.parse(line), event.seq > (salvaged.last?.seq ?? lastSeq),
-                      session == nil || event.session == session else { return false }
-                salvaged.append(event)
+                guard let event = try? parser.parse(line), event.seq > (events.last?.seq ?? lastSeq),
+                      session == nil || event.session == session else {
+                    valid = false
+                    return false
+                }
+                events.append(event)
                 return true
             }
+            if valid && !events.isEmpty {
+                keepEnd = open.offset + Int64(salvage.frameBytes)
+                finish = (open, salvage, events, [UInt8](reader.content.bytes))
+            }
         }
-        end = index.bodyEnd
+        end = keepEnd
         if fileSize > end {
             let onlyFooter = index.footerOffset == end && index.openFrame == nil && index.stop == nil
             var side: String?
@@ -461,17 +516,29 @@ public final class LogWriter {
             try file.sync()
             if !onlyFooter {
                 recovery = LogRecovery(cutOffset: end, cutBytes: fileSize - end, sideFile: side,
-                                       resealedEvents: salvaged.count,
-                                       reason: index.stop?.reason ?? "unfinished data frame at byte \(end)")
+                                       recoveredEvents: finish?.events.count ?? 0,
+                                       reason: index.stop?.reason ?? "unfinished data frame at byte \(index.bodyEnd)")
             }
         }
-        if !salvaged.isEmpty {
-            for event in salvaged {
-                let seq = try stage(event)
-                try acceptStaged(event, seq: seq)
+        if let finish {
+            for event in finish.events {
+                absorb(event, seq: event.seq, lineBytes: 0)
             }
-            try seal()
+            block.rawBytes = finish.content.count
+            out.removeAll()
+            if !finish.salvage.finished {
+                var tail: [UInt8] = []
+                tail.appendLE(UInt32(0))                              // end mark
+                tail.appendLE(XXHash32.hash(finish.content))          // content checksum
+                out.append(tail)
+            }
+            let checksum = XXHash32.hash(finish.content)
+            try finishBlock(dataOffset: finish.open.offset, contentChecksum: checksum)
             try sync()
+            if recovery == nil {
+                recovery = LogRecovery(cutOffset: end, cutBytes: 0, sideFile: nil, recoveredEvents: finish.events.count,
+                                       reason: "unfinished data frame at byte \(finish.open.offset) finished in place")
+            }
         }
     }
 }

@@ -8,16 +8,16 @@ public struct LogRecovery: Hashable, Sendable {
     /// The side file holding exactly the cut bytes (`nil` when only a footer
     /// was cut, which holds nothing that is not elsewhere).
     public var sideFile: String?
-    /// Events recovered from an unfinished data frame and written back as a sealed block.
-    public var resealedEvents: Int
+    /// Events kept from an unfinished data frame, which was finished in place.
+    public var recoveredEvents: Int
     /// Why the tail was cut.
     public var reason: String
 
-    public init(cutOffset: Int64, cutBytes: Int64, sideFile: String?, resealedEvents: Int, reason: String) {
+    public init(cutOffset: Int64, cutBytes: Int64, sideFile: String?, recoveredEvents: Int, reason: String) {
         self.cutOffset = cutOffset
         self.cutBytes = cutBytes
         self.sideFile = sideFile
-        self.resealedEvents = resealedEvents
+        self.recoveredEvents = recoveredEvents
         self.reason = reason
     }
 }

@@ -57,7 +57,7 @@ struct AppendCommand: ParsableCommand {
         if let recovery = writer.recovery {
             Output.error("\(log): cut \(recovery.cutBytes) bytes at byte \(recovery.cutOffset) (\(recovery.reason))"
                          + (recovery.sideFile.map { "; kept in \($0)" } ?? "")
-                         + (recovery.resealedEvents > 0 ? "; \(recovery.resealedEvents) events recovered" : ""))
+                         + (recovery.recoveredEvents > 0 ? "; \(recovery.recoveredEvents) events recovered" : ""))
         }
         let input: NDJSONLineReader
         do { input = try NDJSONLineReader(path: "-") } catch { throw CLIFailure.trouble(error.description) }

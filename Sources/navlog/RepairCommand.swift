@@ -9,8 +9,9 @@ struct RepairCommand: ParsableCommand {
         abstract: "Cut a log's torn or damaged tail into a side file and make the rest intact.",
         discussion: """
             The log is cut at the end of its valid prefix; the cut bytes are first copied \
-            to LOG.torn-<offset>, so nothing is lost. Events of an unfinished last block \
-            are written back; the footer is rewritten. Takes the writer lock.
+            to LOG.torn-<offset>, so nothing is lost. An unfinished last block keeps its \
+            complete events and is finished in place; the footer is rewritten. Takes the \
+            writer lock.
 
             Example:
               navlog repair s-1.navlog
@@ -33,7 +34,7 @@ struct RepairCommand: ParsableCommand {
         if let recovery = report.recovery {
             var line = "\(log): cut \(recovery.cutBytes) bytes at byte \(recovery.cutOffset)"
             if let side = recovery.sideFile { line += ", kept in \(side)" }
-            if recovery.resealedEvents > 0 { line += "; \(recovery.resealedEvents) events of the unfinished block written back" }
+            if recovery.recoveredEvents > 0 { line += "; \(recovery.recoveredEvents) events of the unfinished block kept" }
             Output.line(line)
         }
         Output.line("\(log): \(report.events) events, footer rewritten")

@@ -122,7 +122,7 @@ import Testing
         withExtendedLifetime(writer) {}
         writer.file.close()                 // as if the process died: the lock is released
         let repaired = try LogRepair.repair(path: path)
-        #expect(repaired.recovery?.resealedEvents == 100)
+        #expect(repaired.recovery?.recoveredEvents == 100)
         #expect(try LogVerifier.verify(path: path).isIntact)
         #expect(try readAll(path) == events)
         #expect(try run(lz4Tool, ["-dc", path]).stdout == ndjson(events))
