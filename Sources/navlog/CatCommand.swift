@@ -39,7 +39,7 @@ struct CatCommand: ParsableCommand {
 
     func run() throws {
         let reader: LogReader
-        do { reader = try LogReader(path: log) } catch { throw CLIFailure.no(error.description) }
+        do { reader = try LogReader(path: log) } catch { throw CLIFailure(error) }
         do {
             if from == nil && to == nil && type.isEmpty {
                 try reader.forEachContent { Output.write(bytes: $0) }
@@ -60,7 +60,7 @@ struct CatCommand: ParsableCommand {
             }
         } catch {
             Output.flushStandardOutput()
-            throw CLIFailure.no(error.description)
+            throw CLIFailure(error)
         }
         Output.flushStandardOutput()
         if let damage = reader.damage {

@@ -20,7 +20,7 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         let reader: LogReader
-        do { reader = try LogReader(path: log) } catch { throw CLIFailure.no(error.description) }
+        do { reader = try LogReader(path: log) } catch { throw CLIFailure(error) }
         let blocks = reader.blocks
         let session = (try? reader.session()) ?? nil
         let contentBytes = blocks.reduce(0) { $0 + $1.contentSize } + reader.tailContentBytes
