@@ -19,31 +19,14 @@ enum SessionInput {
             let reader = try openLog(path, session: session)
             do { return try reader.state(at: spec) } catch { throw CLIFailure(error) }
         }
-        let reader: NDJSONEventReader
-        do { reader = try NDJSONEventReader(path: path) } catch { throw CLIFailure.trouble("\(error)") }
-        var sequencer = Sequencer()
         var states: [String: NavigationState] = [:]
-        var order: [String] = []
-        var rejected = 0
-        do {
-            try reader.forEach(sequencer: &sequencer) { (result) throws(Never) in
-                switch result {
-                case .success(let event):
-                    if let session, event.session != session { return }
-                    if states[event.session] == nil {
-                        states[event.session] = NavigationState(session: event.session)
-                        order.append(event.session)
-                    }
-                    if spec.includes(event) { states[event.session]!.apply(event) }
-                case .failure(let reject):
-                    rejected += 1
-                    if rejected <= rejectsShown { Output.error(reject.description) }
-                }
+        let only = try readNDJSON(path, session: session) { event in
+            if spec.includes(event) {
+                states[event.session, default: NavigationState(session: event.session)].apply(event)
+            } else if states[event.session] == nil {
+                states[event.session] = NavigationState(session: event.session)
             }
-        } catch {
-            if case .read(let e) = error { throw CLIFailure.trouble("\(e)") }
         }
-        let only = try checkOneSession(path: path, session: session, order: order, rejected: rejected)
         return states[only]!
     }
 
@@ -64,10 +47,19 @@ enum SessionInput {
             guard let first = events.first else { throw CLIFailure.trouble("\(path): no events") }
             return (first.session, events)
         }
+        var bySession: [String: [Event]] = [:]
+        let only = try readNDJSON(path, session: session) { bySession[$0.session, default: []].append($0) }
+        return (only, bySession[only]!)
+    }
+
+    /// Reads NDJSON, handing `body` every accepted event (of `session`, when
+    /// given), and returns the one session the input holds. Rejected lines
+    /// are printed as `file:line: reason` and end the command with exit 1.
+    private static func readNDJSON(_ path: String, session: String?, _ body: (Event) -> Void) throws -> String {
         let reader: NDJSONEventReader
         do { reader = try NDJSONEventReader(path: path) } catch { throw CLIFailure.trouble("\(error)") }
         var sequencer = Sequencer()
-        var bySession: [String: [Event]] = [:]
+        var seen: Set<String> = []
         var order: [String] = []
         var rejected = 0
         do {
@@ -75,8 +67,8 @@ enum SessionInput {
                 switch result {
                 case .success(let event):
                     if let session, event.session != session { return }
-                    if bySession[event.session] == nil { order.append(event.session) }
-                    bySession[event.session, default: []].append(event)
+                    if seen.insert(event.session).inserted { order.append(event.session) }
+                    body(event)
                 case .failure(let reject):
                     rejected += 1
                     if rejected <= rejectsShown { Output.error(reject.description) }
@@ -85,8 +77,7 @@ enum SessionInput {
         } catch {
             if case .read(let e) = error { throw CLIFailure.trouble("\(e)") }
         }
-        let only = try checkOneSession(path: path, session: session, order: order, rejected: rejected)
-        return (only, bySession[only]!)
+        return try checkOneSession(path: path, session: session, order: order, rejected: rejected)
     }
 
     /// Turns rejected lines and a wrong number of sessions into the command's failure.
