@@ -80,55 +80,58 @@ extension EventEffect: CustomStringConvertible {
         case .sessionEnded:
             return "session ended"
         case .sceneOpened(let id):
-            return "scene \(id) opened"
+            return "scene \(Self.name(id)) opened"
         case .sceneClosed(let id):
-            return "scene \(id) closed"
+            return "scene \(Self.name(id)) closed"
         case .sceneRestored(let id):
-            return "restored scene \(id)"
+            return "restored scene \(Self.name(id))"
         case .tabsDefined(let tabs):
-            return tabs.isEmpty ? "tabs (none)" : "tabs " + tabs.joined(separator: ", ")
+            return tabs.isEmpty ? "tabs (none)" : "tabs " + tabs.map(Self.name).joined(separator: ", ")
         case .tabsAdded(let tabs):
-            return (tabs.count == 1 ? "added tab " : "added tabs ") + tabs.joined(separator: ", ")
+            return (tabs.count == 1 ? "added tab " : "added tabs ") + tabs.map(Self.name).joined(separator: ", ")
         case .tabSelected(let tab):
-            return "selected tab \(tab)"
+            return "selected tab \(Self.name(tab))"
         case .tabHidden(let tab):
-            return "hid tab \(tab)"
+            return "hid tab \(Self.name(tab))"
         case .tabShown(let tab):
-            return "showed tab \(tab)"
+            return "showed tab \(Self.name(tab))"
         case .pushed(let values, let stack):
-            return "pushed " + Self.path(values) + " on " + stack
+            return "pushed " + Self.path(values) + " on " + Self.name(stack)
         case .popped(let count, let stack):
-            return "popped \(count) from \(stack)"
+            return "popped \(count) from \(Self.name(stack))"
         case .stackIs(let stack, let path):
-            return stack + " → " + Self.path(path)
+            return Self.name(stack) + " → " + Self.path(path)
         case .splitCreated(let split):
-            return "split \(split) created"
+            return "split \(Self.name(split)) created"
         case .splitSelected(let split, let column, let selection):
             let values = selection.isEmpty ? "(none)" : selection.map(\.screenName).joined(separator: ", ")
-            return "split \(split) \(column.rawValue): \(values)"
+            return "split \(Self.name(split)) \(column.rawValue): \(values)"
         case .splitVisibility(let split, let visibility):
-            return "split \(split) visibility \(visibility.rawValue)"
+            return "split \(Self.name(split)) visibility \(visibility.rawValue)"
         case .presented(let presentation):
-            return "presented \(presentation.style.rawValue) \(presentation.modal)"
+            return "presented \(presentation.style.rawValue) \(Self.name(presentation.modal))"
         case .dismissed(let modals):
             guard let first = modals.first else { return "dismissed nothing" }
-            if modals.count == 1 { return "dismissed \(first)" }
+            if modals.count == 1 { return "dismissed \(Self.name(first))" }
             let above = modals.dropFirst()
-            return "dismissed \(first) (and \(above.joined(separator: ", ")) above it)"
+            return "dismissed \(Self.name(first)) (and \(above.map(Self.name).joined(separator: ", ")) above it)"
         case .sizeClass(let sizeClass):
             return "size class " + (sizeClass?.rawValue ?? "unset")
         case .deepLink(let url):
-            return "deep link \(url)"
+            return "deep link \(Self.name(url))"
         case .mark(let label):
-            return "mark \(label)"
+            return "mark \(Self.name(label))"
         case .unknownKind(let type):
-            return "unknown kind \(type) (no effect)"
+            return "unknown kind \(Self.name(type)) (no effect)"
         case .screen(let screen):
-            return "screen now \(screen)"
+            return "screen now \(Self.name(screen))"
         case .anomaly(let kind):
             return "anomaly \(kind.rawValue)"
         }
     }
+
+    /// An id or label as shown: `""` when it is empty, so that it cannot vanish.
+    static func name(_ text: String) -> String { text.isEmpty ? "\"\"" : text }
 
     /// A path as a breadcrumb, `Category/desserts › Recipe/apple-pie`, or `(empty)`.
     static func path(_ values: [RouteValue]) -> String {

@@ -28,6 +28,19 @@ extension StateTimeline {
         return ReplayStep(position: position, event: event, effects: effects, state: state)
     }
 
+    /// The steps at the positions in `range` (within `1...count`), folded
+    /// forward from the state before the first.
+    ///
+    /// - Complexity: one ``state(at:)`` and `range.count` events applied.
+    public func steps(_ range: ClosedRange<Int>) -> [ReplayStep] {
+        var state = state(at: range.lowerBound - 1)
+        return range.map { position in
+            let event = event(at: position)
+            let effects = state.applyDescribing(event)
+            return ReplayStep(position: position, event: event, effects: effects, state: state)
+        }
+    }
+
     /// The position of the last event with `seq ≤ n` (`0` when there is
     /// none): where `navlog state --at n` stands.
     ///

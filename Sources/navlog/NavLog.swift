@@ -15,7 +15,7 @@ struct NavLog: ParsableCommand {
             rejected lines), 2 usage or I/O trouble.
             """,
         version: "0.1.0",
-        subcommands: [StateCommand.self, Generate.self]
+        subcommands: [StateCommand.self, ReplayCommand.self, Generate.self]
     )
 
     /// Runs a command and maps every outcome to the contract's exit status

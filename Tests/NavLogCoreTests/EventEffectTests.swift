@@ -180,6 +180,11 @@ struct EventEffectTests {
         #expect(Self.effects([], .mark(label: "first")) == ["mark first", "scene main opened"])
     }
 
+    @Test func emptyIdsAndLabelsStayVisible() {
+        #expect(Self.effects([], .mark(label: ""), scene: "") == [#"mark """#, #"scene "" opened"#])
+        #expect(Self.effects([.sceneOpen], .stackPush(stack: "", value: Self.pie)) == [#"pushed Recipe/apple-pie on """#])
+    }
+
     @Test func layoutChange() {
         #expect(Self.effects([.sceneOpen], .layoutChange(sizeClass: .compact)) == ["size class compact"])
         #expect(Self.effects([.layoutChange(sizeClass: .compact)], .layoutChange(sizeClass: .compact)) == [])

@@ -97,3 +97,24 @@ struct StateTimelineTests {
         #expect(timeline.position(after: 8, matching: GlobPattern("*")) == nil)
     }
 }
+
+extension StateTimelineTests {
+    @Test func stepsOfARangeAreTheStepsOneByOne() {
+        let timeline = Self.timeline(interval: 32)
+        #expect(timeline.steps(30...70) == (30...70).map { timeline.step(at: $0) })
+        #expect(timeline.steps(1...1) == [timeline.step(at: 1)])
+    }
+
+    @Test func aStepAsJSONListsEffectsAndAnomaliesApart() {
+        let events = [
+            Fixture.event(1, .stackPush(stack: "main", value: R("Recipe", "pie"))),
+            Fixture.event(2, .stackPop(stack: "main", count: 2), cause: 1),
+            Fixture.event(3, .sceneClose),
+        ]
+        let timeline = CheckpointedTimeline(session: Fixture.session, events: events)
+        #expect(timeline.step(at: 2).jsonValue.canonicalText
+                == #"{"anomalies":["pop-underflow"],"cause":1,"effects":["popped 1 from main","screen now root"],"scene":"main","screen":"root","seq":2,"t":"2026-11-20T10:00:02.000Z","type":"stack.pop"}"#)
+        #expect(timeline.step(at: 3).jsonValue.canonicalText
+                == #"{"anomalies":[],"effects":["scene main closed"],"scene":"main","screen":null,"seq":3,"t":"2026-11-20T10:00:03.000Z","type":"scene.close"}"#)
+    }
+}
