@@ -170,6 +170,18 @@ struct ReplayStepperTests {
         #expect(!plain.rawOutput.contains("\u{1B}[1m"))
     }
 
+    @Test func aSmallerWindowGetsASmallerFrame() throws {
+        var (terminal, frame) = try Self.start()
+        #expect(frame.split(separator: "\n", omittingEmptySubsequences: false).count == 23 + 10)  // every event fits in 40 rows
+        terminal.resize(rows: 14, columns: 80)
+        frame = try terminal.nextFrame { _ in true }
+        let lines = frame.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 14)
+        #expect(lines.first == "navlog replay · session demo-1 · event 1 of 23")
+        #expect(lines.last == "n/→ next · p/← previous · g seq · t time · / search · s state · q quit")
+        try Self.quit(terminal)
+    }
+
     @Test func fromAndToBoundTheSteps() throws {
         let (terminal, frame) = try Self.start(["--from", "18", "--to", "19"])
         #expect(frame.contains("event 18 of 19"))

@@ -115,6 +115,15 @@ final class PseudoTerminal {
 
     private static func reason() -> String { String(cString: strerror(errno)) }
 
+    /// Changes the window size and tells the process, as a terminal
+    /// emulator would (the kernel signals only a terminal's foreground
+    /// process group, and the process is not one here).
+    func resize(rows: UInt16, columns: UInt16) {
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
+        kill(pid, SIGWINCH)
+    }
+
     // MARK: Typing
 
     /// Types `text` (keys, escape sequences, control characters).
