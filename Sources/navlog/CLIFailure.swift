@@ -15,3 +15,11 @@ struct CLIFailure: Error, CustomStringConvertible {
     /// Bad usage or I/O trouble: exit 2.
     static func trouble(_ message: String) -> CLIFailure { CLIFailure(message: message, exitCode: 2) }
 }
+
+extension CLIFailure {
+    /// A log's error: damage is "the answer is no" (exit 1), I/O trouble,
+    /// a lock or misuse is exit 2.
+    init(_ error: LogError) {
+        self = error.isCorruption ? .no(error.description) : .trouble(error.description)
+    }
+}

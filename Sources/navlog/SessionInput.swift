@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavLogCore
 import NavLogStore
 
@@ -10,6 +15,10 @@ enum SessionInput {
     /// (`file:line: reason`) and end the command with exit 1: no state is
     /// computed from half an input.
     static func state(of path: String, session: String?, at spec: StateSpec) throws -> NavigationState {
+        if isLog(path) {
+            let reader = try openLog(path, session: session)
+            do { return try reader.state(at: spec) } catch { throw CLIFailure(error) }
+        }
         let reader: NDJSONEventReader
         do { reader = try NDJSONEventReader(path: path) } catch { throw CLIFailure.trouble("\(error)") }
         var sequencer = Sequencer()
@@ -44,6 +53,17 @@ enum SessionInput {
     /// - Complexity: O(n) time and memory in the session's events; commands
     ///   that only need a state should call ``state(of:session:at:)``.
     static func events(of path: String, session: String?) throws -> (session: String, events: [Event]) {
+        if isLog(path) {
+            let reader = try openLog(path, session: session)
+            var events: [Event] = []
+            events.reserveCapacity(reader.eventCount)
+            do {
+                let cursor = reader.cursor()
+                while let event = try cursor.next() { events.append(event) }
+            } catch { throw CLIFailure(error) }
+            guard let first = events.first else { throw CLIFailure.trouble("\(path): no events") }
+            return (first.session, events)
+        }
         let reader: NDJSONEventReader
         do { reader = try NDJSONEventReader(path: path) } catch { throw CLIFailure.trouble("\(error)") }
         var sequencer = Sequencer()
@@ -84,6 +104,39 @@ enum SessionInput {
             throw CLIFailure.trouble("\(displayName(path)): no events")
         }
         return only
+    }
+
+    /// Whether `path` is a `.navlog` log rather than NDJSON: it starts with an
+    /// LZ4 frame or skippable frame magic number (NDJSON starts with `{` or
+    /// white space). Standard input is always NDJSON.
+    static func isLog(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var magic: UInt32 = 0
+        guard read(fd, &magic, 4) == 4 else { return false }
+        let value = UInt32(littleEndian: magic)
+        return value == 0x184D_2204 || (value & 0xFFFF_FFF0) == 0x184D_2A50
+    }
+
+    /// Opens a log, reporting a torn tail on stderr (the prefix is used) and
+    /// checking `--session` against the session it holds.
+    static func openLog(_ path: String, session: String?) throws -> LogReader {
+        let reader: LogReader
+        do { reader = try LogReader(path: path) } catch { throw CLIFailure(error) }
+        if let damage = reader.damage {
+            guard damage.isTornTail else { throw CLIFailure.no("\(path): \(damage)") }
+            Output.error("\(path): \(damage)")
+        }
+        if let session {
+            let held: String?
+            do { held = try reader.session() } catch { throw CLIFailure(error) }
+            if let held, held != session {
+                throw CLIFailure.trouble("\(path): holds session \"\(held)\", not \"\(session)\"")
+            }
+        }
+        return reader
     }
 
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }

@@ -18,7 +18,7 @@ struct StateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "An NDJSON file of one session's events (- for standard input).")
+    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).")
     var log: String
 
     @Option(name: .long, help: ArgumentHelp("Where in the session: N, an RFC 3339 instant, or end.", valueName: "SPEC"))

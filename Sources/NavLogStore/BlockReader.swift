@@ -1,0 +1,152 @@
+import NavLogCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads and decompresses one block's data frame, checking it against its
+/// entry; the content stays in a reused buffer, so a scan allocates once.
+final class BlockReader {
+    let file: LogFile
+    private let decoder: LZ4FrameDecoder
+    private let compressed = ByteBuffer(capacity: 64 << 10)
+    /// The last block's content (canonical lines, each ending in `\n`).
+    let content = ByteBuffer(capacity: 256 << 10)
+    /// The limit on a block's decompressed size.
+    let maxContentBytes: Int
+    private var parser = EventLineParser()
+
+    init(file: LogFile, maxContentBytes: Int = NavLogFormat.maxBlockContentBytes) throws(LogError) {
+        self.file = file
+        self.maxContentBytes = maxContentBytes
+        do { decoder = try LZ4FrameDecoder() } catch {
+            throw LogError(path: file.path, kind: .corrupt("cannot create an LZ4 decoder: \(error)"))
+        }
+    }
+
+    /// Decompresses `entry`'s data frame into ``content``, verifying every
+    /// LZ4 checksum, the size and the checksum the entry records.
+    func read(_ entry: BlockEntry) throws(LogError) {
+        content.removeAll()
+        func corrupt(_ why: String) -> LogError {
+            LogError.corrupt(file.path, "data frame: \(why)", offset: entry.dataOffset, frame: entry.dataFrameIndex,
+                             seq: entry.firstSeq)
+        }
+        guard entry.contentSize <= maxContentBytes else {
+            throw corrupt("content size \(entry.contentSize) is over the limit of \(maxContentBytes)")
+        }
+        compressed.removeAll()
+        guard compressed.reserve(entry.dataLength, limit: maxContentBytes * 2 + (1 << 20)) else {
+            throw corrupt("frame length \(entry.dataLength) is implausible")
+        }
+        let n = try file.read(count: entry.dataLength, at: entry.dataOffset, appendingTo: compressed)
+        guard n == entry.dataLength else { throw corrupt("file ends inside the frame (\(n) of \(entry.dataLength) bytes)") }
+        do {
+            let used = try decoder.decodeFrame(compressed.bytes, maxContentBytes: entry.contentSize, into: content)
+            guard used == entry.dataLength else { throw corrupt("frame is \(used) bytes, entry says \(entry.dataLength)") }
+        } catch let error as LZ4FrameError {
+            throw corrupt(error.description)
+        } catch let error as LogError {
+            throw error
+        } catch {
+            throw corrupt("\(error)")
+        }
+        guard content.count == entry.contentSize else {
+            throw corrupt("content is \(content.count) bytes, entry says \(entry.contentSize)")
+        }
+        let stored = compressed.bytes.loadLE32(entry.dataLength - 4)
+        guard stored == entry.contentChecksum else {
+            throw corrupt("content checksum \(hex(stored)) differs from the entry's \(hex(entry.contentChecksum))")
+        }
+    }
+
+    /// Parses a line of the last block read; a line that does not parse is damage.
+    func parse(_ line: UnsafeRawBufferPointer, of entry: BlockEntry) throws(LogError) -> Event {
+        do { return try parser.parse(line) } catch {
+            throw LogError.corrupt(file.path, "stored line does not parse: \(error)", offset: entry.dataOffset,
+                                   frame: entry.dataFrameIndex, seq: entry.firstSeq)
+        }
+    }
+
+    /// What can be kept of an open frame (schemas/navlog-format.md §6).
+    struct OpenFrameSalvage {
+        /// Bytes of the frame to keep: its header and the LZ4 blocks whose
+        /// content ends on a line boundary (the whole frame when finished and valid).
+        var frameBytes: Int
+        /// Whether the kept bytes are the whole, finished frame.
+        var finished: Bool
+        /// Why less than every complete LZ4 block was kept, if that is the case.
+        var problem: String?
+    }
+
+    /// Decodes an open frame into ``content``: its complete, verified LZ4
+    /// blocks up to the last one whose content ends with `\n` — the same cut
+    /// a writer's recovery makes, so that a following reader and a
+    /// recovering writer agree on what the log holds.
+    func readOpen(_ open: OpenFrame) throws(LogError) -> OpenFrameSalvage {
+        content.removeAll()
+        compressed.removeAll()
+        guard compressed.reserve(open.completeLength, limit: maxContentBytes * 2 + (1 << 20)) else {
+            return OpenFrameSalvage(frameBytes: 0, finished: false, problem: "open frame of \(open.completeLength) bytes is implausible")
+        }
+        try file.read(count: open.completeLength, at: open.offset, appendingTo: compressed)
+        let bytes = compressed.bytes
+        if open.finished {
+            if (try? decoder.decodeFrame(bytes, maxContentBytes: maxContentBytes, into: content)) != nil,
+               content.count > 0, content.base.load(fromByteOffset: content.count - 1, as: UInt8.self) == 0x0A {
+                return OpenFrameSalvage(frameBytes: bytes.count, finished: true, problem: nil)
+            }
+            content.removeAll()
+        }
+        guard case .header(let descriptor) = LZ4FrameDescriptor.parse(bytes) else {
+            return OpenFrameSalvage(frameBytes: 0, finished: false, problem: "open frame header is unreadable")
+        }
+        let ends = descriptor.blockEnds(in: bytes)
+        let progress = decoder.decodePrefix(bytes, maxContentBytes: maxContentBytes, into: content, blockEnds: ends)
+        var keep = 0
+        var kept = 0
+        for (i, produced) in progress.producedAt.enumerated() where produced > 0 {
+            if content.base.load(fromByteOffset: produced - 1, as: UInt8.self) == 0x0A {
+                keep = ends[i]
+                kept = produced
+            }
+        }
+        content.count = kept
+        let problem = progress.error.map { "open frame: \($0)" }
+            ?? (kept < progress.producedAt.last ?? 0 ? "open frame's last LZ4 block ends inside a line" : nil)
+        return OpenFrameSalvage(frameBytes: keep, finished: false, problem: problem)
+    }
+}
+
+/// Calls `body` with each line (without its `\n`) of `bytes`, and its offset.
+@inline(__always)
+func forEachLine(
+    in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Int) throws(LogError) -> Bool
+) throws(LogError) {
+    guard let base = bytes.baseAddress else { return }
+    var start = 0
+    let n = bytes.count
+    while start < n {
+        let remaining = n - start
+        let end: Int
+        if let p = memchr(base + start, 0x0A, remaining) {
+            end = base.distance(to: UnsafeRawPointer(p))
+        } else {
+            end = n
+        }
+        let line = UnsafeRawBufferPointer(start: base + start, count: end - start)
+        if try !body(line, start) { return }
+        start = end + 1
+    }
+}
+
+/// The offset of the first `\n` at or after `start` in `bytes`, or `bytes.count`.
+@inline(__always)
+func lineEnd(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    guard start < bytes.count, let base = bytes.baseAddress else { return bytes.count }
+    guard let p = memchr(base + start, 0x0A, bytes.count - start) else { return bytes.count }
+    return base.distance(to: UnsafeRawPointer(p))
+}

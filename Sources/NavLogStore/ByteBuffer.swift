@@ -1,0 +1,67 @@
+/// A growable byte buffer that hands out raw pointers: the scratch space the
+/// frame encoder writes into and the frame decoder decompresses into, reused
+/// across frames so a scan allocates once.
+///
+/// Growth is always bounded by the caller (``reserve(_:limit:)``), which is
+/// how hostile input never causes an unbounded allocation.
+public final class ByteBuffer {
+    /// The start of the storage (valid for ``capacity`` bytes).
+    public private(set) var base: UnsafeMutableRawPointer
+    /// How many bytes the storage holds.
+    public private(set) var capacity: Int
+    /// How many bytes are in use, from ``base``.
+    public var count: Int = 0
+
+    /// An empty buffer with room for `capacity` bytes.
+    public init(capacity: Int = 64 << 10) {
+        let capacity = max(capacity, 16)
+        base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        self.capacity = capacity
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes in use.
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Makes room for `extra` more bytes after ``count``; returns `false`
+    /// (and allocates nothing) when that would exceed `limit` bytes in all.
+    @discardableResult
+    public func reserve(_ extra: Int, limit: Int = Int.max) -> Bool {
+        let needed = count + extra
+        guard needed <= limit, extra >= 0 else { return false }
+        if needed <= capacity { return true }
+        var newCapacity = capacity
+        while newCapacity < needed { newCapacity = newCapacity > limit / 2 ? limit : newCapacity * 2 }
+        newCapacity = max(newCapacity, needed)
+        let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+        newBase.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+        return true
+    }
+
+    /// Appends bytes, growing as needed.
+    public func append(_ bytes: UnsafeRawBufferPointer) {
+        guard bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (base + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Appends bytes, growing as needed.
+    public func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Forgets the contents, keeping the storage.
+    public func removeAll() { count = 0 }
+
+    /// Drops the first `n` bytes, moving the rest to the front.
+    public func removeFirst(_ n: Int) {
+        precondition(n >= 0 && n <= count)
+        if n < count { base.copyMemory(from: base + n, byteCount: count - n) }
+        count -= n
+    }
+}

@@ -1,0 +1,95 @@
+import NavLogCore
+
+/// Hands out a reader's events in seq order, one block in memory at a time.
+///
+/// ```swift
+/// let cursor = reader.cursor(fromSeq: 10, toSeq: 20)
+/// while let event = try cursor.next() { print(event.seq) }
+/// ```
+///
+/// A cursor on a reader that follows a growing file picks up where it was
+/// after ``LogReader/refresh()``: it never hands out a seq twice or out of order.
+public final class LogCursor {
+    private let reader: LogReader
+    /// Events with a seq below this are skipped.
+    private let fromSeq: Int
+    /// Events with a seq above this end the cursor.
+    private let toSeq: Int
+    /// The seq of the last event handed out (or `fromSeq - 1`).
+    public private(set) var lastSeq: Int
+    private var blockReader: BlockReader?
+    /// The block whose content is loaded (`-1`: none; `blocks.count`: the tail).
+    private var loadedBlock = -1
+    private var position = 0
+    private var tailPosition = 0
+
+    init(reader: LogReader, fromSeq: Int, toSeq: Int) {
+        self.reader = reader
+        self.fromSeq = max(fromSeq, 1)
+        self.toSeq = toSeq
+        self.lastSeq = max(fromSeq, 1) - 1
+    }
+
+    /// The next event, or `nil` at the end (for now, if the file grows).
+    public func next() throws(LogError) -> Event? {
+        while true {
+            if lastSeq >= toSeq { return nil }
+            let blocks = reader.blocks
+            if loadedBlock >= 0 && loadedBlock < blocks.count {
+                if let event = try nextInBlock(blocks[loadedBlock]) { return event }
+                loadedBlock += 1
+                position = 0
+                if loadedBlock < blocks.count { try load(loadedBlock) }
+                continue
+            }
+            // Position (again): the first block that can hold lastSeq + 1.
+            let index = reader.blockIndex(containingSeq: lastSeq + 1)
+            if index < blocks.count {
+                try load(index)
+                continue
+            }
+            // The tail, if any.
+            let events = reader.tailEvents
+            while tailPosition < events.count, events[tailPosition].seq <= lastSeq { tailPosition += 1 }
+            guard tailPosition < events.count else {
+                tailPosition = 0
+                loadedBlock = -1
+                return nil
+            }
+            let event = events[tailPosition]
+            tailPosition += 1
+            if event.seq > toSeq {
+                lastSeq = toSeq
+                return nil
+            }
+            lastSeq = event.seq
+            return event
+        }
+    }
+
+    private func load(_ index: Int) throws(LogError) {
+        if blockReader == nil { blockReader = try BlockReader(file: reader.file) }
+        try blockReader!.read(reader.blocks[index])
+        loadedBlock = index
+        position = 0
+    }
+
+    private func nextInBlock(_ entry: BlockEntry) throws(LogError) -> Event? {
+        guard let blockReader else { return nil }
+        let content = blockReader.content.bytes
+        while position < content.count {
+            let end = lineEnd(in: content, from: position)
+            let line = UnsafeRawBufferPointer(rebasing: content[position..<end])
+            position = end + 1
+            let event = try blockReader.parse(line, of: entry)
+            if event.seq <= lastSeq { continue }
+            if event.seq > toSeq {
+                lastSeq = toSeq
+                return nil
+            }
+            lastSeq = event.seq
+            return event
+        }
+        return nil
+    }
+}

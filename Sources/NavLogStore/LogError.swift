@@ -1,0 +1,87 @@
+/// Everything that can go wrong with a `.navlog` file, as one typed error that
+/// prints as one line and says where: the file, the byte offset, the frame
+/// (counted from 0 at the start of the file) and the seq, where they apply.
+///
+/// ```
+/// s-1.navlog: byte 48213, frame 9, seq 4097: data frame: LZ4F_decompress: ERROR_contentChecksum_invalid
+/// ```
+public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// What went wrong.
+    public var kind: Kind
+    /// The byte offset in the file where the problem is.
+    public var offset: Int64?
+    /// The index of the frame where the problem is (0 = the file's first frame).
+    public var frame: Int?
+    /// The seq of the event concerned (for a block: its first seq).
+    public var seq: Int?
+
+    public enum Kind: Hashable, Sendable {
+        /// A system call failed.
+        case io(call: String, errno: Int32)
+        /// Another writer holds the file's lock.
+        case locked
+        /// The file does not start like a `.navlog` file.
+        case notANavlog(String)
+        /// The file's format major version is not one this build reads.
+        case unsupportedVersion(major: UInt16, minor: UInt16)
+        /// The bytes are damaged, torn or hostile.
+        case corrupt(String)
+        /// An event was refused by the writer (and nothing of it was written).
+        case rejected(String)
+        /// The writer or reader was used after `close()`.
+        case closed
+        /// liblz4 failed on data navlog produced itself (out of memory, or a bug).
+        case compression(String)
+    }
+
+    public init(path: String, kind: Kind, offset: Int64? = nil, frame: Int? = nil, seq: Int? = nil) {
+        self.path = path
+        self.kind = kind
+        self.offset = offset
+        self.frame = frame
+        self.seq = seq
+    }
+
+    static func io(path: String, call: String, errno: Int32, offset: Int64? = nil) -> LogError {
+        LogError(path: path, kind: .io(call: call, errno: errno), offset: offset)
+    }
+
+    static func corrupt(_ path: String, _ reason: String, offset: Int64?, frame: Int? = nil, seq: Int? = nil) -> LogError {
+        LogError(path: path, kind: .corrupt(reason), offset: offset, frame: frame, seq: seq)
+    }
+
+    /// Whether this is damage to the file's bytes (as opposed to I/O trouble,
+    /// a lock, a refused event or misuse).
+    public var isCorruption: Bool {
+        switch kind {
+        case .corrupt, .notANavlog, .unsupportedVersion: true
+        default: false
+        }
+    }
+
+    /// The reason alone, without the location.
+    public var reason: String {
+        switch kind {
+        case .io(let call, let code): "\(call) failed: \(errnoDescription(code))"
+        case .locked: "another writer holds the lock on this log"
+        case .notANavlog(let why): "not a navlog file: \(why)"
+        case .unsupportedVersion(let major, let minor):
+            "format version \(major).\(minor) is not supported (this build reads \(NavLogFormat.majorVersion).x)"
+        case .corrupt(let why): why
+        case .rejected(let why): "event rejected: \(why)"
+        case .closed: "the log was already closed"
+        case .compression(let why): "compression failed: \(why)"
+        }
+    }
+
+    public var description: String {
+        var place: [String] = []
+        if let offset { place.append("byte \(offset)") }
+        if let frame { place.append("frame \(frame)") }
+        if let seq { place.append("seq \(seq)") }
+        let location = place.isEmpty ? "" : " " + place.joined(separator: ", ") + ":"
+        return "\(path):\(location) \(reason)"
+    }
+}

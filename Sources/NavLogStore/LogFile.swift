@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One open file, through POSIX: positioned reads and writes, durable sync,
+/// truncation and an advisory exclusive lock. The only file in navlog that
+/// calls the C library's file functions.
+///
+/// Every failure becomes a ``LogError`` naming the call, the path and errno.
+final class LogFile {
+    /// The path the file was opened with (for messages).
+    let path: String
+    private var fd: Int32
+
+    enum Mode {
+        /// Read only; never blocks on, nor is blocked by, a writer.
+        case read
+        /// Read and write; the file is created (empty) when absent.
+        case readWrite
+        /// Write a new file; fails if one exists.
+        case createNew
+    }
+
+    init(path: String, mode: Mode) throws(LogError) {
+        self.path = path
+        let flags: Int32
+        switch mode {
+        case .read: flags = O_RDONLY
+        case .readWrite: flags = O_RDWR | O_CREAT
+        case .createNew: flags = O_WRONLY | O_CREAT | O_EXCL
+        }
+        let fd = path.withCString { open($0, flags | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw LogError.io(path: path, call: "open", errno: errno) }
+        self.fd = fd
+    }
+
+    deinit { close() }
+
+    /// Closes the file (releasing the lock); later calls fail with EBADF.
+    func close() {
+        if fd >= 0 {
+            #if canImport(Glibc)
+            _ = Glibc.close(fd)
+            #elseif canImport(Musl)
+            _ = Musl.close(fd)
+            #else
+            _ = Darwin.close(fd)
+            #endif
+            fd = -1
+        }
+    }
+
+    /// The file's current size in bytes.
+    func size() throws(LogError) -> Int64 {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw LogError.io(path: path, call: "fstat", errno: errno) }
+        return Int64(st.st_size)
+    }
+
+    /// Reads up to `count` bytes at `offset` into `buffer`; fewer only at end of file.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws(LogError) -> Int {
+        var done = 0
+        while done < count {
+            let n = pread(fd, buffer + done, count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LogError.io(path: path, call: "pread", errno: errno, offset: offset + Int64(done))
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+
+    /// Reads `count` bytes at `offset`, or fewer at end of file.
+    func read(count: Int, at offset: Int64) throws(LogError) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var result = [UInt8](repeating: 0, count: count)
+        let n = try result.withUnsafeMutableBytes { buf in
+            Result { () throws(LogError) in try read(into: buf.baseAddress!, count: count, at: offset) }
+        }.get()
+        if n < count { result.removeLast(count - n) }
+        return result
+    }
+
+    /// Appends `count` bytes read at `offset` to `buffer`; returns how many were read.
+    @discardableResult
+    func read(count: Int, at offset: Int64, appendingTo buffer: ByteBuffer) throws(LogError) -> Int {
+        buffer.reserve(count)
+        let n = try read(into: buffer.base + buffer.count, count: count, at: offset)
+        buffer.count += n
+        return n
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(LogError) {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LogError.io(path: path, call: "pwrite", errno: errno, offset: offset + Int64(done))
+            }
+            done += n
+        }
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    func write(_ bytes: [UInt8], at offset: Int64) throws(LogError) {
+        try bytes.withUnsafeBytes { buf in
+            Result { () throws(LogError) in try write(buf, at: offset) }
+        }.get()
+    }
+
+    /// Makes everything written so far durable: on return it survives a
+    /// crash or power loss (`fdatasync` on Linux, `F_FULLFSYNC` on Darwin).
+    func sync() throws(LogError) {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return }
+        guard fsync(fd) == 0 else { throw LogError.io(path: path, call: "fsync", errno: errno) }
+        #else
+        while fdatasync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw LogError.io(path: path, call: "fdatasync", errno: errno)
+        }
+        #endif
+    }
+
+    /// Cuts the file to `length` bytes.
+    func truncate(to length: Int64) throws(LogError) {
+        while ftruncate(fd, off_t(length)) != 0 {
+            if errno == EINTR { continue }
+            throw LogError.io(path: path, call: "ftruncate", errno: errno, offset: length)
+        }
+    }
+
+    /// Takes the exclusive writer lock without waiting (`flock`); a second
+    /// writer, in this process or another, gets ``LogError/Kind/locked``.
+    /// Readers take no lock and are never blocked.
+    func lockExclusive() throws(LogError) {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            if errno == EWOULDBLOCK {
+                throw LogError(path: path, kind: .locked)
+            }
+            throw LogError.io(path: path, call: "flock", errno: errno)
+        }
+    }
+
+    /// Makes the directory entry of `path` durable (after creating a file).
+    static func syncDirectory(containing path: String) throws(LogError) {
+        var dir = path
+        if let slash = dir.lastIndex(of: "/") {
+            dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
+        } else {
+            dir = "."
+        }
+        let directory = try LogFile(path: dir, mode: .read)
+        #if canImport(Darwin)
+        _ = fsync(directory.fd)
+        #else
+        guard fsync(directory.fd) == 0 else { throw LogError.io(path: dir, call: "fsync", errno: errno) }
+        #endif
+    }
+
+    /// Whether a file exists at `path`.
+    static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return path.withCString { stat($0, &st) } == 0
+    }
+
+    /// Milliseconds of a monotonic clock (for durability and seal intervals).
+    static func monotonicMilliseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}
+
+/// The C library's message for an errno value.
+func errnoDescription(_ code: Int32) -> String {
+    guard let cString = strerror(code) else { return "errno \(code)" }
+    return String(cString: cString)
+}

@@ -1,0 +1,79 @@
+extension LogIndex {
+    /// How an index was obtained.
+    enum Source: Sendable { case footer, walk }
+
+    /// Loads the index of `file`: from the footer when the file ends with a
+    /// valid trailer and footer that agree with each other (two reads), else
+    /// by walking the frames (schemas/navlog-format.md §8).
+    static func load(file: LogFile, window: FileWindow) throws(LogError) -> (LogIndex, Source) {
+        if let index = try fromFooter(file: file, window: window) { return (index, .footer) }
+        return (try LogWalker(path: file.path, window: window).walk(), .walk)
+    }
+
+    /// The index from the footer, or `nil` when there is no usable footer.
+    static func fromFooter(file: LogFile, window: FileWindow) throws(LogError) -> LogIndex? {
+        let size = window.fileSize
+        let trailerBytes = Int64(NavLogFormat.trailerFrameBytes)
+        guard size >= Int64(NavLogFormat.preambleBytes) + trailerBytes + 8 else { return nil }
+        let trailer = try file.read(count: NavLogFormat.trailerFrameBytes, at: size - trailerBytes)
+        guard let footerOffset = trailer.withUnsafeBytes({ Trailer.footerOffset(frame: $0) }),
+              footerOffset >= Int64(NavLogFormat.preambleBytes),
+              footerOffset <= size - trailerBytes - 8 else { return nil }
+        let frameBytes = size - trailerBytes - footerOffset
+        guard frameBytes <= Int64(NavLogFormat.maxFooterBytes) else { return nil }
+        let frame = try file.read(count: Int(frameBytes), at: footerOffset)
+        let footer: Footer? = frame.withUnsafeBytes { v in
+            guard v.count == Int(frameBytes), v.loadLE32(0) == NavLogFormat.navlogSkippableMagic,
+                  Int64(v.loadLE32(4)) == frameBytes - 8 else { return nil }
+            let payload = UnsafeRawBufferPointer(rebasing: v[8...])
+            guard case .success(NavLogFormat.Tag.footer.rawValue) = SkippableFrame.checkRecord(payload) else { return nil }
+            return Footer(payload: payload)
+        }
+        guard let footer, footer.footerOffset == footerOffset, footer.isConsistent else { return nil }
+        // The preamble still has to be right (and of a version this build reads).
+        var index = LogIndex()
+        index.fileSize = size
+        let preambleOnly = FileWindow(file: file, fileSize: Int64(NavLogFormat.preambleBytes))
+        let head = try LogWalker(path: file.path, window: preambleOnly).walk()
+        guard let header = head.header else { return nil }
+        index.header = header
+        index.entries = footer.entries
+        index.checkpoints = footer.checkpoints
+        index.eventCount = footer.eventCount
+        index.bodyEnd = footerOffset
+        index.nextFrameIndex = footer.frameIndex
+        index.footerOffset = footerOffset
+        return index
+    }
+}
+
+extension Footer {
+    /// Cheap checks that the footer's entries form a plausible index: in
+    /// order, inside the body, seqs increasing, checkpoints on blocks.
+    var isConsistent: Bool {
+        var previousEnd = Int64(NavLogFormat.preambleBytes)
+        var lastSeq = 0
+        var events = 0
+        var lastFrame = 1
+        for (i, e) in entries.enumerated() {
+            guard e.blockIndex == i, e.dataOffset >= previousEnd, e.dataFrameIndex > lastFrame,
+                  e.firstSeq > lastSeq, e.contentSize <= NavLogFormat.maxBlockContentBytes
+            else { return false }
+            previousEnd = e.dataEnd + Int64(8 + NavLogFormat.blockEntryPayloadBytes)
+            lastSeq = e.lastSeq
+            lastFrame = e.dataFrameIndex + 1
+            events += e.eventCount
+        }
+        guard previousEnd <= footerOffset, events == eventCount, frameIndex > lastFrame else { return false }
+        var lastBlock = -1
+        for ref in checkpoints {
+            guard ref.blockIndex > lastBlock, ref.blockIndex < entries.count,
+                  entries[ref.blockIndex].lastSeq == ref.seq,
+                  ref.offset >= entries[ref.blockIndex].dataEnd,
+                  ref.offset + Int64(ref.frameLength) <= footerOffset
+            else { return false }
+            lastBlock = ref.blockIndex
+        }
+        return true
+    }
+}

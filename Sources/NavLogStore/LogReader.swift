@@ -1,0 +1,263 @@
+import NavLogCore
+
+/// Reads a `.navlog` file: its index, its events in order, and the state at
+/// any point (schemas/navlog-format.md §8).
+///
+/// ```swift
+/// let reader = try LogReader(path: "s-1.navlog")
+/// let cursor = reader.cursor(fromSeq: 100)
+/// while let event = try cursor.next() { … }
+/// let state = try reader.state(afterSeq: 4242)
+/// ```
+///
+/// Opening a closed file reads its footer (two reads); a file without a
+/// valid footer is walked frame by frame. A torn or damaged tail does not
+/// stop the open: the reader holds the valid prefix, and ``damage`` says
+/// where and why the rest was left out. Readers take no lock.
+public final class LogReader {
+    /// The file.
+    public let path: String
+    /// The header record.
+    public private(set) var header: FileHeader
+    /// The committed blocks, in order.
+    public private(set) var blocks: [BlockEntry]
+    /// The checkpoints, in order.
+    public private(set) var checkpoints: [CheckpointRef]
+    /// How the index was obtained.
+    public private(set) var indexSource: IndexSource
+    /// What was left out at the end of the file, if anything.
+    public private(set) var damage: LogDamage?
+    /// The file size the reader works against.
+    public private(set) var fileSize: Int64
+
+    /// Where the index came from.
+    public enum IndexSource: Sendable, Hashable {
+        /// The footer and trailer of a closed file.
+        case footer
+        /// A walk over the frames (no valid footer: the file is being
+        /// written, was not closed, or its footer is damaged).
+        case walk
+    }
+
+    let file: LogFile
+    private let window: FileWindow
+    private var index: LogIndex
+    /// The verified lines of an unfinished data frame at the end, and their events.
+    private(set) var tailLines: [UInt8] = []
+    private(set) var tailEvents: [Event] = []
+    private lazy var blockReader: BlockReader? = try? BlockReader(file: file)
+    private var cachedSession: String?
+
+    /// Opens the log at `path` for reading.
+    ///
+    /// - Throws: ``LogError`` for I/O trouble, a file that is not a navlog
+    ///   (`.notANavlog`), or an unsupported version. Damage after the
+    ///   preamble is not thrown: see ``damage``.
+    /// - Complexity: two reads for a closed file; otherwise a walk reading
+    ///   O(frames) headers.
+    public init(path: String) throws(LogError) {
+        self.path = path
+        file = try LogFile(path: path, mode: .read)
+        fileSize = try file.size()
+        window = FileWindow(file: file, fileSize: fileSize)
+        let (index, source) = try LogIndex.load(file: file, window: window)
+        self.index = index
+        header = index.header ?? FileHeader(blockTargetBytes: 0, checkpointInterval: 0, lz4BlockSizeID: 0)
+        blocks = index.entries
+        checkpoints = index.checkpoints
+        indexSource = source == .footer ? .footer : .walk
+        try loadTail()
+    }
+
+    /// Events in the log (committed blocks and the verified tail).
+    public var eventCount: Int { index.eventCount + tailEvents.count }
+
+    /// The seq of the first event, if any.
+    public var firstSeq: Int? { blocks.first?.firstSeq ?? tailEvents.first?.seq }
+
+    /// The seq of the last event, if any.
+    public var lastSeq: Int? { tailEvents.last?.seq ?? blocks.last?.lastSeq }
+
+    /// Smallest and largest `t` (ms) of the unfinished data frame's events, if any.
+    public var tailRange: ClosedRange<Int64>? {
+        guard let first = tailEvents.first else { return nil }
+        var low = first.t.milliseconds, high = low
+        for e in tailEvents {
+            low = min(low, e.t.milliseconds)
+            high = max(high, e.t.milliseconds)
+        }
+        return low...high
+    }
+
+    /// Bytes of the unfinished data frame's verified lines (0 when none).
+    public var tailContentBytes: Int { tailLines.count }
+
+    /// Whether the file ends with a valid footer (it was closed).
+    public var isClosed: Bool { index.footerOffset != nil && damage == nil && tailEvents.isEmpty }
+
+    /// The session of the log (`nil` when it holds no event).
+    public func session() throws(LogError) -> String? {
+        if let cachedSession { return cachedSession }
+        if let ref = checkpoints.first {
+            cachedSession = try loadCheckpoint(ref).state.session
+        } else if let first = blocks.first {
+            let reader = try requireBlockReader()
+            try reader.read(first)
+            try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
+                cachedSession = try reader.parse(line, of: first).session
+                return false
+            }
+        } else {
+            cachedSession = tailEvents.first?.session
+        }
+        return cachedSession
+    }
+
+    // MARK: Following a growing file
+
+    /// Looks again at the file: new committed blocks and new verified tail
+    /// events become visible. What the reader hands out stays a prefix of
+    /// the log. Returns whether anything changed.
+    @discardableResult
+    public func refresh() throws(LogError) -> Bool {
+        let size = try file.size()
+        if size == fileSize { return false }
+        let before = (blocks.count, tailEvents.count, damage)
+        window.fileSize = size
+        window.invalidate()
+        if size < index.bodyEnd || index.header == nil {
+            // Cut below what we knew (a repair): start over.
+            let (fresh, source) = try LogIndex.load(file: file, window: window)
+            index = fresh
+            indexSource = source == .footer ? .footer : .walk
+            header = index.header ?? header
+        } else {
+            try LogWalker(path: path, window: window).resume(&index)
+            indexSource = .walk
+        }
+        fileSize = size
+        blocks = index.entries
+        checkpoints = index.checkpoints
+        try loadTail()
+        return before.0 != blocks.count || before.1 != tailEvents.count || before.2 != damage
+    }
+
+    // MARK: Reading events
+
+    /// A cursor over the events with `fromSeq ≤ seq ≤ toSeq`, in order.
+    ///
+    /// - Complexity: positioning is a binary search over the blocks; no
+    ///   earlier block is decompressed.
+    public func cursor(fromSeq: Int = 1, toSeq: Int = Int.max) -> LogCursor {
+        LogCursor(reader: self, fromSeq: fromSeq, toSeq: toSeq)
+    }
+
+    /// Calls `body` with the verified content (whole canonical lines, each
+    /// ending in `\n`) of each block in order, then of the tail: exactly what
+    /// `lz4 -dc` prints for an intact file.
+    public func forEachContent(_ body: (UnsafeRawBufferPointer) -> Void) throws(LogError) {
+        let reader = try requireBlockReader()
+        for entry in blocks {
+            try reader.read(entry)
+            body(reader.content.bytes)
+        }
+        if !tailLines.isEmpty { tailLines.withUnsafeBytes { body($0) } }
+    }
+
+    /// The index of the first block whose last seq is ≥ `seq`, or `blocks.count`.
+    /// - Complexity: O(log blocks).
+    public func blockIndex(containingSeq seq: Int) -> Int {
+        var low = 0, high = blocks.count
+        while low < high {
+            let mid = (low + high) / 2
+            if blocks[mid].lastSeq < seq { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    // MARK: Internals
+
+    func requireBlockReader() throws(LogError) -> BlockReader {
+        if let blockReader { return blockReader }
+        return try BlockReader(file: file)
+    }
+
+    /// Decodes the unfinished data frame at the end (if any): its complete,
+    /// verified LZ4 blocks, cut to whole lines, each a valid event continuing
+    /// the seqs. Sets ``damage``.
+    private func loadTail() throws(LogError) {
+        tailLines = []
+        tailEvents = []
+        damage = nil
+        var keptEnd = index.bodyEnd
+        if let open = index.openFrame {
+            let reader = try BlockReader(file: file)
+            let salvage = try reader.readOpen(open)
+            var last = index.lastSeq
+            var goodBytes = 0
+            var lineProblem: String?
+            var parser = EventLineParser()
+            try forEachLine(in: reader.content.bytes) { (line, start) throws(LogError) in
+                guard let event = try? parser.parse(line) else {
+                    lineProblem = "a line of the unfinished data frame does not parse"
+                    return false
+                }
+                guard event.seq > last else {
+                    lineProblem = "seq \(event.seq) in the unfinished data frame does not follow \(last)"
+                    return false
+                }
+                last = event.seq
+                tailEvents.append(event)
+                goodBytes = start + line.count + 1
+                return true
+            }
+            if lineProblem != nil {
+                // A damaged open frame: nothing of it is handed out.
+                tailEvents = []
+                goodBytes = 0
+            }
+            tailLines = [UInt8](UnsafeRawBufferPointer(rebasing: reader.content.bytes[0..<goodBytes]))
+            let reason = lineProblem ?? salvage.problem
+                ?? (open.finished ? "data frame not followed by its block entry (unfinished write)"
+                                  : "data frame unfinished (being written, or torn)")
+            keptEnd = open.offset
+            damage = LogDamage(offset: open.offset, frame: open.frameIndex, droppedBytes: fileSize - open.offset,
+                               reason: reason, isTornTail: lineProblem == nil && !reason.contains("LZ4F_"),
+                               recoveredEvents: tailEvents.count)
+        } else if let stop = index.stop {
+            damage = LogDamage(offset: stop.offset ?? keptEnd, frame: stop.frame,
+                               droppedBytes: fileSize - (stop.offset ?? keptEnd),
+                               reason: stop.reason, isTornTail: !index.stopIsCorruption, recoveredEvents: 0)
+        }
+    }
+
+    func loadCheckpoint(_ ref: CheckpointRef) throws(LogError) -> (state: NavigationState, hash: UInt64) {
+        let decoder: LZ4FrameDecoder
+        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error.description)) }
+        return try CheckpointRecord.loadState(from: file, ref: ref, decoder: decoder, scratch: ByteBuffer())
+    }
+}
+
+/// What a reader left out at the end of a file, LevelDB-style: where, how
+/// many bytes, and why.
+public struct LogDamage: Hashable, Sendable, CustomStringConvertible {
+    /// Byte offset of the first byte not read as committed log.
+    public var offset: Int64
+    /// The frame index there.
+    public var frame: Int?
+    /// Bytes from `offset` to the end of the file.
+    public var droppedBytes: Int64
+    /// Why.
+    public var reason: String
+    /// Whether this looks like a write cut short by a crash or still in
+    /// progress (as opposed to damaged bytes).
+    public var isTornTail: Bool
+    /// Events recovered from an unfinished data frame there.
+    public var recoveredEvents: Int
+
+    public var description: String {
+        let frameText = frame.map { ", frame \($0)" } ?? ""
+        let recovered = recoveredEvents > 0 ? " (\(recoveredEvents) events recovered from it)" : ""
+        return "byte \(offset)\(frameText): \(reason); \(droppedBytes) bytes not committed\(recovered)"
+    }
+}

@@ -1,0 +1,305 @@
+/// Rebuilds a file's index by walking its frames from the start (or from
+/// where a previous walk ended), reading headers only
+/// (schemas/navlog-format.md §8). The walk stops at the first frame that is
+/// cut short by the end of the file (a torn tail) or damaged; everything
+/// before it is the log.
+struct LogWalker {
+    let path: String
+    let window: FileWindow
+    /// Scratch for record payloads (bounded by the per-record limits).
+    private let payload = ByteBuffer(capacity: 4096)
+
+    init(path: String, window: FileWindow) {
+        self.path = path
+        self.window = window
+    }
+
+    /// Walks the whole file.
+    ///
+    /// - Throws: I/O errors, and ``LogError/Kind/notANavlog`` or
+    ///   ``LogError/Kind/unsupportedVersion`` when the preamble is wrong.
+    ///   Torn tails and damage after the preamble are reported in
+    ///   ``LogIndex/stop``, not thrown.
+    func walk() throws(LogError) -> LogIndex {
+        var index = LogIndex()
+        index.fileSize = window.fileSize
+        guard let header = try readPreamble(&index) else { return index }
+        index.header = header
+        index.bodyEnd = Int64(NavLogFormat.preambleBytes)
+        index.nextFrameIndex = 2
+        try resume(&index)
+        return index
+    }
+
+    /// Continues a walk from ``LogIndex/bodyEnd`` against the current file size.
+    func resume(_ index: inout LogIndex) throws(LogError) {
+        index.fileSize = window.fileSize
+        index.openFrame = nil
+        index.stop = nil
+        index.stopIsCorruption = false
+        index.footerOffset = nil
+        var offset = index.bodyEnd
+        var frame = index.nextFrameIndex
+        var lastWasBlock = false
+        while true {
+            switch try window.probe(at: offset) {
+            case .endOfFile:
+                return
+            case .truncated(let why):
+                index.stop = LogError.corrupt(path, "torn tail: \(why)", offset: offset, frame: frame)
+                return
+            case .invalid(let why):
+                stopCorrupt(&index, why, offset: offset, frame: frame)
+                return
+            case .lz4(let extent):
+                guard let length = extent.length else {
+                    index.openFrame = OpenFrame(offset: offset, frameIndex: frame,
+                                                completeLength: extent.completeLength, finished: false)
+                    return
+                }
+                let entryOffset = offset + Int64(length)
+                switch try readEntry(at: entryOffset) {
+                case .missing:
+                    index.openFrame = OpenFrame(offset: offset, frameIndex: frame, completeLength: length, finished: true)
+                    return
+                case .bad(let why):
+                    stopCorrupt(&index, "data frame at byte \(offset) is not followed by a valid block entry: \(why)",
+                                offset: entryOffset, frame: frame + 1, seq: index.lastSeq + 1)
+                    return
+                case .entry(let entry):
+                    if let why = disagreement(entry, offset: offset, length: length, extent: extent, frame: frame, index: index) {
+                        stopCorrupt(&index, "block entry disagrees with its data frame: \(why)",
+                                    offset: entryOffset, frame: frame + 1, seq: entry.firstSeq)
+                        return
+                    }
+                    index.entries.append(entry)
+                    index.eventCount += entry.eventCount
+                    offset = entryOffset + Int64(8 + NavLogFormat.blockEntryPayloadBytes)
+                    frame += 2
+                    index.bodyEnd = offset
+                    index.nextFrameIndex = frame
+                    lastWasBlock = true
+                }
+            case .skippable(let magic, let size):
+                let frameEnd = offset + 8 + Int64(size)
+                guard magic == NavLogFormat.navlogSkippableMagic else {
+                    // Another program's skippable frame: passed over.
+                    offset = frameEnd
+                    frame += 1
+                    index.bodyEnd = offset
+                    index.nextFrameIndex = frame
+                    lastWasBlock = false
+                    continue
+                }
+                guard size >= 8 else {
+                    stopCorrupt(&index, "navlog record of \(size) bytes is shorter than tag and checksum", offset: offset, frame: frame)
+                    return
+                }
+                let tag = try window.view(at: offset + 8, count: 4).loadLE32(0)
+                switch NavLogFormat.Tag(rawValue: tag) {
+                case .checkpoint:
+                    switch try readCheckpoint(at: offset, size: size, frame: frame, index: index, afterBlock: lastWasBlock) {
+                    case .failure(let why):
+                        stopCorrupt(&index, why.why, offset: offset, frame: frame, seq: index.entries.last?.lastSeq)
+                        return
+                    case .success(let ref):
+                        index.checkpoints.append(ref)
+                    }
+                    offset = frameEnd
+                    frame += 1
+                    index.bodyEnd = offset
+                    index.nextFrameIndex = frame
+                    lastWasBlock = false
+                case .footer:
+                    // A footer (and its trailer) describe the file up to here:
+                    // passed over; noted when they end the file.
+                    if let trailerEnd = try footerAndTrailerEnd(footerOffset: offset, footerSize: size),
+                       trailerEnd == window.fileSize {
+                        index.footerOffset = offset
+                        return
+                    }
+                    offset = frameEnd
+                    frame += 1
+                case .trailer:
+                    offset = frameEnd
+                    frame += 1
+                case .block:
+                    stopCorrupt(&index, "block entry without a data frame before it", offset: offset, frame: frame)
+                    return
+                case .header:
+                    stopCorrupt(&index, "second header record", offset: offset, frame: frame)
+                    return
+                case nil:
+                    // A record kind from a newer minor version: passed over.
+                    offset = frameEnd
+                    frame += 1
+                    index.bodyEnd = offset
+                    index.nextFrameIndex = frame
+                    lastWasBlock = false
+                }
+            }
+        }
+    }
+
+    private func stopCorrupt(_ index: inout LogIndex, _ why: String, offset: Int64, frame: Int, seq: Int? = nil) {
+        index.stop = LogError.corrupt(path, why, offset: offset, frame: frame, seq: seq)
+        index.stopIsCorruption = true
+    }
+
+    // MARK: Preamble
+
+    /// Checks the empty frame and the header. Returns `nil` (with
+    /// ``LogIndex/stop`` set) for a file cut short inside a valid-looking preamble.
+    private func readPreamble(_ index: inout LogIndex) throws(LogError) -> FileHeader? {
+        let bytes = try window.view(at: 0, count: NavLogFormat.preambleBytes)
+        var expected = NavLogFormat.emptyFrame
+        expected.appendLE(NavLogFormat.navlogSkippableMagic)
+        expected.appendLE(UInt32(NavLogFormat.headerPayloadBytes))
+        expected.appendLE(NavLogFormat.Tag.header.rawValue)
+        let fixed = min(bytes.count, expected.count)
+        for i in 0..<fixed where bytes[i] != expected[i] {
+            let what = i < NavLogFormat.emptyFrame.count ? "does not start with the zero-byte LZ4 frame" : "no navlog header after the zero-byte LZ4 frame"
+            throw LogError(path: path, kind: .notANavlog("\(what) (byte \(i))"), offset: Int64(i),
+                           frame: i < NavLogFormat.emptyFrame.count ? 0 : 1)
+        }
+        if bytes.count < NavLogFormat.preambleBytes {
+            index.stop = LogError.corrupt(path, "torn tail: file ends inside its preamble (\(bytes.count) of \(NavLogFormat.preambleBytes) bytes)",
+                                          offset: 0, frame: bytes.count < NavLogFormat.emptyFrame.count ? 0 : 1)
+            return nil
+        }
+        let payloadStart = NavLogFormat.emptyFrame.count + 8
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<NavLogFormat.preambleBytes])
+        guard case .success = SkippableFrame.checkRecord(payload), let header = FileHeader(payload: payload) else {
+            throw LogError(path: path, kind: .notANavlog("header record checksum mismatch"),
+                           offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
+        }
+        guard header.majorVersion == NavLogFormat.majorVersion else {
+            throw LogError(path: path, kind: .unsupportedVersion(major: header.majorVersion, minor: header.minorVersion),
+                           offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
+        }
+        return header
+    }
+
+    // MARK: Entries
+
+    enum EntryRead {
+        /// The file ends before a complete entry frame.
+        case missing
+        case bad(String)
+        case entry(BlockEntry)
+    }
+
+    /// Reads the block entry that must follow a data frame.
+    func readEntry(at offset: Int64) throws(LogError) -> EntryRead {
+        let frameBytes = 8 + NavLogFormat.blockEntryPayloadBytes
+        let view = try window.view(at: offset, count: frameBytes)
+        if view.count == 0 { return .missing }
+        // A prefix of what an entry frame starts with, cut by the end of file: torn.
+        if view.count < frameBytes {
+            var start: [UInt8] = []
+            start.appendLE(NavLogFormat.navlogSkippableMagic)
+            start.appendLE(UInt32(NavLogFormat.blockEntryPayloadBytes))
+            start.appendLE(NavLogFormat.Tag.block.rawValue)
+            for i in 0..<min(view.count, start.count) where view[i] != start[i] {
+                return .bad("bytes at \(offset) are not a block entry")
+            }
+            return .missing
+        }
+        guard view.loadLE32(0) == NavLogFormat.navlogSkippableMagic,
+              view.loadLE32(4) == UInt32(NavLogFormat.blockEntryPayloadBytes)
+        else { return .bad("no block entry frame header") }
+        let payload = UnsafeRawBufferPointer(rebasing: view[8..<frameBytes])
+        switch SkippableFrame.checkRecord(payload) {
+        case .failure(let problem): return .bad(problem.description)
+        case .success(let tag):
+            guard tag == NavLogFormat.Tag.block.rawValue else { return .bad("record tag is not NLBK") }
+        }
+        guard let entry = BlockEntry(payload: payload) else { return .bad("block entry fields out of range") }
+        return .entry(entry)
+    }
+
+    /// Why an entry does not describe the data frame before it, if it does not.
+    private func disagreement(
+        _ e: BlockEntry, offset: Int64, length: Int, extent: LZ4FrameExtent, frame: Int, index: LogIndex
+    ) -> String? {
+        if e.dataOffset != offset { return "entry says the frame is at byte \(e.dataOffset)" }
+        if e.dataLength != length { return "entry says the frame is \(e.dataLength) bytes, it is \(length)" }
+        if e.blockIndex != index.entries.count { return "block index \(e.blockIndex), expected \(index.entries.count)" }
+        if e.dataFrameIndex != frame { return "frame index \(e.dataFrameIndex), expected \(frame)" }
+        guard let stored = extent.contentChecksum else { return "data frame has no content checksum" }
+        if e.contentChecksum != stored { return "content checksum \(hex(e.contentChecksum)), frame has \(hex(stored))" }
+        if let size = extent.descriptor.contentSize, size != UInt64(e.contentSize) {
+            return "content size \(e.contentSize), frame header says \(size)"
+        }
+        if e.contentSize > NavLogFormat.maxBlockContentBytes {
+            return "content size \(e.contentSize) over the limit of \(NavLogFormat.maxBlockContentBytes)"
+        }
+        if e.firstSeq <= index.lastSeq { return "first seq \(e.firstSeq) does not follow \(index.lastSeq)" }
+        let previousMax = index.entries.last?.runningMaxT ?? Int64.min
+        if e.runningMaxT != max(previousMax, e.maxT) { return "running max t is inconsistent" }
+        return nil
+    }
+
+    // MARK: Checkpoints and footer
+
+    private func readCheckpoint(
+        at offset: Int64, size: Int, frame: Int, index: LogIndex, afterBlock: Bool
+    ) throws(LogError) -> Result<CheckpointRef, CheckpointProblem> {
+        guard size <= NavLogFormat.maxCheckpointBytes + NavLogFormat.checkpointFixedBytes + 4 else {
+            return .failure(CheckpointProblem("checkpoint of \(size) bytes is over the limit"))
+        }
+        payload.removeAll()
+        try window.file.read(count: size, at: offset + 8, appendingTo: payload)
+        guard payload.count == size else { return .failure(CheckpointProblem("checkpoint cut short")) }
+        switch SkippableFrame.checkRecord(payload.bytes) {
+        case .failure(let problem): return .failure(CheckpointProblem("checkpoint: \(problem)"))
+        case .success: break
+        }
+        guard let record = CheckpointRecord(payload: payload.bytes) else {
+            return .failure(CheckpointProblem("checkpoint fields out of range"))
+        }
+        guard afterBlock, let last = index.entries.last else {
+            return .failure(CheckpointProblem("checkpoint does not follow a block"))
+        }
+        guard record.blockIndex == last.blockIndex, record.seq == last.lastSeq, record.stateHash == last.stateHash else {
+            return .failure(CheckpointProblem("checkpoint (block \(record.blockIndex), seq \(record.seq)) does not match the block before it (block \(last.blockIndex), seq \(last.lastSeq))"))
+        }
+        return .success(CheckpointRef(offset: offset, frameLength: 8 + size, seq: record.seq,
+                                      blockIndex: record.blockIndex, frameIndex: frame))
+    }
+
+    struct CheckpointProblem: Error {
+        var why: String
+        init(_ why: String) { self.why = why }
+    }
+
+    /// When a valid trailer pointing at `footerOffset` follows the footer
+    /// frame, the offset where the trailer ends.
+    private func footerAndTrailerEnd(footerOffset: Int64, footerSize: Int) throws(LogError) -> Int64? {
+        let trailerOffset = footerOffset + 8 + Int64(footerSize)
+        let view = try window.view(at: trailerOffset, count: NavLogFormat.trailerFrameBytes)
+        guard view.count == NavLogFormat.trailerFrameBytes,
+              let pointed = Trailer.footerOffset(frame: view), pointed == footerOffset else { return nil }
+        return trailerOffset + Int64(NavLogFormat.trailerFrameBytes)
+    }
+}
+
+extension LogWalker.CheckpointProblem: CustomStringConvertible {
+    var description: String { why }
+}
+
+/// The trailer (`NLTR`), the last 24 bytes of a closed file.
+enum Trailer {
+    /// The footer offset a trailer frame points at, or `nil` if the 24 bytes
+    /// are not a valid trailer.
+    static func footerOffset(frame v: UnsafeRawBufferPointer) -> Int64? {
+        guard v.count == NavLogFormat.trailerFrameBytes,
+              v.loadLE32(0) == NavLogFormat.navlogSkippableMagic,
+              v.loadLE32(4) == UInt32(NavLogFormat.trailerPayloadBytes) else { return nil }
+        let payload = UnsafeRawBufferPointer(rebasing: v[8...])
+        guard case .success(NavLogFormat.Tag.trailer.rawValue) = SkippableFrame.checkRecord(payload) else { return nil }
+        let offset = payload.loadLE64(4)
+        guard offset <= UInt64(Int64.max) else { return nil }
+        return Int64(offset)
+    }
+}

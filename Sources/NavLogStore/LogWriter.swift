@@ -1,0 +1,555 @@
+import NavLogCore
+
+/// Appends events to a `.navlog` file (schemas/navlog-format.md §6).
+///
+/// ```swift
+/// let writer = try LogWriter(path: "s-1.navlog")
+/// try writer.append(event)             // validated, then accepted
+/// try writer.flush()                   // durable when it returns
+/// try writer.close()                   // seals, writes the footer
+/// ```
+///
+/// One writer per file: the writer holds an exclusive lock from `init` until
+/// `close()` (or until it is released); a second writer gets
+/// ``LogError/Kind/locked``. Readers are never blocked.
+///
+/// Events appended but not made durable are lost if the process dies, or if
+/// the writer is released without `close()` — either way the file stays
+/// valid. A writer whose write or sync failed refuses further use (the
+/// error is thrown again); reopening the file recovers its tail.
+///
+/// Opening an existing file continues it. A torn tail left by a crash is cut
+/// (the cut bytes are kept in a side file, see ``recovery``) and an
+/// unfinished data frame is finished in place, keeping its complete events.
+/// A file damaged anywhere else is refused: `navlog repair` decides about it.
+public final class LogWriter {
+    /// The file.
+    public let path: String
+    /// The settings in force.
+    public let options: LogWriterOptions
+    /// The seq of the last accepted event (0 when none).
+    public private(set) var lastSeq: Int = 0
+    /// The session of the log (`nil` until the first event).
+    public private(set) var session: String?
+    /// Events in the log, including those not yet durable.
+    public private(set) var eventCount: Int = 0
+    /// What opening had to repair, if anything.
+    public private(set) var recovery: LogRecovery?
+
+    let file: LogFile
+    private var closed = false
+    /// The write or sync failure that stopped this writer.
+    private var failure: LogError?
+    /// Where the next bytes go.
+    private var end: Int64 = 0
+    private var nextFrameIndex = 2
+    private let encoder: LZ4FrameEncoder
+    private let out = ByteBuffer(capacity: 256 << 10)
+    private let checkpointScratch = ByteBuffer(capacity: 16 << 10)
+    /// Raw lines not yet compressed.
+    private let pending = ByteBuffer(capacity: 256 << 10)
+    private var canonical = CanonicalWriter(capacity: 1024)
+
+    // The block being filled.
+    private var frameOffset: Int64?
+    private var block = BlockStats()
+    // Running facts about the whole log.
+    private var runningMaxT = Int64.min
+    private var timeOrdered = true
+    private var lastT: Int64?
+    private(set) var entries: [BlockEntry] = []
+    private(set) var checkpoints: [CheckpointRef] = []
+    private var eventsSinceCheckpoint = 0
+    private var chain: StateChain?
+    private var unsynced = false
+    private var lastSyncAt: Int64 = 0
+
+    /// Opens (or creates) the log at `path` for appending and takes its lock.
+    ///
+    /// - Throws: ``LogError`` — `.locked` when another writer has it,
+    ///   `.notANavlog` / `.unsupportedVersion` for a foreign file, `.corrupt`
+    ///   for damage that is not a torn tail, `.io` for system errors.
+    public convenience init(path: String, options: LogWriterOptions = LogWriterOptions()) throws(LogError) {
+        let file = try LogFile(path: path, mode: .readWrite)
+        try file.lockExclusive()
+        try self.init(lockedFile: file, options: options)
+    }
+
+    /// Continues a file this process already holds the lock of (repair).
+    init(lockedFile file: LogFile, options: LogWriterOptions) throws(LogError) {
+        self.path = file.path
+        self.options = options
+        self.file = file
+        do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
+            throw LogError(path: file.path, kind: .compression(error.description))
+        }
+        try open()
+        lastSyncAt = LogFile.monotonicMilliseconds()
+    }
+
+    deinit { file.close() }
+
+    // MARK: Appending
+
+    /// Validates and appends one event; a `seq` of 0 is assigned
+    /// (the last seq + 1). Returns the event's seq.
+    ///
+    /// The event is refused, and nothing of it written, when its session is
+    /// not the log's, its seq does not increase, its `t` is outside years
+    /// 0000–9999, or its canonical line is over ``EventParser/maxLineBytes``.
+    @discardableResult
+    public func append(_ event: Event) throws(LogError) -> Int {
+        let seq = try stage(event)
+        try failing { () throws(LogError) in
+            try acceptStaged(event, seq: seq)
+            try afterAppend()
+        }
+        return seq
+    }
+
+    /// Validates every event, then appends them all (or none); durability
+    /// applies once, to the whole batch. Returns the seqs assigned.
+    @discardableResult
+    public func append(contentsOf events: [Event]) throws(LogError) -> ClosedRange<Int>? {
+        guard !events.isEmpty else { return nil }
+        let savedSession = session, savedLast = lastSeq
+        var staged: [(Int, Int)] = []   // (seq, line end in `batch`)
+        let batch = ByteBuffer(capacity: events.count * 160)
+        do {
+            for event in events {
+                let seq = try stage(event)
+                canonical.bytes.withUnsafeBytes { batch.append($0) }
+                staged.append((seq, batch.count))
+                // Stage the next one against this one.
+                session = event.session
+                lastSeq = seq
+            }
+        } catch {
+            session = savedSession
+            lastSeq = savedLast
+            throw error
+        }
+        session = savedSession
+        lastSeq = savedLast
+        try failing { () throws(LogError) in
+            var start = 0
+            for (i, event) in events.enumerated() {
+                let (seq, lineEnd) = staged[i]
+                canonical.reset()
+                canonical.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: batch.bytes[start..<lineEnd]))
+                start = lineEnd
+                try acceptStaged(event, seq: seq)
+            }
+            try afterAppend()
+        }
+        return staged[0].0...staged[staged.count - 1].0
+    }
+
+    /// Parses one NDJSON line (``EventParser``), then appends it.
+    @discardableResult
+    public func append(line: [UInt8]) throws(LogError) -> Int {
+        let event: Event
+        do { event = try EventParser.parse(line) } catch {
+            throw LogError(path: path, kind: .rejected(error.description), seq: lastSeq + 1)
+        }
+        return try append(event)
+    }
+
+    /// Makes every appended event durable: on return they survive a crash.
+    public func flush() throws(LogError) {
+        guard !closed else { throw LogError(path: path, kind: .closed) }
+        if let failure { throw failure }
+        try failing { () throws(LogError) in try makeDurable() }
+    }
+
+    /// Runs a step that writes; a failure stops the writer for good.
+    private func failing(_ step: () throws(LogError) -> Void) throws(LogError) {
+        do { try step() } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Seals the open block, writes the footer and trailer, syncs, and
+    /// releases the lock. The writer cannot be used afterwards.
+    public func close() throws(LogError) {
+        guard !closed else { return }
+        if let failure { throw failure }
+        do { try closeFile() } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func closeFile() throws(LogError) {
+        try seal()
+        let footer = Footer(entries: entries, checkpoints: checkpoints, eventCount: eventCount,
+                            footerOffset: end, frameIndex: nextFrameIndex)
+        if Footer.frameBytes(blocks: entries.count, checkpoints: checkpoints.count) <= NavLogFormat.maxFooterBytes {
+            var bytes: [UInt8] = []
+            footer.appendFrames(to: &bytes)
+            try file.write(bytes, at: end)
+            end += Int64(bytes.count)
+            unsynced = true
+        }
+        try sync()
+        closed = true
+        file.close()
+    }
+
+    // MARK: Validation
+
+    /// The earliest and latest instants whose RFC 3339 form has a 4-digit year.
+    static let earliestT: Int64 = -62_167_219_200_000
+    static let latestT: Int64 = 253_402_300_799_999
+
+    /// Checks `event` against the log and writes its canonical line (with
+    /// `\n`) into `canonical`; returns its seq. Changes nothing else.
+    private func stage(_ event: Event) throws(LogError) -> Int {
+        guard !closed else { throw LogError(path: path, kind: .closed) }
+        if let failure { throw failure }
+        func reject(_ why: String, seq: Int?) -> LogError {
+            LogError(path: path, kind: .rejected(why), seq: seq)
+        }
+        guard !event.session.isEmpty else { throw reject("session is empty", seq: event.seq == 0 ? nil : event.seq) }
+        if let session, event.session != session {
+            throw reject("session \"\(event.session)\" is not the log's session \"\(session)\"", seq: event.seq == 0 ? nil : event.seq)
+        }
+        let seq: Int
+        if event.seq == 0 {
+            guard lastSeq < Int.max else { throw reject("the log has reached the largest seq", seq: nil) }
+            seq = lastSeq + 1
+        } else {
+            guard event.seq > lastSeq else {
+                throw reject("seq \(event.seq) does not increase (the log's last seq is \(lastSeq))", seq: event.seq)
+            }
+            seq = event.seq
+        }
+        guard event.t.milliseconds >= Self.earliestT, event.t.milliseconds <= Self.latestT else {
+            throw reject("t is outside years 0000–9999", seq: seq)
+        }
+        canonical.reset()
+        if event.seq == seq {
+            canonical.write(event)
+        } else {
+            var numbered = event
+            numbered.seq = seq
+            canonical.write(numbered)
+        }
+        guard canonical.bytes.count <= EventParser.maxLineBytes else {
+            throw reject("canonical line is \(canonical.bytes.count) bytes, over the limit of \(EventParser.maxLineBytes)", seq: seq)
+        }
+        canonical.bytes.append(0x0A)
+        return seq
+    }
+
+    /// Accepts a staged event: its line joins the block, the state advances.
+    private func acceptStaged(_ event: Event, seq: Int) throws(LogError) {
+        canonical.bytes.withUnsafeBytes { pending.append($0) }
+        absorb(event, seq: seq, lineBytes: canonical.bytes.count)
+        if shouldSeal { try seal() }
+    }
+
+    /// Counts an event into the block, the log and the state (its line is
+    /// already in `pending`, or already on disk).
+    private func absorb(_ event: Event, seq: Int, lineBytes: Int) {
+        let t = event.t.milliseconds
+        if session == nil {
+            session = event.session
+            chain = StateChain(session: event.session)
+        }
+        if block.eventCount == 0 {
+            block.firstSeq = seq
+            block.firstT = t
+            block.minT = t
+            block.maxT = t
+            if options.maxBlockAgeMilliseconds != nil { block.startedAt = LogFile.monotonicMilliseconds() }
+        }
+        block.eventCount += 1
+        block.rawBytes += lineBytes
+        block.lastSeq = seq
+        block.lastT = t
+        block.minT = min(block.minT, t)
+        block.maxT = max(block.maxT, t)
+        if let lastT, t < lastT { timeOrdered = false }
+        lastT = t
+        runningMaxT = max(runningMaxT, t)
+        lastSeq = seq
+        eventCount += 1
+        eventsSinceCheckpoint += 1
+        if event.seq == seq {
+            chain!.apply(event)
+        } else {
+            var numbered = event
+            numbered.seq = seq
+            chain!.apply(numbered)
+        }
+    }
+
+    private var shouldSeal: Bool {
+        if block.rawBytes >= options.blockTargetBytes { return true }
+        if eventsSinceCheckpoint >= options.checkpointInterval { return true }
+        if let max = options.maxBlockEvents, block.eventCount >= max { return true }
+        if let age = options.maxBlockAgeMilliseconds,
+           LogFile.monotonicMilliseconds() - block.startedAt >= Int64(age) { return true }
+        return false
+    }
+
+    private func afterAppend() throws(LogError) {
+        switch options.durability {
+        case .everyAppend:
+            try makeDurable()
+        case .interval(let ms):
+            if LogFile.monotonicMilliseconds() - lastSyncAt >= Int64(ms) { try makeDurable() }
+        case .everySeal, .onFlush:
+            break
+        }
+    }
+
+    // MARK: Writing
+
+    /// Compresses pending lines as new LZ4 blocks of the open data frame,
+    /// writes them, and syncs.
+    private func makeDurable() throws(LogError) {
+        if pending.count > 0 {
+            out.removeAll()
+            do {
+                if frameOffset == nil {
+                    frameOffset = end
+                    try encoder.begin(contentSize: nil, into: out)
+                }
+                try encoder.update(pending.bytes, into: out)
+            } catch {
+                throw LogError(path: path, kind: .compression(error.description), offset: end)
+            }
+            try file.write(out.bytes, at: end)
+            end += Int64(out.count)
+            pending.removeAll()
+            unsynced = true
+        }
+        try sync()
+    }
+
+    private func sync() throws(LogError) {
+        if unsynced {
+            try file.sync()
+            unsynced = false
+        }
+        lastSyncAt = LogFile.monotonicMilliseconds()
+    }
+
+    /// Ends the open block: the rest of its data frame, its entry, and a
+    /// checkpoint when K events have passed, in one write.
+    private func seal() throws(LogError) {
+        guard block.eventCount > 0 else { return }
+        out.removeAll()
+        do {
+            if frameOffset == nil { try encoder.begin(contentSize: pending.count, into: out) }
+            try encoder.update(pending.bytes, into: out)
+            try encoder.end(into: out)
+        } catch {
+            throw LogError(path: path, kind: .compression(error.description), offset: end, seq: block.firstSeq)
+        }
+        pending.removeAll()
+        let dataOffset = frameOffset ?? end
+        try finishBlock(dataOffset: dataOffset, contentChecksum: out.bytes.loadLE32(out.count - 4))
+    }
+
+    /// Writes `out` (the end of the block's data frame) followed by the
+    /// block's entry and, when due, a checkpoint — in one write.
+    private func finishBlock(dataOffset: Int64, contentChecksum: UInt32) throws(LogError) {
+        guard let chain else { return }
+        let dataLength = Int(end - dataOffset) + out.count
+        var sealedChain = chain
+        let (hash, json) = sealedChain.sealBlock()
+        self.chain = sealedChain
+        let entry = BlockEntry(
+            blockIndex: entries.count, dataOffset: dataOffset, dataLength: dataLength,
+            contentSize: block.rawBytes, eventCount: block.eventCount, contentChecksum: contentChecksum,
+            firstSeq: block.firstSeq, lastSeq: block.lastSeq, firstT: block.firstT, lastT: block.lastT,
+            minT: block.minT, maxT: block.maxT, runningMaxT: runningMaxT, stateHash: hash,
+            timeOrdered: timeOrdered, dataFrameIndex: nextFrameIndex)
+        var records: [UInt8] = []
+        entry.appendFrame(to: &records)
+        var checkpoint: CheckpointRef?
+        // A state too big to decode back is not checkpointed: readers then
+        // fold from the previous checkpoint, slower but exact.
+        if eventsSinceCheckpoint >= options.checkpointInterval && json.count <= StateChain.maxCheckpointJSONBytes {
+            checkpointScratch.removeAll()
+            do {
+                try json.withUnsafeBytes { buf in
+                    Result { () throws(LZ4FrameError) in try encoder.compressFrame(buf, into: checkpointScratch) }
+                }.get()
+            } catch {
+                throw LogError(path: path, kind: .compression(error.description), offset: end, seq: block.lastSeq)
+            }
+            let offset = end + Int64(out.count + records.count)
+            let before = records.count
+            CheckpointRecord(blockIndex: entry.blockIndex, seq: entry.lastSeq, stateHash: hash, jsonBytes: json.count)
+                .appendFrame(compressedJSON: checkpointScratch.bytes, to: &records)
+            checkpoint = CheckpointRef(offset: offset, frameLength: records.count - before, seq: entry.lastSeq,
+                                       blockIndex: entry.blockIndex, frameIndex: nextFrameIndex + 2)
+        }
+        out.append(records)
+        try file.write(out.bytes, at: end)
+        end += Int64(out.count)
+        nextFrameIndex += checkpoint == nil ? 2 : 3
+        entries.append(entry)
+        if let checkpoint { checkpoints.append(checkpoint) }
+        if eventsSinceCheckpoint >= options.checkpointInterval { eventsSinceCheckpoint = 0 }
+        frameOffset = nil
+        block = BlockStats()
+        unsynced = true
+        if options.durability == .everySeal { try sync() }
+    }
+
+    // MARK: Opening
+
+    private func open() throws(LogError) {
+        let size = try file.size()
+        if size == 0 { return try writePreamble() }
+        let window = FileWindow(file: file, fileSize: size)
+        let (index, _) = try LogIndex.load(file: file, window: window)
+        guard index.header != nil else {
+            // Cut short inside its preamble: it holds no event yet.
+            try file.truncate(to: 0)
+            return try writePreamble()
+        }
+        if index.stopIsCorruption, let stop = index.stop {
+            throw LogError(path: path, kind: .corrupt("\(stop.reason); run 'navlog repair' first"),
+                           offset: stop.offset, frame: stop.frame, seq: stop.seq)
+        }
+        try resume(from: index, fileSize: size)
+    }
+
+    private func writePreamble() throws(LogError) {
+        var bytes = NavLogFormat.emptyFrame
+        FileHeader(blockTargetBytes: UInt32(options.blockTargetBytes),
+                   checkpointInterval: UInt32(min(options.checkpointInterval, Int(UInt32.max))),
+                   lz4BlockSizeID: options.frameSettings.blockSize.rawValue)
+            .appendFrame(to: &bytes)
+        try file.write(bytes, at: 0)
+        try file.sync()
+        try LogFile.syncDirectory(containing: path)
+        end = Int64(bytes.count)
+        nextFrameIndex = 2
+    }
+
+    /// Continues an existing log: rebuilds the running state from the last
+    /// checkpoint, cuts what follows the body (keeping torn bytes in a side
+    /// file), and finishes an unfinished data frame in place.
+    private func resume(from index: LogIndex, fileSize: Int64) throws(LogError) {
+        entries = index.entries
+        checkpoints = index.checkpoints
+        eventCount = index.eventCount
+        lastSeq = index.lastSeq
+        nextFrameIndex = index.nextFrameIndex
+        if let last = entries.last {
+            runningMaxT = last.runningMaxT
+            timeOrdered = last.timeOrdered
+            lastT = last.lastT
+        }
+        let reader = try BlockReader(file: file)
+        let decoder: LZ4FrameDecoder
+        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error.description)) }
+        // The state after the last committed block.
+        var firstBlock = 0
+        if let ref = checkpoints.last {
+            let (state, hash) = try CheckpointRecord.loadState(from: file, ref: ref, decoder: decoder,
+                                                               scratch: ByteBuffer())
+            chain = StateChain(state: state, hash: hash)
+            session = state.session
+            firstBlock = ref.blockIndex + 1
+        }
+        eventsSinceCheckpoint = entries[firstBlock...].reduce(0) { $0 + $1.eventCount }
+        for entry in entries[firstBlock...] {
+            try reader.read(entry)
+            try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
+                let event = try reader.parse(line, of: entry)
+                if chain == nil {
+                    chain = StateChain(session: event.session)
+                    session = event.session
+                }
+                chain!.apply(event)
+                return true
+            }
+        }
+        // The chain continues from the hash the file records: if this build's
+        // projection disagrees with the one that wrote the log, `navlog
+        // verify` reports the block where it does, and appending goes on.
+        if let chain, let last = entries.last {
+            self.chain = StateChain(state: chain.state, hash: last.stateHash)
+        }
+        // An unfinished data frame is finished in place: what follows its
+        // last LZ4 block that ends a line is cut (into a side file), then its
+        // end mark, content checksum and entry are appended. At every step a
+        // crash leaves a file that opens with every acknowledged event.
+        var keepEnd = index.bodyEnd
+        var finish: (open: OpenFrame, salvage: BlockReader.OpenFrameSalvage, events: [Event], content: [UInt8])?
+        if let open = index.openFrame {
+            let salvage = try reader.readOpen(open)
+            var events: [Event] = []
+            var parser = EventLineParser()
+            var valid = salvage.frameBytes > 0
+            try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
+                guard let event = try? parser.parse(line), event.seq > (events.last?.seq ?? lastSeq),
+                      session == nil || event.session == session else {
+                    valid = false
+                    return false
+                }
+                events.append(event)
+                return true
+            }
+            if valid && !events.isEmpty {
+                keepEnd = open.offset + Int64(salvage.frameBytes)
+                finish = (open, salvage, events, [UInt8](reader.content.bytes))
+            }
+        }
+        end = keepEnd
+        if fileSize > end {
+            let onlyFooter = index.footerOffset == end && index.openFrame == nil && index.stop == nil
+            var side: String?
+            if !onlyFooter { side = try TornTail.preserve(file, from: end, to: fileSize) }
+            try file.truncate(to: end)
+            try file.sync()
+            if !onlyFooter {
+                recovery = LogRecovery(cutOffset: end, cutBytes: fileSize - end, sideFile: side,
+                                       recoveredEvents: finish?.events.count ?? 0,
+                                       reason: index.stop?.reason ?? "unfinished data frame at byte \(index.bodyEnd)")
+            }
+        }
+        if let finish {
+            for event in finish.events {
+                absorb(event, seq: event.seq, lineBytes: 0)
+            }
+            block.rawBytes = finish.content.count
+            out.removeAll()
+            if !finish.salvage.finished {
+                var tail: [UInt8] = []
+                tail.appendLE(UInt32(0))                              // end mark
+                tail.appendLE(XXHash32.hash(finish.content))          // content checksum
+                out.append(tail)
+            }
+            let checksum = XXHash32.hash(finish.content)
+            try finishBlock(dataOffset: finish.open.offset, contentChecksum: checksum)
+            try sync()
+            if recovery == nil {
+                recovery = LogRecovery(cutOffset: end, cutBytes: 0, sideFile: nil, recoveredEvents: finish.events.count,
+                                       reason: "unfinished data frame at byte \(finish.open.offset) finished in place")
+            }
+        }
+    }
+}
+
+/// Facts about the block being filled.
+struct BlockStats {
+    var eventCount = 0
+    var rawBytes = 0
+    var firstSeq = 0
+    var lastSeq = 0
+    var firstT: Int64 = 0
+    var lastT: Int64 = 0
+    var minT: Int64 = 0
+    var maxT: Int64 = 0
+    var startedAt: Int64 = 0
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// End-to-end tests of the store commands: `append`, `cat`, `info`,
+/// `verify`, `repair`, run as the real binary.
+@Suite struct StoreCommandTests {
+    static let lz4: String = {
+        for candidate in ["/usr/bin/lz4", "/usr/local/bin/lz4", "/opt/homebrew/bin/lz4"]
+        where FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        return "/usr/bin/lz4"
+    }()
+
+    /// Canonical NDJSON of one generated session.
+    static func session(events: Int, seed: Int = 3) -> String {
+        let r = navlog("generate", "--sessions", "1", "--seed", "\(seed)", "--events-per-session", "\(events)-\(events)")
+        precondition(r.status == 0, r.stderr)
+        return r.stdout
+    }
+
+    @Test func lz4ToolAndCatPrintTheSameBytes() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.path("s.navlog")
+        let more = Self.session(events: 40_000)
+        let input = more.split(separator: "\n").prefix(20_000).joined(separator: "\n") + "\n"
+        let appended = navlog("append", log, stdin: input)
+        #expect(appended.status == 0, "\(appended.stderr)")
+        let cat = run(navlogBinary(), ["cat", log])
+        let lz4 = run(Self.lz4, ["-dc", log])
+        #expect(cat.status == 0 && lz4.status == 0, "\(cat.stderr) \(lz4.stderr)")
+        #expect(cat.stdout == lz4.stdout)
+        #expect(cat.stdout == input)
+        // Appending more keeps it true.
+        let rest = more.split(separator: "\n").dropFirst(20_000).joined(separator: "\n") + "\n"
+        #expect(navlog("append", log, stdin: rest).status == 0)
+        #expect(run(navlogBinary(), ["cat", log]).stdout == more)
+        #expect(run(Self.lz4, ["-dc", log]).stdout == more)
+        let info = navlog("info", log)
+        #expect(info.status == 0)
+        #expect(info.stdout.contains("events:        40000"))
+        #expect(navlog("verify", log).status == 0)
+    }
+
+    @Test func appendRejectsBadLinesWithTheirNumbersAndKeepsTheRest() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.path("s.navlog")
+        let input = """
+            {"session":"s-1","t":"2026-11-20T10:00:00Z","type":"mark","label":"a"}
+            {"session":"s-1","t":"not a time","type":"mark","label":"b"}
+            {"session":"s-2","t":"2026-11-20T10:00:01Z","type":"mark","label":"c"}
+
+            {"session":"s-1","t":"2026-11-20T10:00:02Z","type":"mark","label":"d"}
+            """
+        let r = navlog("append", log, stdin: input)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("<stdin>:2:"))
+        #expect(r.stderr.contains("<stdin>:3:"))
+        let cat = navlog("cat", log)
+        #expect(cat.stdout == """
+            {"label":"a","seq":1,"session":"s-1","t":"2026-11-20T10:00:00.000Z","type":"mark"}
+            {"label":"d","seq":2,"session":"s-1","t":"2026-11-20T10:00:02.000Z","type":"mark"}
+
+            """)
+    }
+
+    /// SIGKILL a writer at random moments, many times: every event it
+    /// acknowledged (printed after it was durable) is in the log, the log
+    /// always holds a prefix of the input, and the next writer carries on.
+    @Test func sigkilledWritersLoseNothingAcknowledged() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.path("s.navlog")
+        let all = Self.session(events: 6000, seed: 11).split(separator: "\n").map(String.init)
+        var stored = 0
+        var rng = SystemRandomNumberGenerator()
+        var kills = 0
+        var round = 0
+        while stored < all.count && round < 40 {
+            round += 1
+            let durability = ["every-append", "every-seal", "5"].randomElement(using: &rng)!
+            let acked = try Self.appendAndKill(log: log, lines: Array(all[stored...]), durability: durability,
+                                               afterMicroseconds: UInt32.random(in: 1_000...60_000, using: &rng))
+            kills += acked.killed ? 1 : 0
+            var lines: [String] = []
+            if FileManager.default.fileExists(atPath: log) {   // killed before it created the file: nothing stored
+                let cat = run(navlogBinary(), ["cat", log])
+                #expect(cat.status == 0, "round \(round): \(cat.stderr)")
+                lines = cat.stdout.split(separator: "\n").map(String.init)
+            }
+            #expect(Array(all.prefix(lines.count)) == lines, "round \(round): not a prefix")
+            #expect(lines.count >= acked.lastSeq, "round \(round): acknowledged seq \(acked.lastSeq) lost (\(lines.count) stored)")
+            if lines.count < acked.lastSeq || Array(all.prefix(lines.count)) != lines { return }
+            stored = lines.count
+        }
+        #expect(kills >= 10, "only \(kills) writers were killed mid-run")
+        // Let the last writer finish the input; the log ends intact.
+        if stored < all.count {
+            let rest = all[stored...].joined(separator: "\n") + "\n"
+            #expect(navlog("append", log, stdin: rest).status == 0)
+        }
+        #expect(navlog("cat", log).stdout == all.joined(separator: "\n") + "\n")
+        #expect(navlog("verify", log).status == 0)
+    }
+
+    /// Runs `navlog append LOG --ack`, feeding `lines`, and SIGKILLs it after
+    /// the delay (unless it finished). Returns the last seq it acknowledged.
+    static func appendAndKill(log: String, lines: [String], durability: String, afterMicroseconds delay: UInt32) throws -> (lastSeq: Int, killed: Bool) {
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: navlogBinary())
+        process.arguments = ["append", log, "--ack", "--durability", durability]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let feed = Data((lines.joined(separator: "\n") + "\n").utf8)
+        let writer = input.fileHandleForWriting
+        let feeder = Thread {
+            // Trickle the input so the kill lands mid-stream.
+            var offset = 0
+            while offset < feed.count {
+                let end = min(offset + 2048, feed.count)
+                do { try writer.write(contentsOf: feed[offset..<end]) } catch { break }
+                offset = end
+                usleep(1000)
+            }
+            try? writer.close()
+        }
+        feeder.start()
+        let acks = AckCollector(output.fileHandleForReading)
+        usleep(delay)
+        let killed = process.isRunning
+        if killed { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return (acks.lastSeq(), killed)
+    }
+}
+
+/// Reads `--ack` lines from a pipe on a background thread.
+private final class AckCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private var finished = false
+
+    init(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.withLock { data.append(chunk) }
+            }
+            lock.withLock { finished = true }
+        }
+        thread.start()
+    }
+
+    /// The last complete ack line (0 when none), once the pipe is closed.
+    func lastSeq() -> Int {
+        while !lock.withLock({ finished }) { usleep(1000) }
+        let text = lock.withLock { String(decoding: data, as: UTF8.self) }
+        let complete = text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
+        return complete.split(separator: "\n").last.flatMap { Int($0) } ?? 0
+    }
+}

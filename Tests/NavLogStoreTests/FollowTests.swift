@@ -1,0 +1,74 @@
+import Foundation
+import NavLogCore
+import Testing
+@testable import NavLogStore
+
+/// A flag shared between the writing thread and the test.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    private var failure: String?
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+    func fail(_ message: String) { lock.withLock { failure = message; value = true } }
+    var failed: String? { lock.withLock { failure } }
+}
+
+@Suite struct FollowTests {
+    /// A reader following a file that another thread is writing (sealed
+    /// blocks, unfinished frames grown by flushes, checkpoints, then the
+    /// footer) only ever sees a prefix of the events, and in the end all.
+    @Test(arguments: [LogWriterOptions.Durability.everyAppend, .onFlush])
+    func readerFollowingAGrowingFileSeesAPrefix(durability: LogWriterOptions.Durability) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(4000)
+        let done = Flag()
+        // The file exists (with its preamble) before the reader opens it.
+        let writer = try LogWriter(path: path, options: LogWriterOptions(durability: durability, blockTargetBytes: 4 << 10,
+                                                                         checkpointInterval: 300))
+        let box = WriterBox(writer)
+        let thread = Thread {
+            do {
+                let writer = box.writer
+                var rng = SeededGenerator(seed: 5)
+                for event in events {
+                    try writer.append(event)
+                    if rng.next() % 16 == 0 { try writer.flush() }
+                    if rng.next() % 64 == 0 { usleep(200) }
+                }
+                try writer.close()
+                done.set()
+            } catch {
+                done.fail("writer: \(error)")
+            }
+        }
+        thread.start()
+        let reader = try LogReader(path: path)
+        let cursor = reader.cursor()
+        var seen = 0
+        var rounds = 0
+        while true {
+            let finished = done.isSet
+            try reader.refresh()
+            while let event = try cursor.next() {
+                #expect(event == events[seen], "event \(seen) differs")
+                if event != events[seen] { return }
+                seen += 1
+            }
+            // What the reader holds is a prefix: its count matches what it handed out.
+            #expect(reader.eventCount >= seen)
+            rounds += 1
+            if finished { break }
+            usleep(100)
+        }
+        #expect(done.failed == nil)
+        #expect(seen == events.count)
+        #expect(rounds > 3)
+    }
+}
+
+private final class WriterBox: @unchecked Sendable {
+    let writer: LogWriter
+    init(_ writer: LogWriter) { self.writer = writer }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import NavLogCore
+import Testing
+@testable import NavLogStore
+
+@Suite struct LogRoundTripTests {
+    @Test(arguments: [1, 10, 5000, 30_000])
+    func writeCloseRead(count: Int) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(count)
+        try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 64 << 10, checkpointInterval: 2000))
+        let reader = try LogReader(path: path)
+        #expect(reader.indexSource == .footer)
+        #expect(reader.damage == nil)
+        #expect(reader.eventCount == count)
+        #expect(try readAll(path) == events)
+    }
+
+    /// The contract's interop promise: the real `lz4 -dc` prints exactly the
+    /// canonical NDJSON of the log.
+    @Test(arguments: [LogWriterOptions.Durability.onFlush, .everyAppend])
+    func lz4ToolPrintsTheCanonicalNDJSON(durability: LogWriterOptions.Durability) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(durability == .everyAppend ? 700 : 20_000)
+        try writeLog(path, events, options: LogWriterOptions(durability: durability, blockTargetBytes: 32 << 10,
+                                                              checkpointInterval: 1000))
+        let decoded = try run(lz4Tool, ["-dc", path])
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        #expect(decoded.stdout == ndjson(events))
+        var content: [UInt8] = []
+        try LogReader(path: path).forEachContent { content.append(contentsOf: $0) }
+        #expect(content == decoded.stdout)
+    }
+
+    @Test func unclosedLogIsWalked() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(3000)
+        let writer = try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 16 << 10), close: false)
+        try writer.flush()
+        let reader = try LogReader(path: path)
+        #expect(reader.indexSource == .walk)
+        #expect(try readAll(path) == events)
+        withExtendedLifetime(writer) {}
+    }
+
+    @Test func reopeningContinuesTheLog() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(5000)
+        let options = LogWriterOptions(blockTargetBytes: 16 << 10, checkpointInterval: 700)
+        try writeLog(path, Array(events[0..<2000]), options: options)
+        try writeLog(path, Array(events[2000..<2001]), options: options)
+        let writer = try LogWriter(path: path, options: options)
+        #expect(writer.lastSeq == 2001)
+        #expect(writer.session == "s-1")
+        #expect(writer.recovery == nil)
+        for event in events[2001...] { try writer.append(event) }
+        try writer.close()
+        #expect(try readAll(path) == events)
+        let decoded = try run(lz4Tool, ["-dc", path])
+        #expect(decoded.stdout == ndjson(events))
+    }
+
+    @Test func secondWriterIsRefusedAndReadersAreNot() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let first = try LogWriter(path: path)
+        try first.append(sampleEvents(1)[0])
+        try first.flush()
+        do {
+            _ = try LogWriter(path: path)
+            Issue.record("a second writer opened the log")
+        } catch {
+            #expect(error.kind == .locked)
+            #expect(error.description.contains("another writer holds the lock"))
+        }
+        let reader = try LogReader(path: path)
+        #expect(reader.eventCount == 1)
+        try first.close()
+        let again = try LogWriter(path: path)
+        #expect(again.lastSeq == 1)
+        try again.close()
+    }
+
+    @Test func eventsAreValidatedBeforeTheyAreAccepted() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let writer = try LogWriter(path: path)
+        let events = sampleEvents(5)
+        try writer.append(events[2])
+        #expect(throws: LogError.self) { try writer.append(events[1]) }      // seq goes back
+        #expect(throws: LogError.self) { try writer.append(events[2]) }      // seq repeats
+        var other = events[3]
+        other.session = "s-2"
+        #expect(throws: LogError.self) { try writer.append(other) }          // another session
+        var farFuture = events[3]
+        farFuture.t = Timestamp(milliseconds: 300_000_000_000_000)
+        #expect(throws: LogError.self) { try writer.append(farFuture) }      // t has no RFC 3339 form
+        // A batch is all or nothing.
+        #expect(throws: LogError.self) { try writer.append(contentsOf: [events[3], events[0]]) }
+        #expect(writer.lastSeq == 3)
+        try writer.append(contentsOf: [events[3], events[4]])
+        var unnumbered = events[0]
+        unnumbered.seq = 0
+        #expect(try writer.append(unnumbered) == 6)
+        #expect(throws: LogError.self) { try writer.append(line: Array(#"{"session":"s-1","type":"mark"}"#.utf8)) }
+        try writer.close()
+        #expect(try readAll(path).map(\.seq) == [3, 4, 5, 6])
+    }
+
+    @Test func cursorSeeksWithoutReadingEarlierBlocks() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(20_000, gaps: true)
+        try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 8 << 10))
+        let reader = try LogReader(path: path)
+        #expect(reader.blocks.count > 50)
+        let from = events[12_345].seq, to = events[12_400].seq
+        let cursor = reader.cursor(fromSeq: from, toSeq: to)
+        var got: [Event] = []
+        while let e = try cursor.next() { got.append(e) }
+        #expect(got == Array(events[12_345...12_400]))
+        // A seq that falls in a gap starts at the next event.
+        let gap = events.indices.first { events[$0 + 1].seq > events[$0].seq + 1 }!
+        let cursor2 = reader.cursor(fromSeq: events[gap].seq + 1)
+        #expect(try cursor2.next() == events[gap + 1])
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import NavLogCore
+@testable import NavLogStore
+
+/// A fresh temporary directory for one test, removed when the value dies.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        let base = FileManager.default.temporaryDirectory.path
+        path = base + "/navlog-store-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { path + "/" + name }
+}
+
+/// The result of running a program.
+struct ProcessOutput {
+    var status: Int32
+    var stdout: [UInt8]
+    var stderr: String
+}
+
+/// Runs `executable` with `arguments`, feeding `input` on stdin; stdout and
+/// stderr go through temporary files so that no pipe can fill up.
+func run(_ executable: String, _ arguments: [String], input: [UInt8] = []) throws -> ProcessOutput {
+    let dir = TemporaryDirectory()
+    let inPath = dir.file("stdin"), outPath = dir.file("stdout"), errPath = dir.file("stderr")
+    _ = FileManager.default.createFile(atPath: inPath, contents: Data(input))
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardInput = FileHandle(forReadingAtPath: inPath)
+    process.standardOutput = FileHandle(forWritingAtPath: outPath)
+    process.standardError = FileHandle(forWritingAtPath: errPath)
+    try process.run()
+    process.waitUntilExit()
+    let out = FileManager.default.contents(atPath: outPath) ?? Data()
+    let err = FileManager.default.contents(atPath: errPath) ?? Data()
+    return ProcessOutput(status: process.terminationStatus, stdout: [UInt8](out),
+                         stderr: String(decoding: err, as: UTF8.self))
+}
+
+/// The real `lz4` tool.
+let lz4Tool: String = {
+    for candidate in ["/usr/bin/lz4", "/usr/local/bin/lz4", "/opt/homebrew/bin/lz4"]
+    where FileManager.default.isExecutableFile(atPath: candidate) {
+        return candidate
+    }
+    return "/usr/bin/lz4"
+}()
+
+/// Deterministic pseudo-random numbers (SplitMix64) so failures reproduce.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Canonical-looking NDJSON lines (not parsed here; bytes for the frame layer).
+func sampleLines(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
+    var rng = SeededGenerator(seed: seed)
+    var out: [UInt8] = []
+    let screens = ["Recipe", "Category", "Settings", "Profile"]
+    for seq in 1...max(count, 1) {
+        let screen = screens[Int(rng.next() % 4)]
+        let id = rng.next() % 500
+        let line = #"{"seq":\#(seq),"session":"s-1","stack":"home","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"id":"\#(id)","type":"\#(screen)"}}"#
+        out.append(contentsOf: line.utf8)
+        out.append(0x0A)
+    }
+    return out
+}
+
+/// A varied, realistic session: `count` events with seqs 1…count (or with
+/// gaps when `gaps`), t rising 50 ms – 4 s per event.
+func sampleEvents(_ count: Int, session: String = "s-1", seed: UInt64 = 1, gaps: Bool = false) -> [Event] {
+    var rng = SeededGenerator(seed: seed)
+    var events: [Event] = []
+    events.reserveCapacity(count)
+    var t: Int64 = 1_795_168_800_000
+    var seq = 0
+    let recipes = ["apple-pie", "banana-bread", "carrot-cake", "dumplings", "eclairs", "focaccia"]
+    let tabs = ["home", "search", "favorites", "settings"]
+    for i in 0..<count {
+        seq += gaps ? Int(rng.next() % 3) + 1 : 1
+        t += Int64(rng.next() % 4000) + 50
+        let r = rng.next() % 100
+        let kind: EventKind
+        if i == 0 {
+            kind = .sessionStart(app: ["version": .string("3.2.1")], device: ["model": .string("iPhone15,2")])
+        } else if r < 35 {
+            kind = .stackPush(stack: tabs[Int(rng.next() % 2)],
+                              value: RouteValue(type: "Recipe", id: recipes[Int(rng.next() % 6)]))
+        } else if r < 60 {
+            kind = .stackPop(stack: tabs[Int(rng.next() % 2)], count: nil)
+        } else if r < 70 {
+            kind = .tabSelect(tab: tabs[Int(rng.next() % 4)])
+        } else if r < 80 {
+            kind = .splitSelect(split: "main", column: .sidebar,
+                                selection: [RouteValue(type: "Category", id: "c\(rng.next() % 5)")])
+        } else if r < 87 {
+            kind = .modalPresent(modal: "settings", style: .sheet)
+        } else if r < 93 {
+            kind = .modalDismiss(modal: nil)
+        } else if r < 97 {
+            kind = .mark(label: "purchase")
+        } else {
+            kind = .urlOpen(url: "https://example.com/r/\(rng.next() % 100)")
+        }
+        events.append(Event(session: session, seq: seq, t: Timestamp(milliseconds: t), kind: kind,
+                            meta: r == 95 ? ["price": .number("\(rng.next() % 99)")] : nil))
+    }
+    return events
+}
+
+/// The canonical NDJSON of events, as `navlog cat` prints it.
+func ndjson(_ events: [Event]) -> [UInt8] {
+    var writer = CanonicalWriter()
+    for event in events {
+        writer.write(event)
+        writer.bytes.append(0x0A)
+    }
+    return writer.bytes
+}
+
+/// Every event of a log, through a cursor.
+func readAll(_ path: String) throws -> [Event] {
+    let reader = try LogReader(path: path)
+    let cursor = reader.cursor()
+    var events: [Event] = []
+    while let event = try cursor.next() { events.append(event) }
+    return events
+}
+
+/// Writes `events` to a new log at `path` and closes it.
+@discardableResult
+func writeLog(_ path: String, _ events: [Event], options: LogWriterOptions = LogWriterOptions(), close: Bool = true) throws -> LogWriter {
+    let writer = try LogWriter(path: path, options: options)
+    for event in events { try writer.append(event) }
+    if close { try writer.close() }
+    return writer
+}
+
+func fileBytes(_ path: String) -> [UInt8] {
+    [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+}
+
+func writeFile(_ path: String, _ bytes: [UInt8]) {
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+}

@@ -1,0 +1,178 @@
+import Foundation
+import NavLogCore
+import Testing
+@testable import NavLogStore
+
+@Suite struct VerifyRepairTests {
+    static let smallOptions = LogWriterOptions(blockTargetBytes: 1 << 10, checkpointInterval: 12)
+
+    @Test func intactLogVerifiesClean() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(3000)
+        try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 16 << 10, checkpointInterval: 500))
+        let report = try LogVerifier.verify(path: path)
+        #expect(report.problems == [])
+        #expect(report.hasFooter)
+        #expect(report.events == 3000)
+        #expect(report.checkpoints == 6)
+        #expect(report.firstSeq == 1 && report.lastSeq == 3000)
+    }
+
+    /// Every single-bit flip anywhere in a closed log is reported.
+    @Test func everySingleBitFlipIsDetected() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        try writeLog(path, sampleEvents(12), options: LogWriterOptions(blockTargetBytes: 400, checkpointInterval: 4))
+        let good = fileBytes(path)
+        let clean = try LogVerifier.verify(path: path)
+        #expect(clean.problems == [])
+        // Every kind of frame is there to be hit.
+        #expect(clean.blocks >= 3 && clean.checkpoints >= 2 && clean.hasFooter)
+        let flipped = dir.file("flipped.navlog")
+        var missed: [Int] = []
+        for bit in 0..<(good.count * 8) {
+            var bad = good
+            bad[bit / 8] ^= UInt8(1 << (bit % 8))
+            writeFile(flipped, bad)
+            if try LogVerifier.verify(path: flipped).problems.isEmpty { missed.append(bit) }
+        }
+        #expect(missed == [], "undetected flips at bits \(missed.prefix(20)) of \(good.count * 8)")
+    }
+
+    /// Damage in the middle of a large log: the problem names its byte
+    /// offset, frame and seq.
+    @Test func problemsSayWhere() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        try writeLog(path, sampleEvents(5000), options: LogWriterOptions(blockTargetBytes: 16 << 10))
+        let reader = try LogReader(path: path)
+        let block = reader.blocks[5]
+        var bytes = fileBytes(path)
+        let target = Int(block.dataOffset) + block.dataLength / 2
+        bytes[target] ^= 0x40
+        writeFile(path, bytes)
+        let report = try LogVerifier.verify(path: path)
+        #expect(report.problems.count >= 1)
+        let first = try #require(report.problems.first)
+        #expect(first.offset == block.dataOffset)
+        #expect(first.frame == block.dataFrameIndex)
+        #expect(first.seq == block.firstSeq)
+        #expect(first.description.contains("byte \(block.dataOffset), frame \(block.dataFrameIndex), seq \(block.firstSeq)"))
+        // A reader that reaches the damaged block reports it as an error, never a crash.
+        let cursor = try LogReader(path: path).cursor(fromSeq: block.firstSeq)
+        #expect(throws: LogError.self) { _ = try cursor.next() }
+    }
+
+    @Test func repairCutsATornTailIntoASideFile() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(400)
+        try writeLog(path, events, options: Self.smallOptions)
+        let full = fileBytes(path)
+        let reader = try LogReader(path: path)
+        let cut = Int(reader.blocks[10].dataOffset) + 9     // inside block 10's data frame
+        writeFile(path, Array(full[0..<cut]))
+        let torn = try LogVerifier.verify(path: path)
+        #expect(!torn.isIntact)
+        let repaired = try LogRepair.repair(path: path)
+        let recovery = try #require(repaired.recovery)
+        #expect(recovery.cutOffset == reader.blocks[10].dataOffset)
+        let side = try #require(recovery.sideFile)
+        #expect(fileBytes(side) == Array(full[Int(recovery.cutOffset)..<cut]))
+        #expect(try LogVerifier.verify(path: path).isIntact)
+        #expect(try readAll(path) == Array(events.prefix(reader.blocks[9].lastSeq)))
+        // Repairing again has nothing to do.
+        #expect(try LogRepair.repair(path: path).nothingToDo)
+    }
+
+    @Test func repairKeepsEverythingAfterMidFileDamage() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(400)
+        try writeLog(path, events, options: Self.smallOptions)
+        let full = fileBytes(path)
+        let reader = try LogReader(path: path)
+        let damaged = reader.blocks[7]
+        var bytes = full
+        bytes[Int(damaged.dataOffset) + 20] ^= 0x01
+        writeFile(path, bytes)
+        let repaired = try LogRepair.repair(path: path)
+        let recovery = try #require(repaired.recovery)
+        let side = try #require(recovery.sideFile)
+        // Cut at the damaged block; the side file holds every byte from there.
+        #expect(recovery.cutOffset == damaged.dataOffset)
+        #expect(fileBytes(side) == Array(bytes[Int(damaged.dataOffset)...]))
+        #expect(try LogVerifier.verify(path: path).isIntact)
+        #expect(try readAll(path) == Array(events.prefix(reader.blocks[6].lastSeq)))
+    }
+
+    @Test func repairResealsTheEventsOfAnUnfinishedFrame() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(100)
+        let writer = try LogWriter(path: path, options: LogWriterOptions(durability: .everyAppend, blockTargetBytes: 1 << 20))
+        for e in events { try writer.append(e) }
+        // No close: the file ends with an unfinished data frame.
+        let report = try LogVerifier.verify(path: path)
+        #expect(report.recoverableTailEvents == 100)
+        #expect(try readAll(path) == events)
+        let lz4 = try run(lz4Tool, ["-dc", path])
+        #expect(lz4.status != 0)            // the stock tool sees an unfinished stream
+        withExtendedLifetime(writer) {}
+        writer.file.close()                 // as if the process died: the lock is released
+        let repaired = try LogRepair.repair(path: path)
+        #expect(repaired.recovery?.recoveredEvents == 100)
+        #expect(try LogVerifier.verify(path: path).isIntact)
+        #expect(try readAll(path) == events)
+        #expect(try run(lz4Tool, ["-dc", path]).stdout == ndjson(events))
+    }
+
+    @Test func hostileFilesAreErrorsNotCrashes() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("x.navlog")
+        // Not a navlog at all.
+        writeFile(path, Array("hello, world\n".utf8))
+        #expect(throws: LogError.self) { _ = try LogReader(path: path) }
+        // A writer refuses it too.
+        #expect(throws: LogError.self) { _ = try LogWriter(path: path) }
+        #expect(fileBytes(path) == Array("hello, world\n".utf8))
+        // A navlog whose next frame is a skippable frame claiming 4 GB.
+        try FileManager.default.removeItem(atPath: path)
+        try writeLog(path, sampleEvents(10))
+        var bytes = Array(fileBytes(path)[0..<NavLogFormat.preambleBytes])
+        bytes.appendLE(NavLogFormat.navlogSkippableMagic)
+        bytes.appendLE(UInt32.max)
+        bytes.append(contentsOf: [UInt8](repeating: 0, count: 100))
+        writeFile(path, bytes)
+        let reader = try LogReader(path: path)
+        #expect(reader.eventCount == 0)
+        #expect(reader.damage != nil)
+        #expect(!(try LogVerifier.verify(path: path)).isIntact)
+        // A data frame whose header claims 4 GB of content and 4 MB blocks.
+        bytes = Array(bytes[0..<NavLogFormat.preambleBytes])
+        var frame: [UInt8] = []
+        frame.appendLE(NavLogFormat.lz4FrameMagic)
+        frame.append(0x64 | 0x08)
+        frame.append(0x70)
+        frame.appendLE(UInt64(4) << 30)
+        frame.append(UInt8(truncatingIfNeeded: XXHash32.hash(Array(frame[4...])) >> 8))
+        frame.appendLE(UInt32(0x3FFF_FFFF))
+        bytes += frame + [UInt8](repeating: 0xAB, count: 1000)
+        writeFile(path, bytes)
+        let second = try LogReader(path: path)
+        #expect(second.eventCount == 0)
+        #expect(!(try LogVerifier.verify(path: path)).isIntact)
+        // A footer that lies about its entries: the walk is used instead.
+        try FileManager.default.removeItem(atPath: path)
+        let events = sampleEvents(300)
+        try writeLog(path, events, options: Self.smallOptions)
+        bytes = fileBytes(path)
+        let footerAt = Int(bytes.loadLE64(bytes.count - 12))
+        bytes[footerAt + 8 + 8] ^= 0x01                     // block count
+        writeFile(path, bytes)
+        let third = try LogReader(path: path)
+        #expect(third.indexSource == .walk)
+        #expect(try readAll(path) == events)
+    }
+}
