@@ -22,13 +22,19 @@ struct ReplayCommand: ParsableCommand {
             With --json, one object per line (schemas/replay.schema.json):
               {"anomalies":[…],"effects":[…],"scene":…,"screen":…,"seq":…,"t":…,"type":…}
 
-            With --interactive (standard input and output must be a terminal), a stepper:
-              n, space, → or ↓   next event          p, ← or ↑   previous event
-              g SEQ Enter        jump to a seq        t TIME Enter  jump to an RFC 3339 time
-              / GLOB Enter       next event whose type, screen, route values, mark:LABEL or \
-            url:URL match (* is the wildcard; an empty GLOB repeats the last search)
-              s                  show the full state  q            quit
-            It starts at --from (or the first event) and stops at --to.
+            With --interactive (standard input and output must be a terminal), a stepper \
+            that starts at --from (or the first event) and stops at --to:
+              n  space  →  ↓      next event
+              p  ←  ↑             previous event
+              Home  End           the start (no event applied), the last event
+              g SEQ Enter         the last event with seq ≤ SEQ
+              t TIME Enter        the last event with t ≤ TIME (RFC 3339)
+              / GLOB Enter        the next event whose type, screen, route values,
+                                  mark:LABEL or url:URL match GLOB (* is the wildcard);
+                                  / Enter repeats the last search
+              s                   show the full state (again: the events)
+              q  Ctrl-C           quit, printing the event it stopped at
+            Esc cancels a prompt.
 
             Examples:
               navlog replay session.ndjson
@@ -38,7 +44,7 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "An NDJSON file of one session's events (- for standard input).")
+    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).")
     var log: String
 
     @Option(name: .long, help: ArgumentHelp("Show events from this seq on.", valueName: "N"))

@@ -168,6 +168,20 @@ struct ReplayCommandTests {
         #expect(missing.stderr.split(separator: "\n").count == 1)
     }
 
+    @Test func aLogReplaysLikeItsNDJSON() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.path("demo-1.navlog")
+        let appended = navlog("append", log, stdin: try String(contentsOfFile: Self.sample, encoding: .utf8))
+        try #require(appended.status == 0, "\(appended.stderr)")
+        for args in [[String](), ["--from", "14", "--to", "20"], ["--json"]] {
+            let fromLog = run(navlogBinary(), ["replay", log] + args)
+            let fromNDJSON = run(navlogBinary(), ["replay", Self.sample] + args)
+            #expect(fromLog.status == 0, "\(fromLog.stderr)")
+            #expect(fromLog.stdout == fromNDJSON.stdout, "\(args)")
+            #expect(!fromLog.stdout.isEmpty)
+        }
+    }
+
     @Test func readsStandardInput() throws {
         let text = try String(contentsOfFile: Self.sample, encoding: .utf8)
         let r = navlog("replay", "-", "--to", "2", stdin: text)

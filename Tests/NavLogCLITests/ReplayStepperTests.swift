@@ -182,6 +182,18 @@ struct ReplayStepperTests {
         try Self.quit(terminal)
     }
 
+    @Test func stepsThroughALog() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.path("demo-1.navlog")
+        try #require(navlog("append", log, stdin: try String(contentsOfFile: Self.sample, encoding: .utf8)).status == 0)
+        let terminal = try PseudoTerminal(navlogBinary(), ["replay", log, "--interactive", "--from", "20"], environment: ["NO_COLOR": "1"])
+        let frame = try terminal.nextFrame(containing: "event 20 of 23")
+        #expect(frame.contains("    anomaly pop-underflow\n"))
+        try terminal.send("\u{1B}[A")  // ↑
+        try terminal.nextFrame(containing: "event 19 of 23", "pushed Recipe/lemon-tart on home")
+        try Self.quit(terminal)
+    }
+
     @Test func fromAndToBoundTheSteps() throws {
         let (terminal, frame) = try Self.start(["--from", "18", "--to", "19"])
         #expect(frame.contains("event 18 of 19"))
