@@ -127,12 +127,21 @@ private enum TerminalRestore {
     static let leaveScreen: StaticString = "\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
     static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
 
+    nonisolated(unsafe) static var exitHandlerRegistered = false
+
     static func install() {
         guard !installed else { return }
         installed = true
+        // Globals are initialised on first use, which must not happen inside a handler.
+        active = 0
+        resized = 0
+        _ = leaveScreen.utf8CodeUnitCount
         for signal in endingSignals { previous[signal] = Glibc_signal(signal, onEndingSignal) }
         previous[SIGWINCH] = Glibc_signal(SIGWINCH, onResize)
-        atexit(onExit)
+        if !exitHandlerRegistered {
+            exitHandlerRegistered = true
+            atexit(onExit)
+        }
     }
 
     static func uninstall() {

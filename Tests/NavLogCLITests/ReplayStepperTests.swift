@@ -151,11 +151,12 @@ struct ReplayStepperTests {
         #expect(terminal.settings.isCooked)
     }
 
-    @Test func sigintRestoresTheTerminal() throws {
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aSignalRestoresTheTerminalThenEndsTheProcess(signal: Int32) throws {
         let (terminal, _) = try Self.start()
         #expect(!terminal.settings.isCooked)
-        kill(terminal.pid, SIGINT)
-        #expect(try terminal.waitForExit() == .signaled(SIGINT))
+        kill(terminal.pid, signal)
+        #expect(try terminal.waitForExit() == .signaled(signal))
         #expect(terminal.settings.modeFlags == terminal.initialSettings.modeFlags)
         #expect(terminal.rawOutput.contains("\u{1B}[?1049l"))
     }
