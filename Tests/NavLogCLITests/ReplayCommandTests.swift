@@ -42,6 +42,18 @@ struct ReplayCommandTests {
         #expect(!r.stdout.contains("\u{1B}["))  // not a terminal: no colour
     }
 
+    /// Colour only on a terminal (a real pseudo-terminal here), and not with `NO_COLOR`.
+    @Test func colourOnATerminalUnlessNoColor() throws {
+        let coloured = try PseudoTerminal(navlogBinary(), ["replay", Self.sample, "--to", "20"])
+        #expect(try coloured.waitForExit() == .exited(0))
+        #expect(coloured.rawOutput.contains("screen now \u{1B}[36mRecipe/apple-pie\u{1B}[0m"))
+        #expect(coloured.rawOutput.contains("\u{1B}[33manomaly pop-underflow\u{1B}[0m"))
+        let plain = try PseudoTerminal(navlogBinary(), ["replay", Self.sample, "--to", "20"], environment: ["NO_COLOR": "1"])
+        #expect(try plain.waitForExit() == .exited(0))
+        #expect(!plain.rawOutput.contains("\u{1B}["))
+        #expect(PseudoTerminal.plain(coloured.output[...]) == plain.rawOutput.replacingOccurrences(of: "\r", with: ""))
+    }
+
     @Test func aRangeShowsOnlyItsEventsButAppliesTheOnesBefore() {
         let r = navlog("replay", Self.sample, "--from", "17", "--to", "20")
         #expect(r.status == 0)
