@@ -1,0 +1,67 @@
+import NavLogCore
+
+/// One line of `navlog replay`: `seq  time  scene  type  — effects`, the
+/// columns padded to the widest value of the lines shown.
+///
+/// ```
+///  5  2026-11-20T10:00:05.120Z  main  stack.push  — pushed Recipe/apple-pie on home; screen now Recipe/apple-pie
+/// ```
+struct ReplayLine {
+    /// Column widths, in characters.
+    struct Widths {
+        var seq = 1
+        var scene = 0
+        var type = 0
+
+        /// Wide enough for every one of `events`.
+        init<Events: Sequence<Event>>(fitting events: Events) {
+            for event in events { widen(for: event) }
+        }
+
+        mutating func widen(for event: Event) {
+            seq = max(seq, String(event.seq).count)
+            scene = max(scene, ReplayLine.scene(event).count)
+            type = max(type, event.type.count)
+        }
+    }
+
+    var widths: Widths
+    var style: StateTree.Style
+
+    private func paint(_ text: String, _ code: String) -> String {
+        style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// The line for a step, without a line break.
+    func text(_ step: ReplayStep) -> String {
+        let event = step.event
+        let seq = String(event.seq)
+        var out = String(repeating: " ", count: max(0, widths.seq - seq.count)) + paint(seq, "2")
+        out += "  " + paint(event.t.rfc3339, "2")
+        out += "  " + pad(Self.scene(event), widths.scene)
+        out += "  " + paint(pad(event.type, widths.type), "1")
+        out += "  — " + effects(step.effects)
+        if let cause = event.cause { out += "  " + paint("(cause \(cause))", "2") }
+        return out
+    }
+
+    /// The effects joined with `; `, or `no change`.
+    func effects(_ effects: [EventEffect]) -> String {
+        if effects.isEmpty { return paint("no change", "2") }
+        return effects.map { effect in
+            switch effect {
+            case .screen(let screen): "screen now " + paint(screen, "36")
+            case .anomaly: paint(effect.description, "33")
+            default: effect.description
+            }
+        }.joined(separator: "; ")
+    }
+
+    /// The scene column: the scene id, `""` when it is empty.
+    static func scene(_ event: Event) -> String { event.sceneID.isEmpty ? "\"\"" : event.sceneID }
+
+    private func pad(_ s: String, _ width: Int) -> String {
+        let n = s.count
+        return n >= width ? s : s + String(repeating: " ", count: width - n)
+    }
+}
