@@ -1,0 +1,46 @@
+import Testing
+
+/// Every command explains itself: `--help` on stdout with an example, exit 0;
+/// shell completions come from swift-argument-parser.
+@Suite("Help and completions")
+struct HelpTests {
+    /// Every subcommand the root lists.
+    static func commands() -> [String] {
+        let help = navlog("--help").stdout
+        guard let start = help.range(of: "SUBCOMMANDS:") else { return [] }
+        return help[start.upperBound...].split(separator: "\n").compactMap { line in
+            let trimmed = line.drop { $0 == " " }
+            // "  name   abstract"; wrapped abstract lines are indented further.
+            guard line.hasPrefix("  "), !line.dropFirst(2).hasPrefix(" "), let word = trimmed.split(separator: " ").first else { return nil }
+            guard word != "help", word.allSatisfy({ $0.isLowercase || $0 == "-" }) else { return nil }
+            return String(word)
+        }
+    }
+
+    @Test func theRootListsTheContractsCommands() {
+        let listed = Set(Self.commands())
+        for command in ["state", "append", "cat", "info", "verify", "repair", "replay"] {
+            #expect(listed.contains(command), "navlog --help does not list \(command)")
+        }
+    }
+
+    @Test func everyCommandsHelpHasAnExample() {
+        let commands = Self.commands()
+        #expect(commands.count >= 7)
+        for command in commands {
+            let r = navlog(command, "--help")
+            #expect(r.status == 0, "\(command) --help")
+            #expect(r.stderr == "", "\(command) --help")
+            #expect(r.stdout.contains("Example"), "navlog \(command) --help has no example")
+            #expect(r.stdout.contains("navlog \(command)"), "navlog \(command) --help shows no invocation")
+        }
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScripts(shell: String) {
+        let r = navlog("--generate-completion-script", shell)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("state"))
+        #expect(r.stdout.contains(shell == "fish" ? "-l 'at'" : "--at"))
+    }
+}
