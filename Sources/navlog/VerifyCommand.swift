@@ -31,7 +31,7 @@ struct VerifyCommand: ParsableCommand {
                 continue
             }
             if report.isIntact {
-                Output.line("\(log): ok, \(report.events) events, \(report.blocks) blocks, \(report.checkpoints) checkpoints"
+                Output.line("\(log): ok, \(counted(report.events, "event")), \(counted(report.blocks, "block")), \(counted(report.checkpoints, "checkpoint"))"
                             + (report.hasFooter ? "" : ", not closed"))
             } else {
                 bad += 1
@@ -44,4 +44,9 @@ struct VerifyCommand: ParsableCommand {
         Output.flushStandardOutput()
         if bad > 0 { throw CLIFailure.no("\(bad) of \(logs.count) log\(logs.count == 1 ? "" : "s") damaged") }
     }
+}
+
+/// "1 block", "2 blocks": a count with its noun, singular or plural.
+private func counted(_ n: Int, _ noun: String) -> String {
+    n == 1 ? "1 \(noun)" : "\(n) \(noun)s"
 }
