@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A finished child process: how long it took (wall, from spawn to reaped),
+/// its peak RSS (from `wait4`'s rusage) and exit status.
+struct ChildRun {
+    var seconds: Double
+    var peakRSS: Int
+    var status: Int32
+}
+
+/// Runs real programs the way a user would, timing the whole process.
+enum ChildProcess {
+    /// Runs `path args…` with standard output sent to `stdoutPath`
+    /// (default /dev/null) and standard input from `stdinPath` (default /dev/null).
+    static func run(
+        _ path: String, _ arguments: [String], stdoutPath: String = "/dev/null", stdinPath: String = "/dev/null"
+    ) throws(BenchmarkFailure) -> ChildRun {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let start = monotonicSeconds()
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw BenchmarkFailure("cannot run \(path): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            if errno != EINTR { throw BenchmarkFailure("wait4 failed: \(String(cString: strerror(errno)))") }
+        }
+        let seconds = monotonicSeconds() - start
+        let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return ChildRun(seconds: seconds, peakRSS: maxRSSBytes(usage), status: exitStatus)
+    }
+
+    /// Like ``run(_:_:stdoutPath:stdinPath:)`` but fails unless the exit status is 0.
+    static func runChecked(
+        _ path: String, _ arguments: [String], stdoutPath: String = "/dev/null", stdinPath: String = "/dev/null"
+    ) throws(BenchmarkFailure) -> ChildRun {
+        let result = try run(path, arguments, stdoutPath: stdoutPath, stdinPath: stdinPath)
+        guard result.status == 0 else {
+            throw BenchmarkFailure("\(path) \(arguments.joined(separator: " ")) exited with \(result.status)")
+        }
+        return result
+    }
+
+    /// The absolute path of `name` on `PATH`, or `nil`.
+    static func which(_ name: String) -> String? {
+        let path = String(cString: getenv("PATH") ?? strdup("/usr/bin:/bin"))
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// The `navlog` binary built next to this benchmark (same build
+    /// configuration), unless `--navlog PATH` names another.
+    static func navlogBinary(_ options: BenchmarkOptions) throws(BenchmarkFailure) -> String {
+        if let given = options.string("navlog") { return given }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let me = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+        let directory = me.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let candidate = (directory.isEmpty ? "." : directory) + "/navlog"
+        guard access(candidate, X_OK) == 0 else {
+            throw BenchmarkFailure("no navlog binary at \(candidate): run `swift build -c release` first, or pass --navlog PATH")
+        }
+        return candidate
+    }
+}
+
+/// A fresh temporary directory, removed (with its files) by `remove()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init() throws(BenchmarkFailure) {
+        let base = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+        var template = Array((base + "/navlog-bench.XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw BenchmarkFailure("cannot make a temporary directory under \(base)")
+        }
+        path = String(cString: made)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Removes the directory and the files in it (it holds no subdirectories).
+    func remove() {
+        guard let dir = opendir(path) else { return }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { unlink(file(name)) }
+        }
+        closedir(dir)
+        rmdir(path)
+    }
+}
+
+/// The size of a file in bytes (0 when missing).
+func fileSize(_ path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : 0
+}

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Monotonic wall time in seconds.
+func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Several timed runs of one piece of work.
+struct Timings {
+    /// Seconds of each run, in order.
+    let seconds: [Double]
+
+    /// The median run.
+    var median: Double { Timings.median(seconds) }
+    /// The fastest run.
+    var best: Double { seconds.min() ?? 0 }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let mid = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    }
+}
+
+/// Times `body` `runs` times (after one untimed warm-up run when `warmUp`).
+func measure(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Timings {
+    if warmUp { try body() }
+    var seconds: [Double] = []
+    for _ in 0..<max(1, runs) {
+        let start = monotonicSeconds()
+        try body()
+        seconds.append(monotonicSeconds() - start)
+    }
+    return Timings(seconds: seconds)
+}
+
+/// Keeps a value alive and opaque to the optimiser.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// Peak resident set size of this process so far, in bytes.
+func peakRSSOfSelf() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    return maxRSSBytes(usage)
+}
+
+/// `ru_maxrss` in bytes (kilobytes on Linux, bytes on macOS).
+func maxRSSBytes(_ usage: rusage) -> Int {
+    #if canImport(Darwin)
+    return Int(usage.ru_maxrss)
+    #else
+    return Int(usage.ru_maxrss) * 1024
+    #endif
+}
+
+#if canImport(Glibc)
+private let RUSAGE_SELF = __rusage_who_t(Glibc.RUSAGE_SELF.rawValue)
+#endif
