@@ -16,14 +16,63 @@ struct ChildRun {
 enum ChildProcess {
     /// Runs `path args…` with standard output sent to `stdoutPath`
     /// (default /dev/null) and standard input from `stdinPath` (default /dev/null).
+    ///
+    /// The program is started by a fresh copy of this benchmark (see
+    /// ``probeMain(_:)``), not by this process: Linux charges a child the peak
+    /// RSS of the process it was spawned from (`exec` keeps the old memory's
+    /// high-water mark), which would hide the program's own under the
+    /// benchmark's hundreds of megabytes. The probe's own small footprint is
+    /// the floor (`/bin/true` shows it).
     static func run(
         _ path: String, _ arguments: [String], stdoutPath: String = "/dev/null", stdinPath: String = "/dev/null"
+    ) throws(BenchmarkFailure) -> ChildRun {
+        let resultPath = probeResultPath
+        unlink(resultPath)
+        let direct = try spawnAndWait(selfPath, [probeFlag, resultPath, path] + arguments, stdoutPath: stdoutPath, stdinPath: stdinPath)
+        guard direct.status == 0, let text = readTextFile(resultPath) else {
+            throw BenchmarkFailure("cannot run \(path) through the probe (status \(direct.status))")
+        }
+        let fields = text.split(separator: " ")
+        guard fields.count == 3, let seconds = Double(fields[0]), let rss = Int(fields[1]), let status = Int32(fields[2]) else {
+            throw BenchmarkFailure("bad probe result: \(text)")
+        }
+        return ChildRun(seconds: seconds, peakRSS: rss, status: status)
+    }
+
+    /// The hidden first argument that makes `navlog-bench` a probe.
+    static let probeFlag = "--probe-child"
+
+    /// The probe: `navlog-bench --probe-child RESULT PROGRAM ARGS…` runs
+    /// PROGRAM with this process's standard input and output, and writes
+    /// `seconds peakRSSBytes status` to RESULT. Returns its exit status.
+    static func probeMain(_ arguments: [String]) -> Int32 {
+        guard arguments.count >= 2 else { return 2 }
+        do {
+            let run = try spawnAndWait(arguments[1], Array(arguments.dropFirst(2)), stdoutPath: nil, stdinPath: nil)
+            guard let f = fopen(arguments[0], "w") else { return 2 }
+            fputs("\(run.seconds) \(run.peakRSS) \(run.status)", f)
+            fclose(f)
+            return 0
+        } catch {
+            printError("navlog-bench probe: \(error)")
+            return 2
+        }
+    }
+
+    private static let probeResultPath: String = {
+        let base = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+        return "\(base)/navlog-bench-probe-\(getpid())"
+    }()
+
+    /// Spawns and reaps a program, timing it (spawn to reaped).
+    private static func spawnAndWait(
+        _ path: String, _ arguments: [String], stdoutPath: String?, stdinPath: String?
     ) throws(BenchmarkFailure) -> ChildRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let stdinPath { posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0) }
+        if let stdoutPath { posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
@@ -53,6 +102,13 @@ enum ChildProcess {
         return result
     }
 
+    /// This benchmark's own executable.
+    static let selfPath: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+    }()
+
     /// The absolute path of `name` on `PATH`, or `nil`.
     static func which(_ name: String) -> String? {
         let path = String(cString: getenv("PATH") ?? strdup("/usr/bin:/bin"))
@@ -67,10 +123,7 @@ enum ChildProcess {
     /// configuration), unless `--navlog PATH` names another.
     static func navlogBinary(_ options: BenchmarkOptions) throws(BenchmarkFailure) -> String {
         if let given = options.string("navlog") { return given }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let me = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-        let directory = me.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let directory = selfPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let candidate = (directory.isEmpty ? "." : directory) + "/navlog"
         guard access(candidate, X_OK) == 0 else {
             throw BenchmarkFailure("no navlog binary at \(candidate): run `swift build -c release` first, or pass --navlog PATH")

@@ -13,7 +13,8 @@ enum ParseFoldBenchmark {
     static let suite = BenchmarkSuite(
         name: "parse-fold",
         summary: "canonical-line parse and fold vs Foundation JSONSerialization (issue 2)",
-        options: ["--events N  generated events (default 1M)"],
+        options: ["--events N  generated events (default 1M)",
+                  "--only navlog  skip the Foundation peer (for profiling)"],
         run: run
     )
 
@@ -53,7 +54,9 @@ enum ParseFoldBenchmark {
         }
 
         // Foundation: JSONSerialization of the same lines.
-        let foundation = try measure(runs: runs, warmUp: false) {
+        let skipPeer = options.string("only") == "navlog"
+        let foundation = try measure(runs: skipPeer ? 0 : runs, warmUp: false) {
+            if skipPeer { return }
             var objects = 0
             try corpus.forEachLine { line in
                 let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: line.baseAddress!), count: line.count, deallocator: .none)

@@ -29,9 +29,10 @@ struct Timings {
     }
 }
 
-/// Times `body` `runs` times (after one untimed warm-up run when `warmUp`).
+/// Times `body` `runs` times (after one untimed warm-up run when `warmUp`);
+/// `runs` 0 times it once, without a warm-up.
 func measure(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Timings {
-    if warmUp { try body() }
+    if warmUp && runs > 0 { try body() }
     var seconds: [Double] = []
     for _ in 0..<max(1, runs) {
         let start = monotonicSeconds()

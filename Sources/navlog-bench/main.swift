@@ -18,4 +18,6 @@ let suites: [BenchmarkSuite] = [
     LogBenchmark.suite,
 ]
 
-exit(BenchmarkCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), suites: suites))
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == ChildProcess.probeFlag { exit(ChildProcess.probeMain(Array(arguments.dropFirst()))) }
+exit(BenchmarkCommand.run(arguments: arguments, suites: suites))
