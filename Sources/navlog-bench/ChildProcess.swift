@@ -39,6 +39,21 @@ enum ChildProcess {
         return ChildRun(seconds: seconds, peakRSS: rss, status: status)
     }
 
+    /// The peak RSS of `path args…` as GNU time reports it (`/usr/bin/time -f %M`),
+    /// or `nil` without GNU time. GNU time forks the program from its own
+    /// small process, so the figure is the program's own, with no floor.
+    static func peakRSSByGNUTime(_ path: String, _ arguments: [String]) throws(BenchmarkFailure) -> Int? {
+        let time = "/usr/bin/time"
+        guard access(time, X_OK) == 0 else { return nil }
+        let output = probeResultPath + ".rss"
+        defer { unlink(output) }
+        _ = try runChecked(time, ["-f", "%M", "-o", output, path] + arguments)
+        guard let text = readTextFile(output),
+              let kilobytes = Int(text.split(separator: "\n").last(where: { !$0.isEmpty }) ?? "")
+        else { throw BenchmarkFailure("cannot read GNU time's output") }
+        return kilobytes * 1024
+    }
+
     /// The hidden first argument that makes `navlog-bench` a probe.
     static let probeFlag = "--probe-child"
 
