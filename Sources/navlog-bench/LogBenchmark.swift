@@ -65,54 +65,59 @@ enum LogBenchmark {
         try corpus.forEachLine { events.append(try parser.parse($0)) }
         print("\(corpus.eventCount) events of one generated session: \(megabytes(raw)) of canonical NDJSON\n")
 
-        // navlog: append every event, sealing (and syncing) each block, then close.
         let log = directory.file("append.navlog")
-        let sealing = LogWriterOptions(durability: .everySeal)
-        let append = try measure(runs: runs) {
-            unlink(log)
-            let writer = try LogWriter(path: log, options: sealing)
-            for event in events { try writer.append(event) }
-            try writer.close()
-        }
-        let logSize = fileSize(log)
-
-        // navlog append as a process, canonical NDJSON on stdin.
         let cliLog = directory.file("cli.navlog")
-        let cli = try measure(runs: runs, warmUp: false) {
-            unlink(cliLog)
-            _ = try ChildProcess.runChecked(navlog, ["append", cliLog, "--durability", "every-seal"], stdinPath: ndjson)
-        }
-
-        // lz4 -1, the real tool, file to file (whole process).
         let lz4Out = directory.file("small.ndjson.lz4")
-        let lz4Tool = try measure(runs: runs) {
-            _ = try ChildProcess.runChecked(lz4, ["-1", "-q", "-f", ndjson, lz4Out])
-        }
-        let lz4Size = fileSize(lz4Out)
-
-        // liblz4 in process: LZ4F_compressFrame at level 1, the lz4 tool's frame settings.
+        let sealing = LogWriterOptions(durability: .everySeal)
+        let session = events.first?.session ?? ""
         var frameSize = 0
-        let inProcess = measure(runs: runs) { frameSize = compressFrame(corpus.bytes) }
-
-        // Full read + fold of the log.
-        let readFold = try measure(runs: runs) {
-            let reader = try LogReader(path: log)
-            let cursor = reader.cursor()
-            var state = NavigationState(session: events.first?.session ?? "")
-            var n = 0
-            while let event = try cursor.next() {
-                _ = state.apply(event)
-                n += 1
-            }
-            guard n == events.count else { throw BenchmarkFailure("read \(n) events of \(events.count)") }
-            blackHole(state)
-        }
-        // lz4 -dc of the same file, for scale.
-        let lz4Decompress = try measure(runs: runs) {
-            _ = try ChildProcess.runChecked(lz4, ["-dc", lz4Out])
-        }
-        // navlog cat (whole process) of the log.
-        let cat = try measure(runs: runs) { _ = try ChildProcess.runChecked(navlog, ["cat", log]) }
+        print("each run times every piece once, round-robin (warm-up round first)\n")
+        let timings = try measureInterleaved(runs: runs, [
+            {   // navlog: append every event, sealing (and syncing) each block, then close
+                unlink(log)
+                let writer = try LogWriter(path: log, options: sealing)
+                for event in events { try writer.append(event) }
+                try writer.close()
+            },
+            {   // the same with no sync until close (on-flush durability): the CPU part
+                unlink(log)
+                let writer = try LogWriter(path: log, options: LogWriterOptions(durability: .onFlush))
+                for event in events { try writer.append(event) }
+                try writer.close()
+            },
+            {   // navlog append as a process, canonical NDJSON on stdin
+                unlink(cliLog)
+                _ = try ChildProcess.runChecked(navlog, ["append", cliLog, "--durability", "every-seal"], stdinPath: ndjson)
+            },
+            {   // lz4 -1, the real tool, file to file (whole process)
+                _ = try ChildProcess.runChecked(lz4, ["-1", "-q", "-f", ndjson, lz4Out])
+            },
+            {   // liblz4 in process: LZ4F_compressFrame at level 1, the lz4 tool's frame settings
+                frameSize = compressFrame(corpus.bytes)
+            },
+            {   // full read + fold of the log
+                let reader = try LogReader(path: log)
+                let cursor = reader.cursor()
+                var state = NavigationState(session: session)
+                var n = 0
+                while let event = try cursor.next() {
+                    _ = state.apply(event)
+                    n += 1
+                }
+                guard n == events.count else { throw BenchmarkFailure("read \(n) events of \(events.count)") }
+                blackHole(state)
+            },
+            {   // navlog cat (whole process) of the log
+                _ = try ChildProcess.runChecked(navlog, ["cat", log])
+            },
+            {   // lz4 -dc of the same NDJSON, for scale
+                _ = try ChildProcess.runChecked(lz4, ["-dc", lz4Out])
+            },
+        ])
+        let (append, appendNoSync, cli, lz4Tool, inProcess, readFold, cat, lz4Decompress) =
+            (timings[0], timings[1], timings[2], timings[3], timings[4], timings[5], timings[6], timings[7])
+        let logSize = fileSize(log)
+        let lz4Size = fileSize(lz4Out)
 
         let n = Double(corpus.eventCount)
         var table = Table("work", "median", "events/s", "MB/s (NDJSON)", "vs lz4 -1 tool", "vs liblz4 in-process")
@@ -121,6 +126,7 @@ enum LogBenchmark {
                       peers ? ratio(lz4Tool.median, t.median) : "", peers ? ratio(inProcess.median, t.median) : "")
         }
         row("LogWriter.append, every-seal durability, + close", append)
+        row("LogWriter.append, on-flush durability (one sync, at close)", appendNoSync)
         row("`navlog append --durability every-seal` (process)", cli)
         row("`lz4 -1 in out` (process, file to file)", lz4Tool)
         row("liblz4 LZ4F_compressFrame level 1 (in process)", inProcess)

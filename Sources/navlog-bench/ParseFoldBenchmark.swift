@@ -30,41 +30,40 @@ enum ParseFoldBenchmark {
         events.reserveCapacity(corpus.eventCount)
         var parser = EventLineParser()
         try corpus.forEachLine { events.append(try parser.parse($0)) }
-        let parse = try measure(runs: runs) {
-            var parser = EventLineParser()
-            var sum = 0
-            try corpus.forEachLine { sum &+= try parser.parse($0).seq }
-            blackHole(sum)
-        }
-
-        // Fold pre-parsed events.
+        print("each run times every piece once, round-robin (warm-up round first)\n")
         let session = events.first?.session ?? ""
-        let fold = measure(runs: runs) {
-            var state = NavigationState(session: session)
-            for event in events { _ = state.apply(event) }
-            blackHole(state)
-        }
-
-        // Parse + fold.
-        let both = try measure(runs: runs) {
-            var parser = EventLineParser()
-            var state = NavigationState(session: session)
-            try corpus.forEachLine { _ = state.apply(try parser.parse($0)) }
-            blackHole(state)
-        }
-
-        // Foundation: JSONSerialization of the same lines.
         let skipPeer = options.string("only") == "navlog"
-        let foundation = try measure(runs: skipPeer ? 0 : runs, warmUp: false) {
-            if skipPeer { return }
-            var objects = 0
-            try corpus.forEachLine { line in
-                let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: line.baseAddress!), count: line.count, deallocator: .none)
-                let object = try JSONSerialization.jsonObject(with: data)
-                if object is [String: Any] { objects += 1 }
-            }
-            guard objects == corpus.eventCount else { throw BenchmarkFailure("Foundation parsed \(objects) objects") }
-        }
+        let timings = try measureInterleaved(runs: runs, [
+            {   // parse
+                var parser = EventLineParser()
+                var sum = 0
+                try corpus.forEachLine { sum &+= try parser.parse($0).seq }
+                blackHole(sum)
+            },
+            {   // fold pre-parsed events
+                var state = NavigationState(session: session)
+                for event in events { _ = state.apply(event) }
+                blackHole(state)
+            },
+            {   // parse + fold
+                var parser = EventLineParser()
+                var state = NavigationState(session: session)
+                try corpus.forEachLine { _ = state.apply(try parser.parse($0)) }
+                blackHole(state)
+            },
+            {   // Foundation: JSONSerialization of the same lines
+                if skipPeer { return }
+                var objects = 0
+                try corpus.forEachLine { line in
+                    let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: line.baseAddress!), count: line.count,
+                                    deallocator: .none)
+                    let object = try JSONSerialization.jsonObject(with: data)
+                    if object is [String: Any] { objects += 1 }
+                }
+                guard objects == corpus.eventCount else { throw BenchmarkFailure("Foundation parsed \(objects) objects") }
+            },
+        ])
+        let (parse, fold, both, foundation) = (timings[0], timings[1], timings[2], timings[3])
 
         let n = Double(corpus.eventCount)
         var table = Table("work (1 thread)", "median", "events/s", "MB/s", "vs Foundation parse")

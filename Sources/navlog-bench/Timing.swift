@@ -42,6 +42,23 @@ func measure(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows
     return Timings(seconds: seconds)
 }
 
+/// Times several pieces of work round-robin: one warm-up round, then
+/// `runs` rounds, each running every piece once, in order. On a shared,
+/// noisy machine each piece then sees about the same load as its peers, so
+/// the ratios of their medians are fair. `runs` 0 runs one round, no warm-up.
+func measureInterleaved(runs: Int, _ bodies: [() throws -> Void]) throws -> [Timings] {
+    if runs > 0 { for body in bodies { try body() } }
+    var seconds = [[Double]](repeating: [], count: bodies.count)
+    for _ in 0..<max(1, runs) {
+        for (i, body) in bodies.enumerated() {
+            let start = monotonicSeconds()
+            try body()
+            seconds[i].append(monotonicSeconds() - start)
+        }
+    }
+    return seconds.map(Timings.init(seconds:))
+}
+
 /// Keeps a value alive and opaque to the optimiser.
 @inline(never)
 func blackHole<T>(_ value: T) {
