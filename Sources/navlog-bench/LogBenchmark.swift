@@ -26,7 +26,7 @@ enum LogBenchmark {
         options: [
             "--small-events N  events for the throughput figures (default 1M)",
             "--events N        events of the large log for seek and RSS figures (default 10M)",
-            "--seeks N         random seqs per log for `navlog state --at` (default 31)",
+            "--seeks N         rounds of the process figures: random seqs per log for `navlog state --at` (default 31)",
             "--navlog PATH     the navlog binary (default: next to navlog-bench)",
             "--keep            keep the temporary directory",
         ],
@@ -159,36 +159,12 @@ enum LogBenchmark {
         in directory: TemporaryDirectory
     ) throws {
         var random = SplitMix(seed: options.seed)
-        // Process start-up: a 10-event log, and /bin/true as the floor.
+        // The logs: a 10-event one for process start-up, then the two sizes.
         let tiny = directory.file("tiny.navlog")
         try buildLog(tiny, events: 10, seed: options.seed, ndjson: nil)
-        let startupRuns = max(seeks, 11)
-        let floor = try (0..<startupRuns).map { _ in try ChildProcess.runChecked("/bin/true", []) }
-        let tinyState = try (0..<startupRuns).map { _ in try ChildProcess.runChecked(navlog, ["state", tiny, "--at", "5"]) }
-        let help = try (0..<startupRuns).map { _ in try ChildProcess.runChecked(navlog, ["--help"]) }
-
-        var table = Table("process", "events", "median wall", "p90 wall", "max wall", "peak RSS (max)")
-        let gnuTime = access("/usr/bin/time", X_OK) == 0
-        var worstRSS = 0
-        /// A row; the RSS is GNU time's (the program's own) when it is
-        /// installed, else the probe's (never below the probe's own floor).
-        func add(_ name: String, _ events: Int, _ results: [ChildRun], rssOf command: (String, [String])? = nil) throws {
-            let walls = results.map(\.seconds).sorted()
-            var rss = results.map(\.peakRSS).max()!
-            if let (path, arguments) = command, gnuTime {
-                rss = try (0..<3).compactMap { _ in try ChildProcess.peakRSSByGNUTime(path, arguments) }.max() ?? rss
-            }
-            worstRSS = max(worstRSS, rss)
-            table.add(name, events == 0 ? "" : "\(events)", milliseconds(Timings.median(walls)),
-                      milliseconds(walls[min(walls.count - 1, walls.count * 9 / 10)]), milliseconds(walls.last!),
-                      mebibytes(rss))
-        }
-        try add("`/bin/true` (spawn floor)", 0, floor, rssOf: ("/bin/true", []))
-        try add("`navlog --help`", 0, help, rssOf: (navlog, ["--help"]))
-        try add("`navlog state LOG --at 5`", 10, tinyState, rssOf: (navlog, ["state", tiny, "--at", "5"]))
-
-        var medians: [Int: Double] = [:]
-        for count in [small, large] where count > 0 {
+        let counts = [small, large].filter { $0 > 0 }
+        var logs: [String] = []
+        for count in counts {
             let log = directory.file("log-\(count).navlog")
             let ndjson = directory.file("log-\(count).ndjson")
             let buildStart = monotonicSeconds()
@@ -202,20 +178,62 @@ enum LogBenchmark {
                 + "built streaming in \(format(buildSeconds, digits: 1)) s (generate + append + NDJSON copy)")
             unlink(ndjson)
             unlink(lz4Out)
-
-            _ = try ChildProcess.runChecked(navlog, ["state", log, "--at", "1"])   // warm the page cache
-            let seqs = (0..<seeks).map { _ in 1 + Int(random.next() % UInt64(count)) }
-            let states = try seqs.map { try ChildProcess.runChecked(navlog, ["state", log, "--at", "\($0)"]) }
-            try add("`navlog state LOG --at <random seq>`", count, states, rssOf: (navlog, ["state", log, "--at", "\(seqs[0])"]))
-            medians[count] = Timings.median(states.map(\.seconds))
-            let stateJSON = try seqs.prefix(5).map { try ChildProcess.runChecked(navlog, ["state", log, "--at", "\($0)", "--json"]) }
-            try add("`navlog state LOG --at <random seq> --json`", count, stateJSON, rssOf: (navlog, ["state", log, "--at", "\(seqs[1 % seqs.count])", "--json"]))
-            let end = try (0..<3).map { _ in try ChildProcess.runChecked(navlog, ["state", log]) }
-            try add("`navlog state LOG` (end)", count, end, rssOf: (navlog, ["state", log]))
-            let cat = try (0..<3).map { _ in try ChildProcess.runChecked(navlog, ["cat", log]) }
-            try add("`navlog cat LOG > /dev/null`", count, cat, rssOf: (navlog, ["cat", log]))
-            unlink(log)
+            _ = try ChildProcess.runChecked(navlog, ["cat", log])   // warm the page cache
+            logs.append(log)
         }
+        print("")
+
+        // Every command once per round, round-robin, so that every log size sees the same load.
+        typealias Command = (name: String, events: Int, path: String, arguments: [String])
+        var commands: [Command] = [
+            ("`/bin/true` (spawn floor)", 0, "/bin/true", []),
+            ("`navlog --help`", 0, navlog, ["--help"]),
+            ("`navlog state LOG --at 5`", 10, navlog, ["state", tiny, "--at", "5"]),
+        ]
+        var seqCommands: [(index: Int, count: Int, log: String, json: Bool)] = []
+        for (count, log) in zip(counts, logs) {
+            seqCommands.append((commands.count, count, log, false))
+            commands.append(("`navlog state LOG --at <random seq>`", count, navlog, []))
+            seqCommands.append((commands.count, count, log, true))
+            commands.append(("`navlog state LOG --at <random seq> --json`", count, navlog, []))
+            commands.append(("`navlog state LOG` (end)", count, navlog, ["state", log]))
+            commands.append(("`navlog cat LOG > /dev/null`", count, navlog, ["cat", log]))
+        }
+        var results = [[ChildRun]](repeating: [], count: commands.count)
+        var lastArguments = commands.map(\.arguments)
+        for round in 0..<seeks {
+            for (i, command) in commands.enumerated() {
+                var arguments = command.arguments
+                if let s = seqCommands.first(where: { $0.index == i }) {
+                    arguments = ["state", s.log, "--at", "\(1 + Int(random.next() % UInt64(s.count)))"] + (s.json ? ["--json"] : [])
+                } else if command.path == navlog && command.arguments.first == "cat" && round >= 3 {
+                    continue   // a whole cat takes long: three are enough
+                }
+                lastArguments[i] = arguments
+                results[i].append(try ChildProcess.runChecked(command.path, arguments))
+            }
+        }
+
+        var table = Table("process", "events", "median wall", "p90 wall", "max wall", "peak RSS (max)")
+        let gnuTime = access("/usr/bin/time", X_OK) == 0
+        var worstRSS = 0
+        var medians: [Int: Double] = [:]
+        for (i, command) in commands.enumerated() {
+            let walls = results[i].map(\.seconds).sorted()
+            // The RSS is GNU time's (the program's own) when it is installed,
+            // else the probe's (never below the probe's own floor).
+            var rss = results[i].map(\.peakRSS).max()!
+            if gnuTime {
+                rss = try (0..<3).compactMap { _ in try ChildProcess.peakRSSByGNUTime(command.path, lastArguments[i]) }.max() ?? rss
+            }
+            if command.path == navlog { worstRSS = max(worstRSS, rss) }
+            let median = Timings.median(walls)
+            if seqCommands.contains(where: { $0.index == i && !$0.json }) { medians[command.events] = median }
+            table.add(command.name, command.events == 0 ? "" : "\(command.events)", milliseconds(median),
+                      milliseconds(walls[min(walls.count - 1, walls.count * 9 / 10)]), milliseconds(walls.last!),
+                      mebibytes(rss))
+        }
+        for log in logs { unlink(log) }
         table.print()
         print("(wall: spawn to reaped, by posix_spawn + wait4, page cache warm; peak RSS: "
             + (gnuTime ? "ru_maxrss as GNU time `/usr/bin/time -f %M` reports it, max of 3 runs)\n"
