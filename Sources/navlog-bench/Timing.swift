@@ -18,8 +18,6 @@ struct Timings {
 
     /// The median run.
     var median: Double { Timings.median(seconds) }
-    /// The fastest run.
-    var best: Double { seconds.min() ?? 0 }
 
     static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
@@ -27,19 +25,6 @@ struct Timings {
         let mid = sorted.count / 2
         return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
     }
-}
-
-/// Times `body` `runs` times (after one untimed warm-up run when `warmUp`);
-/// `runs` 0 times it once, without a warm-up.
-func measure(runs: Int, warmUp: Bool = true, _ body: () throws -> Void) rethrows -> Timings {
-    if warmUp && runs > 0 { try body() }
-    var seconds: [Double] = []
-    for _ in 0..<max(1, runs) {
-        let start = monotonicSeconds()
-        try body()
-        seconds.append(monotonicSeconds() - start)
-    }
-    return Timings(seconds: seconds)
 }
 
 /// Times several pieces of work round-robin: one warm-up round, then
@@ -65,13 +50,6 @@ func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// Peak resident set size of this process so far, in bytes.
-func peakRSSOfSelf() -> Int {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
-    return maxRSSBytes(usage)
-}
-
 /// `ru_maxrss` in bytes (kilobytes on Linux, bytes on macOS).
 func maxRSSBytes(_ usage: rusage) -> Int {
     #if canImport(Darwin)
@@ -80,7 +58,3 @@ func maxRSSBytes(_ usage: rusage) -> Int {
     return Int(usage.ru_maxrss) * 1024
     #endif
 }
-
-#if canImport(Glibc)
-private let RUSAGE_SELF = __rusage_who_t(Glibc.RUSAGE_SELF.rawValue)
-#endif
