@@ -30,7 +30,7 @@ let package = Package(
             ]
         ),
         // Benchmarks (not tests): `swift run -c release navlog-bench`.
-        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore"]),
+        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "CLZ4"]),
         .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore"]),
         .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore"]),
         .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore"]),

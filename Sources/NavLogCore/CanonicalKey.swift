@@ -37,10 +37,37 @@ enum CanonicalKey: Int, CaseIterable, Sendable {
         }
     }
 
-    /// `"name":` as bytes.
-    var quotedColon: [UInt8] { Self.quotedColons[rawValue] }
-
-    private static let quotedColons: [[UInt8]] = allCases.map { Array("\"\($0.name)\":".utf8) }
+    /// `"name":`, to copy into a line.
+    var quotedColon: StaticString {
+        switch self {
+        case .app: "\"app\":"
+        case .cause: "\"cause\":"
+        case .column: "\"column\":"
+        case .count: "\"count\":"
+        case .device: "\"device\":"
+        case .hidden: "\"hidden\":"
+        case .label: "\"label\":"
+        case .meta: "\"meta\":"
+        case .modal: "\"modal\":"
+        case .path: "\"path\":"
+        case .scene: "\"scene\":"
+        case .selection: "\"selection\":"
+        case .seq: "\"seq\":"
+        case .session: "\"session\":"
+        case .sizeClass: "\"sizeClass\":"
+        case .split: "\"split\":"
+        case .stack: "\"stack\":"
+        case .state: "\"state\":"
+        case .style: "\"style\":"
+        case .t: "\"t\":"
+        case .tab: "\"tab\":"
+        case .tabs: "\"tabs\":"
+        case .type: "\"type\":"
+        case .url: "\"url\":"
+        case .value: "\"value\":"
+        case .visibility: "\"visibility\":"
+        }
+    }
 
     /// Whether the key is common to every event kind (not kind-specific).
     var isCommon: Bool {
@@ -52,6 +79,9 @@ enum CanonicalKey: Int, CaseIterable, Sendable {
 }
 
 extension CanonicalKey {
+    /// The bit of this key in a mask of keys (bit order is canonical order).
+    @inline(__always) var bit: UInt32 { UInt32(1) << UInt32(rawValue) }
+
     /// Bit mask of the common keys.
     static let commonMask: UInt32 = allCases.filter(\.isCommon).reduce(0) { $0 | (UInt32(1) << UInt32($1.rawValue)) }
 

@@ -13,6 +13,8 @@
 public struct CanonicalWriter: Sendable {
     /// What has been written so far.
     public var bytes: [UInt8]
+    /// The day prefix of the last timestamp written.
+    private var timestamps = CanonicalTimestampCache()
 
     public init(capacity: Int = 256) {
         bytes = []
@@ -50,12 +52,12 @@ public struct CanonicalWriter: Sendable {
     public mutating func write(object members: [String: JSONValue]) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
-        for key in members.keys.sorted(by: utf8Less) {
+        for (key, value) in members.sorted(by: { utf8Less($0.key, $1.key) }) {
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             writeString(key)
             bytes.append(UInt8(ascii: ":"))
-            write(members[key]!)
+            write(value)
         }
         bytes.append(UInt8(ascii: "}"))
     }
@@ -66,6 +68,10 @@ public struct CanonicalWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
+            if !Self.needsEscaping(utf8) {
+                bytes.append(contentsOf: utf8)
+                return
+            }
             var start = 0
             var i = 0
             let n = utf8.count
@@ -81,6 +87,32 @@ public struct CanonicalWriter: Sendable {
             if start < n { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<n])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any byte is `"`, `\\` or below 0x20 (8 bytes at a time).
+    @inline(__always)
+    private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = utf8.count
+        guard let base = UnsafeRawPointer(utf8.baseAddress) else { return false }
+        var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let v = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let quote = v ^ (ones &* 0x22)
+            let slash = v ^ (ones &* 0x5C)
+            // Bytes ≥ 0x80 are never special; mask them out of the "below 0x20" test.
+            if (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | ((v &- ones &* 0x20) & ~v)) & high != 0 {
+                return true
+            }
+            i += 8
+        }
+        while i < n {
+            let b = utf8[i]
+            if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return true }
+            i += 1
+        }
+        return false
     }
 
     private mutating func appendEscape(_ b: UInt8) {
@@ -106,7 +138,7 @@ public struct CanonicalWriter: Sendable {
     /// Writes a timestamp as a JSON string: `"2026-11-20T10:00:05.120Z"`.
     public mutating func writeTimestamp(_ t: Timestamp) {
         bytes.append(UInt8(ascii: "\""))
-        t.appendRFC3339(to: &bytes)
+        timestamps.append(t, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -138,7 +170,12 @@ public struct CanonicalWriter: Sendable {
     public mutating func write(_ e: Event) {
         bytes.append(UInt8(ascii: "{"))
         if e.extra.isEmpty {
-            for key in CanonicalKey.allCases { writeField(key, of: e) }
+            // Only the keys this kind can have, in canonical (bit) order.
+            var keys = CanonicalKey.commonMask | Self.kindKeys(e.kind)
+            while keys != 0 {
+                writeField(CanonicalKey(rawValue: keys.trailingZeroBitCount)!, of: e)
+                keys &= keys - 1
+            }
         } else {
             let extraKeys = e.extra.keys.sorted(by: utf8Less)
             var x = 0
@@ -205,7 +242,30 @@ public struct CanonicalWriter: Sendable {
 
     private mutating func beginField(_ key: CanonicalKey) {
         if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(contentsOf: key.quotedColon)
+        key.quotedColon.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// The kind-specific keys an event of this kind can have (see ``writeField(_:of:)``).
+    private static func kindKeys(_ kind: EventKind) -> UInt32 {
+        switch kind {
+        case .sessionStart: CanonicalKey.app.bit | CanonicalKey.device.bit
+        case .splitSelect: CanonicalKey.column.bit | CanonicalKey.selection.bit | CanonicalKey.split.bit
+        case .splitVisibility: CanonicalKey.split.bit | CanonicalKey.visibility.bit
+        case .stackPop: CanonicalKey.count.bit | CanonicalKey.stack.bit
+        case .stackPush: CanonicalKey.stack.bit | CanonicalKey.value.bit
+        case .stackPopToRoot: CanonicalKey.stack.bit
+        case .stackSet: CanonicalKey.path.bit | CanonicalKey.stack.bit
+        case .tabVisibility: CanonicalKey.hidden.bit | CanonicalKey.tab.bit
+        case .tabSelect: CanonicalKey.tab.bit
+        case .mark: CanonicalKey.label.bit
+        case .modalPresent: CanonicalKey.modal.bit | CanonicalKey.style.bit
+        case .modalDismiss: CanonicalKey.modal.bit
+        case .layoutChange: CanonicalKey.sizeClass.bit
+        case .stateRestore: CanonicalKey.state.bit
+        case .tabsDefine: CanonicalKey.tabs.bit
+        case .urlOpen: CanonicalKey.url.bit
+        case .sessionEnd, .sceneOpen, .sceneClose, .other: 0
+        }
     }
 
     private mutating func writeField(_ key: CanonicalKey, of e: Event) {

@@ -75,6 +75,8 @@ final class LineParserStorage {
     let slots = UnsafeMutablePointer<ValueSlot>.allocate(capacity: CanonicalKey.allCases.count)
     var sessionBytes: [UInt8] = []
     var session: String = ""
+    /// The date of the last canonical `t`.
+    var timestamps = CanonicalTimestampCache()
 
     deinit { slots.deallocate() }
 
@@ -420,6 +422,10 @@ private struct LineParser {
             throw wrongType(key.name, "an RFC 3339 string", &sub)
         }
         let sub = r
+        if !token.hasEscapes,
+           let t = storage.timestamps.parse(UnsafeRawBufferPointer(rebasing: sub.bytes[token.start..<token.end])) {
+            return t
+        }
         if !token.hasEscapes,
            let t = Timestamp(rfc3339Bytes: UnsafeRawBufferPointer(rebasing: sub.bytes[token.start..<token.end])) {
             return t

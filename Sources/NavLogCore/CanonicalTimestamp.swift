@@ -1,0 +1,84 @@
+/// Fast paths for navlog's canonical timestamp form `YYYY-MM-DDTHH:MM:SS.mmmZ`
+/// (24 bytes), the form of every stored line. Consecutive events almost
+/// always fall on the same day, so the date part is cached: parsing then
+/// compares 10 bytes and converts only the time of day, and writing copies
+/// the 11-byte day prefix.
+///
+/// Both give exactly what the general code gives (``Timestamp/init(rfc3339Bytes:)``,
+/// ``Timestamp/appendRFC3339(to:)``); anything else falls back to it.
+struct CanonicalTimestampCache: Sendable {
+    /// The day (since 1970-01-01) of ``prefix``, or `Int64.min`.
+    private var day = Int64.min
+    /// `YYYY-MM-DDT` of ``day``, in the low 11 bytes (little-endian order).
+    private var prefix: (UInt64, UInt64) = (0, 0)
+
+    /// The first 10 bytes of the last date parsed, and its day.
+    private var parsedDate: (UInt64, UInt16) = (0, 0)
+    private var parsedDay: Int64 = Int64.min
+
+    /// Parses the canonical 24-byte form; `nil` for anything else (the
+    /// caller then uses the general parser, which also gives the reason).
+    mutating func parse(_ b: UnsafeRawBufferPointer) -> Timestamp? {
+        guard b.count == 24, let base = b.baseAddress else { return nil }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        guard p[10] == UInt8(ascii: "T"), p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
+              p[19] == UInt8(ascii: "."), p[23] == UInt8(ascii: "Z")
+        else { return nil }
+        @inline(__always) func d(_ i: Int) -> UInt32 { UInt32(p[i] &- 0x30) }
+        let h1 = d(11), h2 = d(12), mi1 = d(14), mi2 = d(15), s1 = d(17), s2 = d(18), f1 = d(20), f2 = d(21), f3 = d(22)
+        guard h1 < 10, h2 < 10, mi1 < 10, mi2 < 10, s1 < 10, s2 < 10, f1 < 10, f2 < 10, f3 < 10 else { return nil }
+        let hour = h1 * 10 + h2, minute = mi1 * 10 + mi2, second = s1 * 10 + s2
+        guard hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let date = (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+        let days: Int64
+        if date == parsedDate && parsedDay != Int64.min {
+            days = parsedDay
+        } else {
+            guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-") else { return nil }
+            let y1 = d(0), y2 = d(1), y3 = d(2), y4 = d(3), m1 = d(5), m2 = d(6), dd1 = d(8), dd2 = d(9)
+            guard y1 < 10, y2 < 10, y3 < 10, y4 < 10, m1 < 10, m2 < 10, dd1 < 10, dd2 < 10 else { return nil }
+            let year = Int(y1 * 1000 + y2 * 100 + y3 * 10 + y4), month = Int(m1 * 10 + m2), dayOfMonth = Int(dd1 * 10 + dd2)
+            guard month >= 1, month <= 12, dayOfMonth >= 1, dayOfMonth <= Timestamp.daysIn(month: month, year: year)
+            else { return nil }
+            days = Int64(Timestamp.daysFromCivil(year: year, month: month, day: dayOfMonth))
+            parsedDate = date
+            parsedDay = days
+        }
+        let ms = (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(f1 * 100 + f2 * 10 + f3)
+        guard ms >= Timestamp.minMilliseconds, ms <= Timestamp.maxMilliseconds else { return nil }
+        return Timestamp(milliseconds: ms)
+    }
+
+    /// Appends `YYYY-MM-DDTHH:MM:SS.mmmZ`, as ``Timestamp/appendRFC3339(to:)`` does.
+    mutating func append(_ t: Timestamp, to out: inout [UInt8]) {
+        var days = t.milliseconds / 86_400_000
+        var rem = t.milliseconds % 86_400_000
+        if rem < 0 { rem += 86_400_000; days -= 1 }
+        if days != day {
+            var text: [UInt8] = []
+            text.reserveCapacity(24)
+            Timestamp(milliseconds: days * 86_400_000).appendRFC3339(to: &text)
+            var words: (UInt64, UInt64) = (0, 0)
+            text.withUnsafeBytes { source in
+                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<11])) }
+            }
+            prefix = words
+            day = days
+        }
+        let r = Int(rem)
+        let ms = r % 1000, secs = r / 1000
+        let h = secs / 3600, mi = (secs / 60) % 60, s = secs % 60
+        var tail: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &tail) { buf in
+            @inline(__always) func two(_ v: Int, _ at: Int) {
+                buf[at] = UInt8(truncatingIfNeeded: 0x30 + v / 10)
+                buf[at + 1] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+            }
+            two(h, 0); buf[2] = UInt8(ascii: ":"); two(mi, 3); buf[5] = UInt8(ascii: ":"); two(s, 6)
+            buf[8] = UInt8(ascii: "."); buf[9] = UInt8(truncatingIfNeeded: 0x30 + ms / 100); two(ms % 100, 10)
+            buf[12] = UInt8(ascii: "Z")
+        }
+        withUnsafeBytes(of: &prefix) { out.append(contentsOf: $0[0..<11]) }
+        withUnsafeBytes(of: &tail) { out.append(contentsOf: $0[0..<13]) }
+    }
+}
