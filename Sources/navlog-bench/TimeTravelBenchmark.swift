@@ -30,7 +30,7 @@ func runTimeTravelBenchmark() {
 private func benchmarkIngest(events count: Int, runs: Int, directory: String) {
     let input = directory + "/interleaved-\(count).ndjson"
     if !fileExists(input) {
-        let sessions = max(count / 2000, 1)
+        let sessions = max(count / 1500, 1)
         let generator = SampleGenerator(.init(sessions: sessions, seed: 42, eventsPerSession: 1000...3000, interleave: true))
         let out = fopen(input + ".part", "w")!
         var writer = CanonicalWriter(capacity: 1 << 20)
@@ -49,6 +49,7 @@ private func benchmarkIngest(events count: Int, runs: Int, directory: String) {
     let bytes = fileSize(input)
     var lines = 0
     var sessions = 0
+    let cpuBefore = cpuSeconds(selfWho)
     let ingest = medianSeconds(runs: runs) {
         let store = directory + "/store"
         removeTree(store)
@@ -57,15 +58,21 @@ private func benchmarkIngest(events count: Int, runs: Int, directory: String) {
         lines = report.stored
         sessions = report.sessions
     }
+    let ingestCPU = (cpuSeconds(selfWho) - cpuBefore) / Double(runs)
+    let childBefore = cpuSeconds(childrenWho)
     let lz4 = medianSeconds(runs: runs) { _ = runProcess("/usr/bin/env", ["lz4", "-1", "-q", "-f", "-c", input], stdoutTo: "/dev/null") }
+    let lz4CPU = (cpuSeconds(childrenWho) - childBefore) / Double(runs)
     let storeBytes = directoryBytes(directory + "/store")
-    print(String(format: "ingest: %d events of %d sessions, %.1f MB NDJSON", lines, sessions, Double(bytes) / 1e6))
-    print(String(format: "  navlog ingest   median %.3f s  (%.0f events/s, %.0f MB/s)  runs %@",
-                 ingest.median, Double(lines) / ingest.median, Double(bytes) / ingest.median / 1e6, format(ingest.all)))
-    print(String(format: "  lz4 -1          median %.3f s  (%.0f events/s, %.0f MB/s)  runs %@",
-                 lz4.median, Double(lines) / lz4.median, Double(bytes) / lz4.median / 1e6, format(lz4.all)))
-    print(String(format: "  ratio to lz4 -1 (speed): %.2f   store %.1f MB (%.2f of the NDJSON)",
-                 lz4.median / ingest.median, Double(storeBytes) / 1e6, Double(storeBytes) / Double(bytes)))
+    let ingestRate = Double(lines) / ingest.median, lz4Rate = Double(lines) / lz4.median
+    print("ingest: \(lines) events of \(sessions) sessions, \(fixed(Double(bytes) / 1e6, 1)) MB NDJSON")
+    print("  navlog ingest   median \(fixed(ingest.median, 3)) s  (\(fixed(ingestRate, 0)) events/s, "
+          + "\(fixed(Double(bytes) / ingest.median / 1e6, 0)) MB/s)  runs \(format(ingest.all))")
+    print("  lz4 -1          median \(fixed(lz4.median, 3)) s  (\(fixed(lz4Rate, 0)) events/s, "
+          + "\(fixed(Double(bytes) / lz4.median / 1e6, 0)) MB/s)  runs \(format(lz4.all))")
+    print("  CPU time (user + sys) per run: navlog ingest \(fixed(ingestCPU, 3)) s (both threads), lz4 -1 \(fixed(lz4CPU, 3)) s; "
+          + "ratio \(fixed(lz4CPU / ingestCPU, 2))")
+    print("  ratio to lz4 -1 (speed): \(fixed(lz4.median / ingest.median, 2))   store \(fixed(Double(storeBytes) / 1e6, 1)) MB "
+          + "(\(fixed(Double(storeBytes) / Double(bytes), 3)) of the NDJSON)")
     print("  peak RSS so far: \(peakRSSBytes() / (1 << 20)) MiB")
 }
 
@@ -106,8 +113,8 @@ private func benchmarkBisect(events count: Int, runs: Int, directory: String) {
     let bisect = medianSeconds(runs: runs) {
         output = runProcess(navlog, ["bisect", a, b, "--json"], stdoutTo: nil)
     }
-    let blocks = output.range(of: #""blocksDecompressed":"#).map { String(output[$0.upperBound...].prefix { $0 != "}" }) + "}" } ?? "?"
-    let position = output.range(of: #""position":"#).map { String(output[$0.upperBound...].prefix { $0 != "," }) } ?? "?"
+    let blocks = field(output, #""blocksDecompressed":"#, until: "}").map { $0 + "}" } ?? "?"
+    let position = field(output, #""position":"#, until: ",") ?? "?"
     let readerA = try! LogReader(path: a)
     // The peer: a full replay of both logs (every event decompressed, parsed, folded).
     var folded = 0
@@ -119,18 +126,56 @@ private func benchmarkBisect(events count: Int, runs: Int, directory: String) {
             while let event = try! cursor.next() { state.apply(event); folded += 1 }
         }
     }
-    print(String(format: "bisect: two logs of %d events (%d blocks each, %.1f MB each), B differs at position %d",
-                 count, readerA.blocks.count, Double(fileSize(a)) / 1e6, divergeAt))
-    print(String(format: "  navlog bisect (whole process)  median %.1f ms  runs %@  position %@  blocks decompressed %@",
-                 bisect.median * 1000, format(bisect.all, scale: 1000), position, blocks))
-    print(String(format: "  full replay of both            %.2f s (%d events)", replay.median, folded))
-    print(String(format: "  ratio bisect / full replay: %.5f (%.0f× faster)", bisect.median / replay.median, replay.median / bisect.median))
+    print("bisect: two logs of \(count) events (\(readerA.blocks.count) blocks each, \(fixed(Double(fileSize(a)) / 1e6, 1)) MB each), "
+          + "B differs at position \(divergeAt)")
+    print("  navlog bisect (whole process)  median \(fixed(bisect.median * 1000, 1)) ms  runs \(format(bisect.all, scale: 1000)) ms  "
+          + "position \(position)  blocks decompressed \(blocks)")
+    print("  full replay of both            \(fixed(replay.median, 2)) s (\(folded) events)")
+    print("  ratio bisect / full replay: \(fixed(bisect.median / replay.median, 5)) (\(fixed(replay.median / bisect.median, 0))x faster)")
 }
 
 // MARK: Helpers
 
+#if canImport(Glibc)
+private let selfWho = Int32(RUSAGE_SELF.rawValue), childrenWho = Int32(RUSAGE_CHILDREN.rawValue)
+#else
+private let selfWho = RUSAGE_SELF, childrenWho = RUSAGE_CHILDREN
+#endif
+
+/// User + system CPU seconds of this process (all threads) or of its waited-for children.
+private func cpuSeconds(_ who: Int32) -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(who), &usage)
+    #else
+    getrusage(who, &usage)
+    #endif
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// The text after `key` in `json`, up to `until`.
+private func field(_ json: String, _ key: String, until: Character) -> String? {
+    let text = Array(json), k = Array(key)
+    guard text.count >= k.count else { return nil }
+    for i in 0...(text.count - k.count) where Array(text[i..<(i + k.count)]) == k {
+        return String(text[(i + k.count)...].prefix { $0 != until })
+    }
+    return nil
+}
+
 private func format(_ times: [Double], scale: Double = 1) -> String {
-    "[" + times.map { String(format: scale == 1 ? "%.3f" : "%.1f", $0 * scale) }.joined(separator: ", ") + "]"
+    "[" + times.map { fixed($0 * scale, scale == 1 ? 3 : 1) }.joined(separator: ", ") + "]"
+}
+
+/// `x` with `digits` digits after the point.
+private func fixed(_ x: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let n = Int((x * scale).rounded())
+    guard digits > 0 else { return String(n) }
+    let whole = String(abs(n) / Int(scale)), part = String(abs(n) % Int(scale))
+    return (n < 0 ? "-" : "") + whole + "." + String(repeating: "0", count: digits - part.count) + part
 }
 
 private func fileExists(_ path: String) -> Bool {
@@ -178,21 +223,30 @@ private func executableDirectory() -> String {
 @discardableResult
 private func runProcess(_ executable: String, _ args: [String], stdoutTo: String?) -> String {
     var pipeFDs: [Int32] = [0, 0]
-    pipe(&pipeFDs)
-    let pid = fork()
-    if pid == 0 {
-        if let stdoutTo {
-            let fd = open(stdoutTo, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            dup2(fd, 1)
-        } else {
-            dup2(pipeFDs[1], 1)
-        }
-        close(pipeFDs[0])
-        let argv = ([executable] + args).map { strdup($0) } + [nil]
-        execv(executable, argv)
-        _exit(127)
+    _ = pipe(&pipeFDs)
+    #if os(Linux)
+    var actions = posix_spawn_file_actions_t()
+    #else
+    var actions: posix_spawn_file_actions_t?
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let stdoutTo {
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutTo, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    } else {
+        posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
     }
+    posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
+    let argv = ([executable] + args).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
     close(pipeFDs[1])
+    guard status == 0 else {
+        close(pipeFDs[0])
+        print("cannot run \(executable): \(String(cString: strerror(status)))")
+        return ""
+    }
     var out: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -201,7 +255,7 @@ private func runProcess(_ executable: String, _ args: [String], stdoutTo: String
         out.append(contentsOf: buffer[0..<n])
     }
     close(pipeFDs[0])
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
+    var code: Int32 = 0
+    waitpid(pid, &code, 0)
     return String(decoding: out, as: UTF8.self)
 }
