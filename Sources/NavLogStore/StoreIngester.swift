@@ -265,8 +265,10 @@ final class WriterSink: @unchecked Sendable {
                 queue.fail()
             }
         }
-        for (_, entry) in open where failure == nil {
-            do { try entry.writer.close() } catch { failure = error }
+        // Every log is closed (made durable), even after a failure elsewhere:
+        // what was stored stays stored.
+        for (_, entry) in open {
+            do { try entry.writer.close() } catch { if failure == nil { failure = error } }
         }
         open.removeAll()
     }
