@@ -12,7 +12,8 @@ import Darwin
 ///
 /// Files are generated once into `$TMPDIR/navlog-bench-timetravel` (or
 /// `/tmp/…`) and reused. Environment: `TT_INGEST_EVENTS` (default 1,000,000),
-/// `TT_BISECT_EVENTS` (default 10,000,000), `TT_RUNS` (default 5).
+/// `TT_BISECT_EVENTS` (default 10,000,000), `TT_RUNS` (default 5), `TT_WRITERS`
+/// (ingest writer threads, default 2); 0 events skips a part.
 func runTimeTravelBenchmark() {
     let env = { (name: String, fallback: Int) -> Int in getenv(name).flatMap { Int(String(cString: $0)) } ?? fallback }
     let ingestEvents = env("TT_INGEST_EVENTS", 1_000_000)
@@ -21,13 +22,13 @@ func runTimeTravelBenchmark() {
     let base = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/navlog-bench-timetravel"
     mkdir(base, 0o755)
     print("machine: \(machineDescription())")
-    benchmarkIngest(events: ingestEvents, runs: runs, directory: base)
-    benchmarkBisect(events: bisectEvents, runs: runs, directory: base)
+    if ingestEvents > 0 { benchmarkIngest(events: ingestEvents, runs: runs, directory: base, writers: env("TT_WRITERS", 2)) }
+    if bisectEvents > 0 { benchmarkBisect(events: bisectEvents, runs: runs, directory: base) }
 }
 
 // MARK: Ingest
 
-private func benchmarkIngest(events count: Int, runs: Int, directory: String) {
+private func benchmarkIngest(events count: Int, runs: Int, directory: String, writers: Int) {
     let input = directory + "/interleaved-\(count).ndjson"
     if !fileExists(input) {
         let sessions = max(count / 1500, 1)
@@ -53,7 +54,8 @@ private func benchmarkIngest(events count: Int, runs: Int, directory: String) {
     let ingest = medianSeconds(runs: runs) {
         let store = directory + "/store"
         removeTree(store)
-        let ingester = StoreIngester(store: try! Store(directory: store, create: true))
+        let ingester = StoreIngester(store: try! Store(directory: store, create: true),
+                                     options: StoreIngester.Options(writerThreads: writers))
         let report = try! ingester.ingest(paths: [input], onReject: { print("rejected: \($0)") })
         lines = report.stored
         sessions = report.sessions
@@ -64,7 +66,7 @@ private func benchmarkIngest(events count: Int, runs: Int, directory: String) {
     let lz4CPU = (cpuSeconds(childrenWho) - childBefore) / Double(runs)
     let storeBytes = directoryBytes(directory + "/store")
     let ingestRate = Double(lines) / ingest.median, lz4Rate = Double(lines) / lz4.median
-    print("ingest: \(lines) events of \(sessions) sessions, \(fixed(Double(bytes) / 1e6, 1)) MB NDJSON")
+    print("ingest (\(writers) writer thread\(writers == 1 ? "" : "s")): \(lines) events of \(sessions) sessions, \(fixed(Double(bytes) / 1e6, 1)) MB NDJSON")
     print("  navlog ingest   median \(fixed(ingest.median, 3)) s  (\(fixed(ingestRate, 0)) events/s, "
           + "\(fixed(Double(bytes) / ingest.median / 1e6, 0)) MB/s)  runs \(format(ingest.all))")
     print("  lz4 -1          median \(fixed(lz4.median, 3)) s  (\(fixed(lz4Rate, 0)) events/s, "
