@@ -58,3 +58,6 @@ func maxRSSBytes(_ usage: rusage) -> Int {
     return Int(usage.ru_maxrss) * 1024
     #endif
 }
+
+/// Seconds on the monotonic clock (the name the suites written against the first harness use).
+func now() -> Double { monotonicSeconds() }

@@ -12,10 +12,16 @@ import Darwin
 ///
 /// Each suite lives in its own `<Name>Benchmark.swift` and is listed once below.
 
+/// The arguments after the suite's name, for suites that read their own options.
+let suiteArguments = Array(CommandLine.arguments.dropFirst(2))
+
 /// Every suite, in the order `all` runs them. Add one line per suite.
 let suites: [BenchmarkSuite] = [
     ParseFoldBenchmark.suite,
     LogBenchmark.suite,
+    BenchmarkSuite(name: "timetravel", summary: "ingest vs lz4 -1, bisect of two 10M-event logs vs full replay (issue 4)") { _ in
+        runTimeTravelBenchmark()
+    },
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
