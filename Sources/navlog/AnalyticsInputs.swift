@@ -102,7 +102,7 @@ struct AnalyticsInputs {
             }
             if rejected > 0 {
                 let more = rejected > SessionInput.rejectsShown ? " (\(rejected - SessionInput.rejectsShown) not shown)" : ""
-                throw CLIFailure.no("\(SessionInput.displayName(path)): \(rejected) line\(rejected == 1 ? "" : "s") rejected\(more); no result printed")
+                throw CLIFailure.no("\(SessionInput.displayName(path)): \(rejected) line\(rejected == 1 ? "" : "s") rejected\(more)")
             }
         }
     }
