@@ -48,7 +48,7 @@ public struct FunnelChart: Sendable {
         for segment in report.segments {
             if let by = report.by {
                 let name = segment.name.isEmpty ? "(none)" : segment.name
-                body += text(x: 20, y: y + 14, "\(by) = \(name) · \(FunnelText.grouped(segment.sessions)) sessions", size: 15, weight: "600", fill: "#1f2937")
+                body += text(x: 20, y: y + 14, "\(by) = \(name) · \(FunnelText.grouped(segment.sessions)) session\(segment.sessions == 1 ? "" : "s")", size: 15, weight: "600", fill: "#1f2937")
                 y += 28
             }
             body += panel(segment, top: y)
