@@ -9,11 +9,14 @@ public struct FunnelOccurrence: Hashable, Sendable {
     public var target: FunnelStep.Target
     /// The screen name, the mark's label or the URL.
     public var name: String
+    /// The scene of the event.
+    public var scene: String
 
-    public init(seq: Int, t: Timestamp, target: FunnelStep.Target, name: String) {
+    public init(seq: Int, t: Timestamp, target: FunnelStep.Target, name: String, scene: String = "main") {
         self.seq = seq
         self.t = t
         self.target = target
         self.name = name
+        self.scene = scene
     }
 }

@@ -36,9 +36,9 @@ public struct SessionOccurrences: Sendable {
         if firstEventTime == nil { firstEventTime = event.t }
         switch event.kind {
         case .mark(let label):
-            if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .mark, name: label)) }
+            if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .mark, name: label, scene: event.sceneID)) }
         case .urlOpen(let url):
-            if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .url, name: url)) }
+            if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .url, name: url, scene: event.sceneID)) }
         case .sessionStart:
             if sessionStart == nil { sessionStart = event }
         default:
@@ -46,7 +46,7 @@ public struct SessionOccurrences: Sendable {
         }
         state.apply(event, screenViews: &views)
         if let view = views.last {
-            occurrences.append(FunnelOccurrence(seq: view.seq, t: view.t, target: .screen, name: view.screen))
+            occurrences.append(FunnelOccurrence(seq: view.seq, t: view.t, target: .screen, name: view.screen, scene: view.scene))
             views.removeAll(keepingCapacity: true)
         }
     }
