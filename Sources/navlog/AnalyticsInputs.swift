@@ -144,6 +144,7 @@ struct AnalyticsInputs {
         workers: Int = AnalyticsInputs.workerCount, keepsMarks: Bool,
         make: () -> Accumulator, _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
     ) throws -> [Accumulator] {
+        Self.keepLargeBuffersInTheHeap()
         let shared = ScanState(sources: sources, accumulators: (0..<max(1, workers)).map { _ in make() })
         DispatchQueue.concurrentPerform(iterations: shared.slots.count) { worker in
             let slot = shared.slots[worker]
@@ -159,6 +160,21 @@ struct AnalyticsInputs {
         }
         if let failure = shared.failure { throw failure.error }
         return shared.slots.map(\.value)
+    }
+
+    /// Each log's reader allocates block buffers of a few hundred KiB; glibc
+    /// would map and unmap each one (over its 128 KiB mmap threshold), and
+    /// with two threads every unmap is a TLB shootdown on both cores. A scan
+    /// opens thousands of logs, so buffers stay in the heap and are reused.
+    private static func keepLargeBuffersInTheHeap() {
+        #if canImport(Glibc)
+        // mallopt(3) is not in Swift's Glibc module (malloc.h); found by name.
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(nil, "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        _ = mallopt(-3, 64 << 20)    // M_MMAP_THRESHOLD
+        _ = mallopt(-1, 256 << 20)   // M_TRIM_THRESHOLD
+        #endif
     }
 
     /// Two workers on a machine with two or more cores, else one.
