@@ -48,17 +48,33 @@ public struct CSVWriter: Sendable {
     /// Ends the current line.
     public mutating func endRow() { bytes.append(0x0A) }
 
+    /// Writes UTF-8 bytes as one field, preceded by a comma unless `first`.
+    public mutating func field(bytes: UnsafeBufferPointer<UInt8>, first: Bool) {
+        if !first { self.bytes.append(0x2C) }
+        field(bytes)
+    }
+
+
     private mutating func field(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            let needsQuotes = utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
-            guard needsQuotes else { bytes.append(contentsOf: utf8); return }
-            bytes.append(0x22)
-            for b in utf8 {
-                if b == 0x22 { bytes.append(0x22) }
-                bytes.append(b)
-            }
-            bytes.append(0x22)
+        text.withUTF8 { field($0) }
+    }
+
+    private mutating func field(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var needsQuotes = false
+        for b in utf8 where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D {
+            needsQuotes = true
+            break
         }
+        guard needsQuotes else { bytes.append(contentsOf: utf8); return }
+        bytes.append(0x22)
+        var start = 0
+        for i in 0..<utf8.count where utf8[i] == 0x22 {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...i]))
+            bytes.append(0x22)
+            start = i + 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        bytes.append(0x22)
     }
 }

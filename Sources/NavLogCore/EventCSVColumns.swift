@@ -22,7 +22,7 @@ public enum EventCSVColumns {
         csv.field(event.seq, first: false)
         scratch.reset()
         event.t.appendRFC3339(to: &scratch.bytes)
-        csv.field(scratch.string, first: false)
+        scratch.bytes.withUnsafeBufferPointer { csv.field(bytes: $0, first: false) }
         csv.field(event.sceneID, first: false)
         csv.field(event.type, first: false)
         csv.field(event.cause.map(String.init) ?? "", first: false)
@@ -32,7 +32,7 @@ public enum EventCSVColumns {
         csv.field(screen ?? "", first: false)
         scratch.reset()
         scratch.write(event)
-        csv.field(scratch.string, first: false)
+        scratch.bytes.withUnsafeBufferPointer { csv.field(bytes: $0, first: false) }
         csv.endRow()
     }
 

@@ -55,7 +55,7 @@ struct ExportScreensCommand: ParsableCommand {
                 csv.field(event.seq, first: false)
                 json.reset()
                 event.t.appendRFC3339(to: &json.bytes)
-                csv.field(json.string, first: false)
+                json.bytes.withUnsafeBufferPointer { csv.field(bytes: $0, first: false) }
                 csv.field(kind == "session" ? "" : event.sceneID, first: false)
                 csv.field(screen, first: false)
                 if withMarks { csv.field(kind, first: false) }
