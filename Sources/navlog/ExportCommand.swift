@@ -52,33 +52,5 @@ struct ExportOptions: ParsableArguments {
     }
 
     var redactor: EventRedactor? { redact ? key.map { EventRedactor(key: Array($0.utf8)) } : nil }
-
-    /// Every event of every input in order, redacted when asked, with the
-    /// screen view it emitted (from the projection), in bounded memory per
-    /// session. NDJSON sessions are followed side by side.
-    func forEachEvent(_ body: (Event, ScreenView?) throws -> Void) throws {
-        let redactor = self.redactor
-        let inputs = try AnalyticsInputs(inputs)
-        var views: [ScreenView] = []
-        for source in inputs.sources {
-            var states: [String: NavigationState] = [:]
-            try AnalyticsInputs.forEachEvent(in: source) { original in
-                let event = redactor.map { $0.redact(original) } ?? original
-                states[event.session, default: NavigationState(session: event.session)].apply(event, screenViews: &views)
-                try body(event, views.last)
-                views.removeAll(keepingCapacity: true)
-            }
-        }
-    }
 }
 
-/// Buffered output of export rows.
-enum ExportOutput {
-    static let chunk = 1 << 16
-    static func flushIfFull(_ bytes: inout [UInt8]) {
-        if bytes.count >= chunk {
-            Output.write(bytes)
-            bytes.removeAll(keepingCapacity: true)
-        }
-    }
-}

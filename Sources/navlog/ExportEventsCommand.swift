@@ -23,29 +23,35 @@ struct ExportEventsCommand: ParsableCommand {
     @OptionGroup var options: ExportOptions
 
     func run() throws {
-        var out: [UInt8] = []
-        out.reserveCapacity(ExportOutput.chunk + 4096)
-        var csv = CSVWriter()
-        var scratch = CanonicalWriter()
+        let inputs = try AnalyticsInputs(options.inputs)
         let ndjson = options.format == "ndjson"
         if !ndjson {
+            var csv = CSVWriter()
             csv.row(EventCSVColumns.header)
+            Output.write(csv.bytes)
+        }
+        try ExportWriter.run(inputs, redactor: options.redactor) { EventRows(ndjson: ndjson) }
+    }
+}
+
+/// Rows of `export events`: the canonical line, or the flat CSV row.
+struct EventRows: ExportRows {
+    let ndjson: Bool
+    private var csv = CSVWriter()
+    private var scratch = CanonicalWriter()
+
+    init(ndjson: Bool) { self.ndjson = ndjson }
+
+    mutating func write(_ event: Event, view: ScreenView?, to out: inout [UInt8]) {
+        if ndjson {
+            scratch.reset()
+            scratch.write(event)
+            out += scratch.bytes
+            out.append(0x0A)
+        } else {
+            csv.reset()
+            EventCSVColumns.write(event, screen: view?.screen, to: &csv, scratch: &scratch)
             out += csv.bytes
         }
-        try options.forEachEvent { event, view in
-            if ndjson {
-                scratch.reset()
-                scratch.write(event)
-                out += scratch.bytes
-                out.append(0x0A)
-            } else {
-                csv.reset()
-                EventCSVColumns.write(event, screen: view?.screen, to: &csv, scratch: &scratch)
-                out += csv.bytes
-            }
-            ExportOutput.flushIfFull(&out)
-        }
-        Output.write(out)
-        Output.flushStandardOutput()
     }
 }

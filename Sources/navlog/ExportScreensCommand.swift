@@ -27,56 +27,69 @@ struct ExportScreensCommand: ParsableCommand {
     var withMarks = false
 
     func run() throws {
-        var out: [UInt8] = []
-        out.reserveCapacity(ExportOutput.chunk + 4096)
-        var csv = CSVWriter()
-        var json = CanonicalWriter()
-        let ndjson = options.format == "ndjson"
+        let inputs = try AnalyticsInputs(options.inputs)
+        let ndjson = options.format == "ndjson", withMarks = self.withMarks
         if !ndjson {
+            var csv = CSVWriter()
             csv.row(["session", "seq", "t", "scene", "screen"] + (withMarks ? ["kind"] : []))
+            Output.write(csv.bytes)
+        }
+        try ExportWriter.run(inputs, redactor: options.redactor) { ScreenRows(ndjson: ndjson, withMarks: withMarks) }
+    }
+}
+
+/// Rows of `export screens`: screen views, and with `--with-marks` marks,
+/// deep links and one row at each session's first event.
+struct ScreenRows: ExportRows {
+    let ndjson: Bool
+    let withMarks: Bool
+    private var csv = CSVWriter()
+    private var scratch = CanonicalWriter()
+    private var lastSession: String?
+    private var seen: Set<String> = []
+
+    init(ndjson: Bool, withMarks: Bool) {
+        self.ndjson = ndjson
+        self.withMarks = withMarks
+    }
+
+    mutating func write(_ event: Event, view: ScreenView?, to out: inout [UInt8]) {
+        if withMarks {
+            if event.session != lastSession, seen.insert(event.session).inserted { row(event, "", "session", to: &out) }
+            lastSession = event.session
+            switch event.kind {
+            case .mark(let label): row(event, label, "mark", to: &out)
+            case .urlOpen(let url): row(event, url, "url", to: &out)
+            default: break
+            }
+        }
+        if let view { row(event, view.screen, "screen", to: &out) }
+    }
+
+    private mutating func row(_ event: Event, _ screen: String, _ kind: String, to out: inout [UInt8]) {
+        let scene = kind == "session" ? "" : event.sceneID
+        if ndjson {
+            scratch.reset()
+            var object: [String: JSONValue] = [
+                "session": .string(event.session), "seq": .number(String(event.seq)),
+                "t": .string(event.t.rfc3339), "scene": .string(scene), "screen": .string(screen),
+            ]
+            if withMarks { object["kind"] = .string(kind) }
+            scratch.write(object: object)
+            out += scratch.bytes
+            out.append(0x0A)
+        } else {
+            csv.reset()
+            csv.field(event.session, first: true)
+            csv.field(event.seq, first: false)
+            scratch.reset()
+            event.t.appendRFC3339(to: &scratch.bytes)
+            scratch.bytes.withUnsafeBufferPointer { csv.field(bytes: $0, first: false) }
+            csv.field(scene, first: false)
+            csv.field(screen, first: false)
+            if withMarks { csv.field(kind, first: false) }
+            csv.endRow()
             out += csv.bytes
         }
-        var lastSession: String?
-        var seen: Set<String> = []
-        func row(_ event: Event, _ screen: String, _ kind: String) {
-            if ndjson {
-                json.reset()
-                var object: [String: JSONValue] = [
-                    "session": .string(event.session), "seq": .number(String(event.seq)),
-                    "t": .string(event.t.rfc3339), "scene": .string(kind == "session" ? "" : event.sceneID), "screen": .string(screen),
-                ]
-                if withMarks { object["kind"] = .string(kind) }
-                json.write(object: object)
-                out += json.bytes
-                out.append(0x0A)
-            } else {
-                csv.reset()
-                csv.field(event.session, first: true)
-                csv.field(event.seq, first: false)
-                json.reset()
-                event.t.appendRFC3339(to: &json.bytes)
-                json.bytes.withUnsafeBufferPointer { csv.field(bytes: $0, first: false) }
-                csv.field(kind == "session" ? "" : event.sceneID, first: false)
-                csv.field(screen, first: false)
-                if withMarks { csv.field(kind, first: false) }
-                csv.endRow()
-                out += csv.bytes
-            }
-            ExportOutput.flushIfFull(&out)
-        }
-        try options.forEachEvent { event, view in
-            if withMarks {
-                if event.session != lastSession, seen.insert(event.session).inserted { row(event, "", "session") }
-                lastSession = event.session
-                switch event.kind {
-                case .mark(let label): row(event, label, "mark")
-                case .urlOpen(let url): row(event, url, "url")
-                default: break
-                }
-            }
-            if let view { row(event, view.screen, "screen") }
-        }
-        Output.write(out)
-        Output.flushStandardOutput()
     }
 }

@@ -101,3 +101,41 @@ import Testing
         #expect(navlog("export", "screens", dir.url.path).stdout == "session,seq,t,scene,screen\n")
     }
 }
+
+/// Export over many logs runs on two threads; the output is still in input order and stops at damage.
+@Suite struct ExportOrderTests {
+    @Test func manyLogsComeOutInOrderAndDamageStopsTheOutput() throws {
+        let dir = try TemporaryDirectory()
+        let generated = navlog("generate", "--sessions", "40", "--seed", "5", "--events-per-session", "30")
+        #expect(generated.status == 0)
+        var bySession: [String: [Substring]] = [:]
+        var order: [String] = []
+        for line in generated.stdout.split(separator: "\n") {
+            let id = String(line.split(separator: "\"session\":\"")[1].prefix { $0 != "\"" })
+            if bySession[id] == nil { order.append(id) }
+            bySession[id, default: []].append(line)
+        }
+        let store = dir.path("store")
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        for id in order {
+            let r = navlog("append", "\(store)/\(id).navlog", stdin: bySession[id]!.joined(separator: "\n") + "\n")
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let all = navlog("export", "events", store, "--format", "ndjson")
+        #expect(all.status == 0)
+        #expect(all.stdout == generated.stdout)  // generated one session after another, sorted ids
+
+        // Damage the 21st log in the middle of its data: the first 20 sessions come out, nothing after the 21st.
+        let victim = "\(store)/\(order[20]).navlog"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: victim)))
+        for i in (bytes.count / 2)..<(bytes.count / 2 + 16) { bytes[i] ^= 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: victim))
+        let damaged = navlog("export", "events", store, "--format", "ndjson")
+        #expect(damaged.status == 1, "\(damaged.stderr)")
+        #expect(damaged.stderr.contains(order[20]))
+        let firstTwenty = order.prefix(20).map { bySession[$0]!.joined(separator: "\n") + "\n" }.joined()
+        #expect(damaged.stdout.hasPrefix(firstTwenty))
+        #expect(generated.stdout.hasPrefix(damaged.stdout))
+        #expect(!damaged.stdout.contains(order[21]))
+    }
+}
