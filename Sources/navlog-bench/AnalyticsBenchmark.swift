@@ -57,9 +57,14 @@ func runAnalyticsBenchmark(_ arguments: [String]) {
     print(ours.output, terminator: "")
     print("same numbers from DuckDB: \(agree ? "yes" : "NO")")
     var navlogTimes: [Double] = [], duckTimes: [Double] = [], duckInner: [Double] = []
+    var navlogCPU: [Double] = [], duckCPU: [Double] = []
     for _ in 0..<runs {
-        navlogTimes.append(runProcess(navlog, navlogArgs, stdoutPath: "/dev/null").seconds)
-        duckTimes.append(runProcess("/usr/bin/env", ["python3"] + duckArgs, stdoutPath: "/dev/null").seconds)
+        let a = runProcess(navlog, navlogArgs, stdoutPath: "/dev/null")
+        let b = runProcess("/usr/bin/env", ["python3"] + duckArgs, stdoutPath: "/dev/null")
+        navlogTimes.append(a.seconds)
+        navlogCPU.append(a.cpuSeconds)
+        duckTimes.append(b.seconds)
+        duckCPU.append(b.cpuSeconds)
         duckInner.append(duckDBQuerySeconds(csv: csv, steps: steps))
     }
     let n = median(navlogTimes), d = median(duckTimes), di = median(duckInner)
@@ -67,6 +72,7 @@ func runAnalyticsBenchmark(_ arguments: [String]) {
     print("duckdb, whole process    \(fixed(d, 3)) s  (runs: \(list(duckTimes)))")
     print("duckdb, query only       \(fixed(di, 3)) s  (read CSV + funnel.sql, no Python start; runs: \(list(duckInner)))")
     print("ratio navlog / duckdb: \(fixed(n / d, 2))× (whole process), \(fixed(n / di, 2))× (query only)")
+    print("CPU seconds (user + system, median): navlog \(fixed(median(navlogCPU), 3)), duckdb whole process \(fixed(median(duckCPU), 3))")
 
     // Export throughput and peak memory, small vs big store.
     print("\nexport (to /dev/null), peak RSS of the navlog process")
@@ -134,6 +140,8 @@ struct ProcessResult {
     var seconds: Double
     var peakRSS: Int
     var output: String
+    /// User + system CPU seconds of the process.
+    var cpuSeconds: Double = 0
 }
 
 /// Runs `executable` with `arguments`, stdout to a file (or captured), and
@@ -163,7 +171,9 @@ func runProcess(_ executable: String, _ arguments: [String], stdoutPath: String?
         fclose(f)
         unlink(capturePath)
     }
-    return ProcessResult(status: (status >> 8) & 0xFF, seconds: seconds, peakRSS: Int(usage.ru_maxrss) * 1024, output: output)
+    let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+    return ProcessResult(status: (status >> 8) & 0xFF, seconds: seconds, peakRSS: Int(usage.ru_maxrss) * 1024, output: output, cpuSeconds: cpu)
 }
 
 /// DuckDB's own time for reading the CSV and running tools/funnel.sql,
@@ -205,8 +215,10 @@ func makeTemporaryDirectory() -> String {
     return cString(template)
 }
 
+/// The median of the finite values (a failed run gives NaN and is left out).
 func median(_ values: [Double]) -> Double {
-    let sorted = values.sorted()
+    let sorted = values.filter(\.isFinite).sorted()
+    guard !sorted.isEmpty else { return .nan }
     let mid = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
