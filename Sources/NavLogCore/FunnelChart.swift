@@ -75,7 +75,7 @@ public struct FunnelChart: Sendable {
             let width = fraction * Double(Self.barWidth)
             let color = Self.palette[min(k, Self.palette.count - 1)]
             // Label: step number and pattern, right-aligned against the bar.
-            out += text(x: Self.labelWidth, y: y + 22, Self.truncated(row.pattern, 28), size: 14, weight: "600", fill: "#111827", anchor: "end")
+            out += text(x: Self.labelWidth, y: y + 22, Self.truncated(row.pattern, 23), size: 14, weight: "600", fill: "#111827", anchor: "end")
             out += text(x: Self.labelWidth, y: y + 38, "step \(row.step)", size: 11, fill: "#6b7280", anchor: "end")
             // Track and bar.
             out += "<rect x=\"\(Self.barLeft)\" y=\"\(y + 6)\" width=\"\(Self.barWidth)\" height=\"\(Self.barHeight)\" rx=\"4\" fill=\"#eef2f7\"/>\n"
