@@ -22,6 +22,9 @@ let suites: [BenchmarkSuite] = [
     BenchmarkSuite(name: "timetravel", summary: "ingest vs lz4 -1, bisect of two 10M-event logs vs full replay (issue 4)") { _ in
         runTimeTravelBenchmark()
     },
+    BenchmarkSuite(name: "analytics", summary: "funnel vs DuckDB over tools/funnel.sql, export throughput and RSS (issue 5)") { _ in
+        runAnalyticsBenchmark(suiteArguments)
+    },
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -128,7 +128,7 @@ struct Generate: ParsableCommand {
 }
 
 /// A file written with `write(2)` in large chunks.
-private struct OutputFile {
+struct OutputFile {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }

@@ -1,0 +1,80 @@
+/// Writes CSV per RFC 4180: a field is quoted when it holds a comma, a
+/// double quote, CR or LF (inner quotes doubled); lines end in `\n` (as
+/// contract §5 asks for funnels).
+///
+/// ```swift
+/// var csv = CSVWriter()
+/// csv.row(["session", "seq"])
+/// csv.row(["s-1", "3"])       // csv.bytes: "session,seq\ns-1,3\n"
+/// ```
+public struct CSVWriter: Sendable {
+    /// What has been written so far.
+    public var bytes: [UInt8]
+
+    public init(capacity: Int = 1 << 12) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Forgets what was written, keeping the capacity.
+    public mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+
+    /// What has been written, as a string.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Writes one line of fields.
+    public mutating func row(_ fields: [String]) {
+        for (i, text) in fields.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            field(text)
+        }
+        endRow()
+    }
+
+    /// Writes one field, preceded by a comma unless `first`.
+    public mutating func field(_ text: String, first: Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        field(text)
+    }
+
+    /// Writes an integer field, preceded by a comma unless `first`.
+    public mutating func field(_ value: Int, first: Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        var writer = CanonicalWriter(capacity: 20)
+        writer.writeInt(value)
+        bytes.append(contentsOf: writer.bytes)
+    }
+
+    /// Ends the current line.
+    public mutating func endRow() { bytes.append(0x0A) }
+
+    /// Writes UTF-8 bytes as one field, preceded by a comma unless `first`.
+    public mutating func field(bytes: UnsafeBufferPointer<UInt8>, first: Bool) {
+        if !first { self.bytes.append(0x2C) }
+        field(bytes)
+    }
+
+
+    private mutating func field(_ text: String) {
+        var text = text
+        text.withUTF8 { field($0) }
+    }
+
+    private mutating func field(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var needsQuotes = false
+        for b in utf8 where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D {
+            needsQuotes = true
+            break
+        }
+        guard needsQuotes else { bytes.append(contentsOf: utf8); return }
+        bytes.append(0x22)
+        var start = 0
+        for i in 0..<utf8.count where utf8[i] == 0x22 {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...i]))
+            bytes.append(0x22)
+            start = i + 1
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        bytes.append(0x22)
+    }
+}

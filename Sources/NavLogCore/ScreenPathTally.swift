@@ -1,0 +1,124 @@
+/// What `navlog paths` counts over sessions: screen-to-screen transitions,
+/// or the paths of screens after (or before) a screen.
+///
+/// ```swift
+/// var tally = ScreenPathTally(mode: .after(GlobPattern("Recipe/*")), depth: 3)
+/// tally.add(session.occurrences)
+/// tally.top(10)   // the ten most frequent paths
+/// ```
+///
+/// Paths follow one scene at a time: a transition is two consecutive screen
+/// views of the same scene, and a path after (before) a view is the next
+/// (previous) `depth` views of its scene, cut short by `(end)` (`(start)`)
+/// when the scene has fewer. Every matching view counts (a session that
+/// opens a recipe five times adds five paths); ``Row/sessions`` says in how
+/// many sessions a path occurred.
+public struct ScreenPathTally: Sendable {
+    /// What is counted.
+    public enum Mode: Hashable, Sendable {
+        /// Pairs of consecutive screen views.
+        case transitions
+        /// The views after each view matching the glob (the view itself first).
+        case after(GlobPattern)
+        /// The views before each view matching the glob (the view itself last).
+        case before(GlobPattern)
+    }
+
+    /// One counted path and how often it occurred.
+    public struct Row: Hashable, Sendable {
+        /// The screens, in order (`(start)` / `(end)` where a scene ran out).
+        public var path: [String]
+        /// How many times.
+        public var count: Int
+        /// In how many sessions.
+        public var sessions: Int
+
+        public init(path: [String], count: Int, sessions: Int) {
+            self.path = path
+            self.count = count
+            self.sessions = sessions
+        }
+    }
+
+    public let mode: Mode
+    /// Views after (before) the anchor; 1 for transitions.
+    public let depth: Int
+    /// Paths counted (transitions, or views matching the anchor).
+    public private(set) var total = 0
+    /// Sessions looked at.
+    public private(set) var sessions = 0
+    private var counts: [[String]: (count: Int, sessions: Int)] = [:]
+
+    public static let startMarker = "(start)"
+    public static let endMarker = "(end)"
+
+    public init(mode: Mode, depth: Int = 3) {
+        self.mode = mode
+        if case .transitions = mode { self.depth = 1 } else { self.depth = max(1, depth) }
+    }
+
+    /// Counts one session's screen views (other occurrences are ignored).
+    public mutating func add(_ occurrences: [FunnelOccurrence]) {
+        sessions += 1
+        var byScene: [String: [String]] = [:]
+        var sceneOrder: [String] = []
+        for o in occurrences where o.target == .screen {
+            if byScene[o.scene] == nil { sceneOrder.append(o.scene) }
+            byScene[o.scene, default: []].append(o.name)
+        }
+        var seen: Set<[String]> = []
+        func count(_ path: [String]) {
+            total += 1
+            var entry = counts[path] ?? (0, 0)
+            entry.count += 1
+            if seen.insert(path).inserted { entry.sessions += 1 }
+            counts[path] = entry
+        }
+        for scene in sceneOrder {
+            let names = byScene[scene]!
+            switch mode {
+            case .transitions:
+                for i in names.indices.dropFirst() { count([names[i - 1], names[i]]) }
+            case .after(let glob):
+                for i in names.indices where glob.matches(names[i]) {
+                    let end = min(names.count, i + depth + 1)
+                    var path = Array(names[i..<end])
+                    if path.count < depth + 1 { path.append(Self.endMarker) }
+                    count(path)
+                }
+            case .before(let glob):
+                for i in names.indices where glob.matches(names[i]) {
+                    let start = max(0, i - depth)
+                    var path = Array(names[start...i])
+                    if path.count < depth + 1 { path.insert(Self.startMarker, at: 0) }
+                    count(path)
+                }
+            }
+        }
+    }
+
+    /// Adds another tally's sessions (same mode and depth).
+    public mutating func merge(_ other: ScreenPathTally) {
+        total += other.total
+        sessions += other.sessions
+        for (path, entry) in other.counts {
+            var mine = counts[path] ?? (0, 0)
+            mine.count += entry.count
+            mine.sessions += entry.sessions
+            counts[path] = mine
+        }
+    }
+
+    /// The `n` most frequent paths: by count, then sessions (both
+    /// descending), then the path's screens by code point.
+    ///
+    /// - Complexity: O(p log p) for p distinct paths.
+    public func top(_ n: Int) -> [Row] {
+        let rows = counts.map { Row(path: $0.key, count: $0.value.count, sessions: $0.value.sessions) }
+        return Array(rows.sorted { a, b in
+            if a.count != b.count { return a.count > b.count }
+            if a.sessions != b.sessions { return a.sessions > b.sessions }
+            return a.path.lexicographicallyPrecedes(b.path, by: utf8Less)
+        }.prefix(max(0, n)))
+    }
+}

@@ -1,0 +1,80 @@
+/// Follows one session's events and keeps what funnels and paths look at:
+/// its screen views (from the projection, contract §2), marks and deep
+/// links as ``FunnelOccurrence``s, when it started, and its first
+/// `session.start` event.
+///
+/// ```swift
+/// var recorder = SessionOccurrences(session: "s-1")
+/// for event in events { recorder.add(event) }    // in seq order
+/// let path = funnel.evaluate(recorder.occurrences)
+/// ```
+public struct SessionOccurrences: Sendable {
+    /// The session.
+    public let session: String
+    /// Screen views, marks and deep links, in seq order.
+    public private(set) var occurrences: [FunnelOccurrence] = []
+    /// The first `session.start` event, if any.
+    public private(set) var sessionStart: Event?
+    /// The time of the first event.
+    public private(set) var firstEventTime: Timestamp?
+    private var state: NavigationState
+    private var views: [ScreenView] = []
+    private let keepsMarks: Bool
+
+    /// `keepsMarks: false` records screen views only.
+    public init(session: String, keepsMarks: Bool = true) {
+        self.session = session
+        state = NavigationState(session: session)
+        self.keepsMarks = keepsMarks
+    }
+
+    /// When the session started: its first `session.start`, else its first event.
+    public var startTime: Timestamp? { sessionStart?.t ?? firstEventTime }
+
+    /// Applies the next event of the session.
+    public mutating func add(_ event: Event) {
+        if firstEventTime == nil { firstEventTime = event.t }
+        switch event.kind {
+        case .mark(let label):
+            if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .mark, name: label, scene: event.sceneID)) }
+        case .urlOpen(let url):
+            if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .url, name: url, scene: event.sceneID)) }
+        case .sessionStart:
+            if sessionStart == nil { sessionStart = event }
+        default:
+            break
+        }
+        state.apply(event, screenViews: &views)
+        if let view = views.last {
+            occurrences.append(FunnelOccurrence(seq: view.seq, t: view.t, target: .screen, name: view.screen, scene: view.scene))
+            views.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The value at a dotted path (`app.version`) in the first
+    /// `session.start`, as a segment name: a string as it is, any other JSON
+    /// as its canonical text; `""` when there is no such event or field.
+    public func segment(_ path: [String]) -> String {
+        guard let start = sessionStart, let head = path.first else { return "" }
+        var value: JSONValue?
+        if case .sessionStart(let app, let device) = start.kind {
+            switch head {
+            case "app": value = app.map(JSONValue.object)
+            case "device": value = device.map(JSONValue.object)
+            case "session": value = .string(start.session)
+            case "scene": value = start.scene.map(JSONValue.string)
+            case "meta": value = start.meta.map(JSONValue.object)
+            default: value = start.extra[head]
+            }
+        }
+        for key in path.dropFirst() {
+            guard case .object(let members)? = value else { return "" }
+            value = members[key]
+        }
+        switch value {
+        case nil, .null?: return ""
+        case .string(let s)?: return s
+        case let other?: return other.canonicalText
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+
+/// `navlog export …`: flat rows for a warehouse (contract §4). A command
+/// group: each kind of row is a subcommand.
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export flat rows for a warehouse or an engine such as DuckDB, Spark or ClickHouse.",
+        discussion: """
+            Examples:
+              navlog export screens store/ > screens.csv
+              navlog export events store/ --format csv --redact --redact-key "$KEY" > events.csv
+            """,
+        subcommands: [ExportScreensCommand.self, ExportEventsCommand.self]
+    )
+}
+
+/// What every export reads and how: inputs, format and redaction.
+struct ExportOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"))
+    var inputs: [String]
+
+    @Option(help: ArgumentHelp("csv (RFC 4180, \\n line ends; the default) or ndjson.", valueName: "format"))
+    var format: String = "csv"
+
+    @Flag(help: "Drop meta, route data and unknown fields; replace route ids with a keyed hash (HMAC-SHA-256).")
+    var redact = false
+
+    @Option(help: ArgumentHelp("The key of --redact's hash (else $NAVLOG_REDACT_KEY).", valueName: "key"))
+    var redactKey: String?
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("export: give at least one log, store or NDJSON file") }
+        if !["csv", "ndjson"].contains(format) { throw ValidationError("export: --format is csv or ndjson, got \(format)") }
+        if redactKey != nil && !redact { throw ValidationError("export: --redact-key goes with --redact") }
+        if redact && key == nil {
+            throw ValidationError("export: --redact needs a key: --redact-key KEY or the environment variable NAVLOG_REDACT_KEY")
+        }
+    }
+
+    /// The redaction key: `--redact-key`, else `$NAVLOG_REDACT_KEY` (non-empty).
+    var key: String? {
+        if let redactKey, !redactKey.isEmpty { return redactKey }
+        if let env = getenv("NAVLOG_REDACT_KEY"), env.pointee != 0 { return String(cString: env) }
+        return nil
+    }
+
+    var redactor: EventRedactor? { redact ? key.map { EventRedactor(key: Array($0.utf8)) } : nil }
+}
+

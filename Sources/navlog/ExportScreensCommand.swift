@@ -1,0 +1,95 @@
+import ArgumentParser
+import NavLogCore
+
+/// `navlog export screens`: one row per screen view (contract §2, §4).
+struct ExportScreensCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "screens",
+        abstract: "One row per screen view: session,seq,t,scene,screen.",
+        discussion: """
+            A screen view is emitted each time an event changes its scene's visible screen \
+            (contract §2). CSV columns are exactly session,seq,t,scene,screen; NDJSON lines \
+            have the same keys. With --with-marks a sixth column, kind, says what a row is: \
+            screen (a screen view), mark (screen holds the mark's label), url (screen holds the \
+            deep link's URL) or session (one row at each session's first event, screen empty), \
+            which is what tools/funnel.sql reads to compute funnels with mark: and url: steps.
+
+            Examples:
+              navlog export screens store/ > screens.csv
+              navlog export screens store/ --with-marks > steps.csv
+              duckdb -c "SELECT screen, count(*) FROM 'screens.csv' GROUP BY 1 ORDER BY 2 DESC"
+            """
+    )
+
+    @OptionGroup var options: ExportOptions
+
+    @Flag(help: "Add mark, deep-link and session rows and a kind column (for tools/funnel.sql).")
+    var withMarks = false
+
+    func run() throws {
+        let inputs = try AnalyticsInputs(options.inputs)
+        let ndjson = options.format == "ndjson", withMarks = self.withMarks
+        if !ndjson {
+            var csv = CSVWriter()
+            csv.row(["session", "seq", "t", "scene", "screen"] + (withMarks ? ["kind"] : []))
+            Output.write(csv.bytes)
+        }
+        try ExportWriter.run(inputs, redactor: options.redactor) { ScreenRows(ndjson: ndjson, withMarks: withMarks) }
+    }
+}
+
+/// Rows of `export screens`: screen views, and with `--with-marks` marks,
+/// deep links and one row at each session's first event.
+struct ScreenRows: ExportRows {
+    let ndjson: Bool
+    let withMarks: Bool
+    private var csv = CSVWriter()
+    private var scratch = CanonicalWriter()
+    private var lastSession: String?
+    private var seen: Set<String> = []
+
+    init(ndjson: Bool, withMarks: Bool) {
+        self.ndjson = ndjson
+        self.withMarks = withMarks
+    }
+
+    mutating func write(_ event: Event, view: ScreenView?, to out: inout [UInt8]) {
+        if withMarks {
+            if event.session != lastSession, seen.insert(event.session).inserted { row(event, "", "session", to: &out) }
+            lastSession = event.session
+            switch event.kind {
+            case .mark(let label): row(event, label, "mark", to: &out)
+            case .urlOpen(let url): row(event, url, "url", to: &out)
+            default: break
+            }
+        }
+        if let view { row(event, view.screen, "screen", to: &out) }
+    }
+
+    private mutating func row(_ event: Event, _ screen: String, _ kind: String, to out: inout [UInt8]) {
+        let scene = kind == "session" ? "" : event.sceneID
+        if ndjson {
+            scratch.reset()
+            var object: [String: JSONValue] = [
+                "session": .string(event.session), "seq": .number(String(event.seq)),
+                "t": .string(event.t.rfc3339), "scene": .string(scene), "screen": .string(screen),
+            ]
+            if withMarks { object["kind"] = .string(kind) }
+            scratch.write(object: object)
+            out += scratch.bytes
+            out.append(0x0A)
+        } else {
+            csv.reset()
+            csv.field(event.session, first: true)
+            csv.field(event.seq, first: false)
+            scratch.reset()
+            event.t.appendRFC3339(to: &scratch.bytes)
+            scratch.bytes.withUnsafeBufferPointer { csv.field(bytes: $0, first: false) }
+            csv.field(scene, first: false)
+            csv.field(screen, first: false)
+            if withMarks { csv.field(kind, first: false) }
+            csv.endRow()
+            out += csv.bytes
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import NavLogCore
+
+/// `navlog funnel LOGS_OR_STORES… --step P …`: how many sessions reach each
+/// step of a funnel (contract §4 "Funnels").
+struct FunnelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "funnel",
+        abstract: "How many sessions reach each step of a funnel, and how long each step takes.",
+        discussion: """
+            A step is a glob over screen names (`Recipe/*`, `tab:search`, `*`), `mark:GLOB` \
+            over mark labels or `url:GLOB` over deep-link URLs. A session reaches step k when, \
+            from some occurrence of step 1, it has occurrences of steps 2…k in order (each the \
+            earliest after the previous one), all within --within of the start; its best start \
+            counts. Inputs are .navlog logs, stores (directories of them) and NDJSON files.
+
+            --order strict: each step must be the very next screen view (the next mark for a \
+            mark: step, the next deep link for a url: step). --exclude P: a session with an \
+            occurrence of P between two consecutive steps does not get past the first of them.
+
+            Examples:
+              navlog funnel store/ --step 'tab:browse' --step 'Recipe/*' --step mark:purchase
+              navlog funnel store/ --step 'Recipe/*' --step mark:purchase --within 10m --by app.version --format csv
+              navlog funnel sessions.ndjson --step 'url:*' --step 'Recipe/*' --svg funnel.svg
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"))
+    var inputs: [String]
+
+    @Option(name: .customLong("step"), help: ArgumentHelp("A step pattern, in order (repeat for each step).", valueName: "pattern"))
+    var steps: [String] = []
+
+    @Option(help: ArgumentHelp("All steps within this long of the start: 90s, 10m, 1h30m, 1.5s (units ms s m h d).", valueName: "duration"))
+    var within: String?
+
+    @Option(help: ArgumentHelp("ordered (steps in order, anything between) or strict (each step the very next screen view).", valueName: "mode"))
+    var order: String = "ordered"
+
+    @Option(help: ArgumentHelp("A session with an occurrence of this pattern between two steps does not convert past the first (repeatable).", valueName: "pattern"))
+    var exclude: [String] = []
+
+    @Option(help: ArgumentHelp("Segment by a field of the first session.start, as a dotted path (app.version, device.idiom).", valueName: "field"))
+    var by: String?
+
+    @Option(help: ArgumentHelp("Only sessions that started at or after this instant (RFC 3339).", valueName: "time"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Only sessions that started at or before this instant (RFC 3339).", valueName: "time"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("table (default), csv, json or svg.", valueName: "format"))
+    var format: String = "table"
+
+    @Option(help: ArgumentHelp("Also write the funnel chart as SVG to this file.", valueName: "file"))
+    var svg: String?
+
+    func validate() throws {
+        if steps.isEmpty { throw ValidationError("funnel: give at least one --step") }
+        if inputs.isEmpty { throw ValidationError("funnel: give at least one log, store or NDJSON file") }
+        if let within, FunnelWindow(parsing: within) == nil {
+            throw ValidationError("funnel: --within takes a duration such as 90s, 10m, 1h30m or 1.5s (units ms s m h d), got \(within)")
+        }
+        if FunnelOrder(rawValue: order) == nil { throw ValidationError("funnel: --order is ordered or strict, got \(order)") }
+        if !["table", "csv", "json", "svg"].contains(format) {
+            throw ValidationError("funnel: --format is table, csv, json or svg, got \(format)")
+        }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, Timestamp(rfc3339: value) == nil { throw ValidationError("funnel: \(name) is not an RFC 3339 time: \(value)") }
+        }
+        if let by, by.isEmpty || by.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw ValidationError("funnel: --by takes a dotted path such as app.version, got \"\(by)\"")
+        }
+    }
+
+    func run() throws {
+        let funnel = Funnel(steps: steps.map(FunnelStep.init), window: within.flatMap(FunnelWindow.init(parsing:)),
+                            order: FunnelOrder(rawValue: order)!, exclusions: exclude.map(FunnelStep.init))
+        let path = by.map { $0.split(separator: ".").map(String.init) }
+        let from = from.flatMap(Timestamp.init(rfc3339:))
+        let to = to.flatMap(Timestamp.init(rfc3339:))
+        let inputs = try AnalyticsInputs(inputs)
+        let stepCount = funnel.steps.count
+        let parts = try inputs.scanSessions(keepsMarks: true, make: { [String: FunnelTally]() }) { tallies, session in
+            if from != nil || to != nil {
+                guard let start = session.startTime else { return }
+                if let from, start < from { return }
+                if let to, to < start { return }
+            }
+            let segment = path.map { session.segment($0) } ?? ""
+            tallies[segment, default: FunnelTally(steps: stepCount)].add(funnel.evaluate(session.occurrences))
+        }
+        var tallies: [String: FunnelTally] = [:]
+        for part in parts {
+            for (segment, tally) in part { tallies[segment, default: FunnelTally(steps: stepCount)].merge(tally) }
+        }
+        let report = FunnelReport(funnel: funnel, by: by, tallies: tallies)
+        if let svg {
+            do { try OutputFile.write(FunnelChart(report).svg, to: svg) } catch { throw CLIFailure.trouble(error.description) }
+        }
+        switch format {
+        case "csv": Output.write(report.csv)
+        case "json": Output.line(report.json)
+        case "svg": Output.write(FunnelChart(report).svg)
+        default: Output.write(FunnelTable(report: report, style: .forStandardOutput).text)
+        }
+        Output.flushStandardOutput()
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import NavLogCore
+
+/// `navlog paths`: what users do next, where they came from.
+struct PathsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "paths",
+        abstract: "The most frequent screen-to-screen transitions, or screen paths after or before a screen.",
+        discussion: """
+            Without --after or --before: the most frequent transitions between two consecutive \
+            screen views of a scene. With --after S: the --depth screens that follow each view \
+            of a screen matching S (a glob, * the only wildcard); with --before S: the ones that \
+            lead to it. A path cut short by the end (start) of its scene ends in (end) (starts \
+            with (start)). Every matching view counts; the sessions column says in how many \
+            sessions a path occurred.
+
+            Examples:
+              navlog paths store/ --top 20
+              navlog paths store/ --after 'Recipe/*' --depth 2
+              navlog paths store/ --before 'modal:checkout' --format csv
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"))
+    var inputs: [String]
+
+    @Option(help: ArgumentHelp("Paths after each view of a screen matching this glob.", valueName: "screen"))
+    var after: String?
+
+    @Option(help: ArgumentHelp("Paths leading to each view of a screen matching this glob.", valueName: "screen"))
+    var before: String?
+
+    @Option(help: "How many rows.")
+    var top: Int = 10
+
+    @Option(help: "Screens after (before) the matching one.")
+    var depth: Int = 3
+
+    @Option(help: ArgumentHelp("table (default), csv or json.", valueName: "format"))
+    var format: String = "table"
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("paths: give at least one log, store or NDJSON file") }
+        if after != nil && before != nil { throw ValidationError("paths: give --after or --before, not both") }
+        if top < 1 { throw ValidationError("paths: --top must be 1 or more, got \(top)") }
+        if depth < 1 { throw ValidationError("paths: --depth must be 1 or more, got \(depth)") }
+        if !["table", "csv", "json"].contains(format) { throw ValidationError("paths: --format is table, csv or json, got \(format)") }
+    }
+
+    func run() throws {
+        let mode: ScreenPathTally.Mode
+        if let after { mode = .after(GlobPattern(after)) } else if let before { mode = .before(GlobPattern(before)) } else { mode = .transitions }
+        let depth = self.depth
+        let parts = try AnalyticsInputs(inputs).scanSessions(keepsMarks: false, make: { ScreenPathTally(mode: mode, depth: depth) }) { tally, session in
+            tally.add(session.occurrences)
+        }
+        var tally = ScreenPathTally(mode: mode, depth: depth)
+        for part in parts { tally.merge(part) }
+        let report = ScreenPathReport(tally, top: top)
+        switch format {
+        case "csv": Output.write(report.csv)
+        case "json": Output.line(report.json)
+        default: Output.write(table(report))
+        }
+        Output.flushStandardOutput()
+    }
+
+    private func table(_ report: ScreenPathReport) -> String {
+        let style = StateTree.Style.forStandardOutput
+        func paint(_ text: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        let tally = report.tally
+        var heading: String
+        switch tally.mode {
+        case .transitions: heading = "\(FunnelText.grouped(tally.total)) transitions"
+        case .after(let glob): heading = "\(FunnelText.grouped(tally.total)) views of \(glob.description), and the \(tally.depth) screens after each"
+        case .before(let glob): heading = "\(FunnelText.grouped(tally.total)) views of \(glob.description), and the \(tally.depth) screens before each"
+        }
+        heading += " in \(FunnelText.grouped(tally.sessions)) session\(tally.sessions == 1 ? "" : "s")"
+        var out = paint(heading, "1") + "\n"
+        if report.rows.isEmpty { return out + "(none)\n" }
+        let paths = report.rows.map { ScreenPathReport.joined($0.path) }
+        let width = max(4, paths.map(\.count).max() ?? 0)
+        out += paint(FunnelTable.pad("rank", 4, right: true) + "  " + FunnelTable.pad("path", width) + "     count  sessions   share", "2") + "\n"
+        let scale = max(1, report.rows.first?.count ?? 1)
+        for (i, row) in report.rows.enumerated() {
+            var line = FunnelTable.pad(String(i + 1), 4, right: true) + "  " + FunnelTable.pad(paths[i], width)
+            line += "  " + FunnelTable.pad(FunnelText.grouped(row.count), 8, right: true)
+            line += "  " + FunnelTable.pad(FunnelText.grouped(row.sessions), 8, right: true)
+            line += "  " + FunnelTable.pad(report.share(row).map(FunnelText.percent) ?? "", 6, right: true)
+            line += "  " + paint(FunnelTable.bar(row.count, of: scale), "36")
+            out += line + "\n"
+        }
+        return out
+    }
+}
