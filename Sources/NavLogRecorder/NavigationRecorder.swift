@@ -139,6 +139,12 @@ public final class NavigationRecorder: Sendable {
         _ stack: String, to newPath: [RouteValue], scene: String? = nil,
         cause: Int? = nil, meta: [String: JSONValue]? = nil
     ) -> Int? {
+        recordPathChange(stack, to: newPath, scene: scene, cause: cause, meta: meta)
+    }
+
+    private func recordPathChange(
+        _ stack: String, to newPath: [RouteValue], scene: String?, cause: Int?, meta: [String: JSONValue]?
+    ) -> Int? {
         let cause = cause ?? CauseContext.current
         let t = Timestamp(milliseconds: Self.wallClockMilliseconds())
         lock.lock()
@@ -158,7 +164,7 @@ public final class NavigationRecorder: Sendable {
         _ stack: String, to newPath: Path, scene: String? = nil,
         cause: Int? = nil, meta: [String: JSONValue]? = nil
     ) -> Int? where Path.Element: RouteConvertible {
-        stackChanged(stack, to: newPath.map(\.routeValue), scene: scene, cause: cause ?? CauseContext.current, meta: meta)
+        recordPathChange(stack, to: newPath.map(\.routeValue), scene: scene, cause: cause, meta: meta)
     }
 
     /// ``stackChanged(_:to:scene:cause:meta:)`` for a heterogeneous path
@@ -168,7 +174,7 @@ public final class NavigationRecorder: Sendable {
         _ stack: String, to newPath: [any RouteConvertible], scene: String? = nil,
         cause: Int? = nil, meta: [String: JSONValue]? = nil
     ) -> Int? {
-        stackChanged(stack, to: newPath.map(\.routeValue), scene: scene, cause: cause ?? CauseContext.current, meta: meta)
+        recordPathChange(stack, to: newPath.map(\.routeValue), scene: scene, cause: cause, meta: meta)
     }
 
     /// Records `url.open`, then runs `body` with ``CauseContext/current``

@@ -20,8 +20,7 @@ do {
         last = recorder.record(.mark(label: "flushed-\(i)")) ?? last
     }
     try recorder.flush()
-    print("flushed \(last)")
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data("flushed \(last)\n".utf8))
     var i = 0
     while true {
         recorder.record(.mark(label: "unflushed-\(i)"))
