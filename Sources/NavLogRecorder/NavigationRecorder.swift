@@ -110,16 +110,20 @@ public final class NavigationRecorder: Sendable {
             lock.waitForProgress()
         }
         if shared.stopped || shared.closing { return nil }
-        if shared.dropped > 0 {
-            // The buffer may exceed `capacity` by this one marker.
-            let seq = shared.takeSeq()
-            shared.buffer.append(Event(session: session, seq: seq, t: t, kind: .other(type: "recorder.dropped"),
-                                       extra: ["count": .number(String(shared.dropped))]))
-            shared.totalDropped += shared.dropped
-            shared.dropped = 0
-        }
+        recordDrops(t: t)
         wakeWriter()
         return shared.takeSeq()
+    }
+
+    /// Records the drops not yet recorded as a `recorder.dropped` event
+    /// (lock held). The buffer may exceed `capacity` by this one marker.
+    private func recordDrops(t: Timestamp) {
+        guard shared.dropped > 0 else { return }
+        let seq = shared.takeSeq()
+        shared.buffer.append(Event(session: session, seq: seq, t: t, kind: .other(type: "recorder.dropped"),
+                                   extra: ["count": .number(String(shared.dropped))]))
+        shared.totalDropped += shared.dropped
+        shared.dropped = 0
     }
 
     @inline(__always) private func wakeWriter() {
@@ -211,7 +215,8 @@ public final class NavigationRecorder: Sendable {
     // MARK: Durability
 
     /// Waits until every event recorded before the call is written and
-    /// synced: on return they survive a crash.
+    /// synced: on return they survive a crash. Drops not yet recorded are
+    /// recorded (`recorder.dropped`) first.
     ///
     /// - Throws: the ``LogError`` that stopped the writer, or `.closed`.
     public func flush() throws(LogError) {
@@ -219,6 +224,7 @@ public final class NavigationRecorder: Sendable {
         defer { lock.unlock() }
         if let failure = shared.failure { throw failure }
         if shared.closing { throw LogError(path: path, kind: .closed) }
+        recordDrops(t: Timestamp(milliseconds: Self.wallClockMilliseconds()))
         let target = shared.nextSeq - 1
         shared.flushTarget = max(shared.flushTarget, target)
         while shared.durableSeq < target {
@@ -229,13 +235,17 @@ public final class NavigationRecorder: Sendable {
         }
     }
 
-    /// Writes and syncs everything recorded, seals the log (footer) and
+    /// Writes and syncs everything recorded (and the count of drops not yet
+    /// recorded), seals the log (footer) and
     /// releases it. Recording calls afterwards record nothing.
     ///
     /// - Throws: the ``LogError`` that stopped the writer, if any.
     public func close() throws(LogError) {
         lock.lock()
         defer { lock.unlock() }
+        if !shared.closing && !shared.stopped {
+            recordDrops(t: Timestamp(milliseconds: Self.wallClockMilliseconds()))
+        }
         shared.closing = true
         lock.signalWork()
         while !shared.finished { lock.waitForProgress() }

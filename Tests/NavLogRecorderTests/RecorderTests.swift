@@ -4,7 +4,7 @@ import NavLogRecorder
 import NavLogStore
 import Testing
 
-private enum Route: Hashable, RouteConvertible {
+private enum AppRoute: Hashable, RouteConvertible {
     case category(String), recipe(String)
     var routeValue: RouteValue {
         switch self {
@@ -25,13 +25,13 @@ struct RecorderTests {
         let path = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: path, session: "s-1",
                                               app: ["version": .string("2.3")], device: ["model": .string("iPhone")])
-        let pie = Route.recipe("apple-pie"), desserts = Route.category("desserts")
+        let pie = AppRoute.recipe("apple-pie"), desserts = AppRoute.category("desserts")
         #expect(recorder.stackChanged("home", to: [desserts]) == 2)
         #expect(recorder.stackChanged("home", to: [desserts]) == nil)             // equal: nothing
         recorder.stackChanged("home", to: [desserts, pie])                          // push
         recorder.stackChanged("home", to: [desserts, pie, .recipe("crumble"), .recipe("tart")]) // set
         recorder.stackChanged("home", to: [desserts])                              // pop 3
-        recorder.stackChanged("home", to: [Route]())                               // popToRoot
+        recorder.stackChanged("home", to: [AppRoute]())                               // popToRoot
         // Heterogeneous values, as in a NavigationPath.
         recorder.stackChanged("home", to: [desserts, Settings(id: 7)] as [any RouteConvertible]) // set
         recorder.stackChanged("home", to: [desserts, Settings(id: 7), pie] as [any RouteConvertible]) // push
@@ -69,7 +69,7 @@ struct RecorderTests {
         recorder.tabsDefined(["home", "search"])
         recorder.tabChanged(to: "search")
         recorder.tabVisibilityChanged("search", hidden: true)
-        recorder.splitSelectionChanged(column: .sidebar, to: [Route.category("desserts")])
+        recorder.splitSelectionChanged(column: .sidebar, to: [AppRoute.category("desserts")])
         recorder.splitVisibilityChanged(to: .detailOnly)
         recorder.presented("compose", style: .fullScreenCover)
         recorder.dismissed("compose")
@@ -78,10 +78,10 @@ struct RecorderTests {
         recorder.marked("purchase", meta: ["amount": .string("12.99")])
         recorder.sceneOpened(scene: "second")
         recorder.sceneClosed(scene: "second")
-        recorder.push(Route.recipe("pie"), on: "main")
+        recorder.push(AppRoute.recipe("pie"), on: "main")
         recorder.pop(2, from: "main")
         recorder.popToRoot("main")
-        recorder.setStack("main", to: [Route.recipe("pie")])
+        recorder.setStack("main", to: [AppRoute.recipe("pie")])
         recorder.record(.other(type: "app.custom"), extra: ["x": .number("1")])
         recorder.sessionEnded()
         try recorder.close()
@@ -104,7 +104,7 @@ struct RecorderTests {
         recorder.tabChanged(to: "home")                                        // 2, no cause
         recorder.openedURL(URL(string: "recipes://recipe/apple-pie")!) {       // 3
             recorder.tabChanged(to: "search")                                  // 4
-            recorder.stackChanged("search", to: [Route.recipe("apple-pie")])   // 5
+            recorder.stackChanged("search", to: [AppRoute.recipe("apple-pie")])   // 5
             // Another thread gets the cause explicitly.
             let cause = CauseContext.current
             let thread = Thread { recorder.marked("from-thread", cause: cause) } // 6
