@@ -68,6 +68,9 @@ public final class NavigationRecorder: Sendable {
     deinit {
         // A recorder released without close(): let its thread finish.
         lock.lock()
+        if !shared.closing && !shared.stopped {
+            recordDrops(t: Timestamp(milliseconds: Self.wallClockMilliseconds()))
+        }
         shared.closing = true
         lock.signalWork()
         lock.unlock()

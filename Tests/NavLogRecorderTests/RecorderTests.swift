@@ -199,3 +199,24 @@ extension NavigationRecorder {
         return count > 0 ? count : nil
     }
 }
+
+@Suite("Recorder release")
+struct RecorderReleaseTests {
+    @Test func aRecorderReleasedWithoutCloseStillClosesItsLog() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s.navlog")
+        do {
+            let recorder = try NavigationRecorder(path: path, session: "s-1")
+            for i in 0..<50 { recorder.marked("m\(i)") }
+        }
+        // The writer thread finishes in the background and releases the lock.
+        var reopened: NavigationRecorder?
+        for _ in 0..<500 where reopened == nil {
+            reopened = try? NavigationRecorder(path: path, session: "s-1")
+            if reopened == nil { usleep(10_000) }
+        }
+        let recorder = try #require(reopened)
+        try recorder.close()
+        #expect(try readEvents(path).count == 52)
+    }
+}
