@@ -53,3 +53,19 @@ struct PathChangeTests {
         }
     }
 }
+
+private struct Recipe: Identifiable, Encodable {
+    var id: String
+    var servings: Int
+}
+
+@Suite("Recorder route values")
+struct RouteValueConversionTests {
+    @Test func identifiableAndEncodableValuesBecomeRouteValues() throws {
+        let pie = Recipe(id: "apple-pie", servings: 4)
+        #expect(RouteValue(identifying: pie) == RouteValue(type: "Recipe", id: "apple-pie"))
+        #expect(try RouteValue(encoding: pie) == RouteValue(
+            type: "Recipe", id: "apple-pie",
+            data: .object(["id": .string("apple-pie"), "servings": .number("4")])))
+    }
+}
