@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "NavLog", targets: ["NavLogCore", "NavLogStore"]),
         .executable(name: "navlog", targets: ["navlog"]),
+        .library(name: "NavLogRecorder", targets: ["NavLogRecorder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -21,6 +22,10 @@ let package = Package(
         .target(name: "NavLogCore"),
         // Storage: the .navlog format on liblz4's frame API.
         .target(name: "NavLogStore", dependencies: ["NavLogCore", "CLZ4"]),
+        // Recording from an app: a background-writer recorder on LogWriter.
+        .target(name: "NavLogRecorder", dependencies: ["NavLogCore", "NavLogStore"]),
+        // Test helper: records, flushes, prints the flushed seq, waits to be killed.
+        .executableTarget(name: "navlog-recorder-probe", dependencies: ["NavLogCore", "NavLogRecorder"]),
         // The command-line tool: parses arguments, calls the library, prints.
         .executableTarget(
             name: "navlog",
@@ -30,10 +35,12 @@ let package = Package(
             ]
         ),
         // Benchmarks (not tests): `swift run -c release navlog-bench`.
-        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "CLZ4"]),
+        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "CLZ4"]),
         .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore"]),
         .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore"]),
         .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore"]),
+        .testTarget(name: "NavLogRecorderTests",
+                    dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "navlog-recorder-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,9 @@ let suites: [BenchmarkSuite] = [
     BenchmarkSuite(name: "analytics", summary: "funnel vs DuckDB over tools/funnel.sql, export throughput and RSS (issue 5)") { _ in
         runAnalyticsBenchmark(suiteArguments)
     },
+    BenchmarkSuite(name: "recorder", summary: "recorder caller cost and sustained rate beside the raw LogWriter (issue 6)") { _ in
+        runRecorderBenchmark()
+    },
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
