@@ -12,7 +12,9 @@ import Testing
 
     static func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
 
-    @Test func fileSizeLimitHalfWayThroughAnAppend() throws {
+    /// (Not under ThreadSanitizer: its runtime crashes at start with a file-size limit.)
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["NAVLOG_TEST_SANITIZER"] != "thread"))
+    func fileSizeLimitHalfWayThroughAnAppend() throws {
         let dir = try TemporaryDirectory()
         let log = dir.path("s.navlog")
         let input = Self.sampleInput(events: 3000)
