@@ -36,6 +36,8 @@ let package = Package(
         ),
         // Benchmarks (not tests): `swift run -c release navlog-bench`.
         .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "CLZ4"]),
+        // Soak test (not a unit test): `tools/soak`.
+        .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore"]),
         .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore"]),
         .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore"]),
         .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore"]),

@@ -36,7 +36,7 @@ final class RawTerminal {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        TerminalRestore.saved = original
+        TerminalRestore.saved.pointee = original
         TerminalRestore.install()
         guard tcsetattr(0, TCSAFLUSH, &raw) == 0 else {
             TerminalRestore.uninstall()
@@ -115,7 +115,14 @@ final class RawTerminal {
 /// globals, since a C handler captures nothing. Touched only by the thread
 /// that runs the stepper and by the handlers it installs.
 private enum TerminalRestore {
-    nonisolated(unsafe) static var saved = termios()
+    /// The settings before raw mode, in a heap cell of its own: a global
+    /// `termios` is laid out shorter than the 60 bytes written into it by
+    /// Swift 6.3 on Linux (AddressSanitizer: global-buffer-overflow).
+    nonisolated(unsafe) static let saved: UnsafeMutablePointer<termios> = {
+        let cell = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        cell.initialize(to: termios())
+        return cell
+    }()
     /// 1 while raw mode is on.
     nonisolated(unsafe) static var active: Int32 = 0
     /// Set by SIGWINCH.
@@ -156,7 +163,7 @@ private enum TerminalRestore {
         guard active != 0 else { return }
         active = 0
         _ = write(1, leaveScreen.utf8Start, leaveScreen.utf8CodeUnitCount)
-        _ = tcsetattr(0, TCSAFLUSH, &saved)
+        _ = tcsetattr(0, TCSAFLUSH, saved)
     }
 }
 

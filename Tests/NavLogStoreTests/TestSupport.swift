@@ -160,3 +160,11 @@ func fileBytes(_ path: String) -> [UInt8] {
 func writeFile(_ path: String, _ bytes: [UInt8]) {
     _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
 }
+
+/// The step of an exhaustive every-byte / every-bit loop: 1 (every case)
+/// normally; `sampled` when the suite runs under a sanitizer
+/// (`NAVLOG_TEST_SANITIZER` set by `tools/test`), where every case would
+/// take too long. The normal pass of `tools/test` still covers every case.
+func exhaustiveStride(sampled: Int) -> Int {
+    ProcessInfo.processInfo.environment["NAVLOG_TEST_SANITIZER"].map { $0.isEmpty ? 1 : sampled } ?? 1
+}
