@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+
+/// A store: a directory of `.navlog` files, one per session (contract §3;
+/// schemas/store.md).
+///
+/// ```swift
+/// let store = try Store(directory: "logs", create: true)
+/// let writer = try store.openWriter(forSession: "user/42")   // logs/user_42-<hash>.navlog
+/// for entry in try store.entries() { print(entry.session, entry.path) }
+/// let reader = try store.reader(forSession: "user/42")
+/// ```
+///
+/// A session id is an arbitrary string; its file name is a readable slug of
+/// it plus a hash of its exact UTF-8 bytes (``fileName(forSession:)``), so an
+/// id never names a path outside the directory and ids that differ only by
+/// case (or by characters a file system would mangle) get different files.
+/// The real id is the one inside the log; a log is found by checking it, so
+/// even a hash collision only moves the second session to the next name.
+public struct Store: Sendable {
+    /// The directory, as given.
+    public let directory: String
+
+    /// One log of the store.
+    public struct Entry: Hashable, Sendable {
+        /// The session id held in the log (`nil` for a log with no event yet).
+        public var session: String?
+        /// The log's path (`directory/name`).
+        public var path: String
+    }
+
+    /// A store in `directory`; with `create`, the directory is made when
+    /// absent (its parent must exist).
+    ///
+    /// - Throws: ``LogError`` `.io` when the directory is missing (without
+    ///   `create`), is not a directory, or cannot be made.
+    public init(directory: String, create: Bool = false) throws(LogError) {
+        self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        var info = stat()
+        if stat(self.directory, &info) != 0 {
+            let code = errno
+            guard create, code == ENOENT else { throw LogError(path: self.directory, kind: .io(call: "stat", errno: code)) }
+            guard mkdir(self.directory, 0o755) == 0 || errno == EEXIST else {
+                throw LogError(path: self.directory, kind: .io(call: "mkdir", errno: errno))
+            }
+            guard stat(self.directory, &info) == 0 else {
+                throw LogError(path: self.directory, kind: .io(call: "stat", errno: errno))
+            }
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw LogError(path: self.directory, kind: .io(call: "opendir", errno: ENOTDIR))
+        }
+    }
+
+    /// Whether `path` is a directory (a store, rather than a log).
+    public static func isStore(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    // MARK: Names
+
+    /// The longest slug kept in a file name, in bytes.
+    public static let maxSlugBytes = 40
+    /// The file name extension of logs.
+    public static let logExtension = ".navlog"
+
+    /// The file name of a session's log: `<slug>-<hash>.navlog`, where the
+    /// hash is the XXH64 (seed 0) of the id's UTF-8 bytes as 16 lowercase hex
+    /// digits and the slug is the id's ASCII letters, digits, `-` and `_` (up
+    /// to ``maxSlugBytes``), every other run of bytes replaced by one `_`.
+    /// `attempt` > 0 gives the names tried after a hash collision:
+    /// `<slug>-<hash>~<attempt>.navlog`.
+    ///
+    /// The name is ASCII, at most 67 bytes, never empty, never starts with `.`
+    /// or `-`, and holds no `/`: it is the same on every file system.
+    public static func fileName(forSession id: String, attempt: Int = 0) -> String {
+        var slug: [UInt8] = []
+        slug.reserveCapacity(maxSlugBytes)
+        for byte in id.utf8 {
+            guard slug.count < maxSlugBytes else { break }
+            let kept = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            if kept {
+                slug.append(byte)
+            } else if slug.last != UInt8(ascii: "_") {
+                slug.append(UInt8(ascii: "_"))
+            }
+        }
+        if slug.isEmpty || slug[0] == UInt8(ascii: "-") { slug.insert(UInt8(ascii: "_"), at: 0) }
+        if slug.count > maxSlugBytes { slug.removeLast(slug.count - maxSlugBytes) }
+        let hash = XXHash64.hash(Array(id.utf8))
+        var name = String(decoding: slug, as: UTF8.self) + "-" + hex16(hash)
+        if attempt > 0 { name += "~\(attempt)" }
+        return name + logExtension
+    }
+
+    private static func hex16(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The most names tried for one id (collisions of a 64-bit hash).
+    static let maxAttempts = 64
+
+    // MARK: Finding logs
+
+    /// The path of the log holding `session`, or `nil` when the store has none.
+    ///
+    /// - Complexity: one `stat`, and when the file exists one open of it to
+    ///   check the id it holds.
+    public func path(forSession session: String) throws(LogError) -> String? {
+        try locate(session).existing
+    }
+
+    /// Where `session`'s log is (`existing`), or else the path a new one
+    /// gets (`free`): the first name in the collision sequence that is absent
+    /// or holds no event yet.
+    func locate(_ session: String) throws(LogError) -> (existing: String?, free: String) {
+        var free: String?
+        for attempt in 0..<Self.maxAttempts {
+            let path = directory + "/" + Self.fileName(forSession: session, attempt: attempt)
+            guard LogFile.exists(path) else { return (nil, free ?? path) }
+            let held = try LogReader(path: path).session()
+            if held == session { return (path, path) }
+            if held == nil, free == nil { free = path }
+        }
+        if let free { return (nil, free) }
+        throw LogError(path: directory, kind: .corrupt("more than \(Self.maxAttempts) logs collide with session \"\(session.prefix(64))\""))
+    }
+
+    /// A reader of `session`'s log, or `nil` when the store has none.
+    public func reader(forSession session: String) throws(LogError) -> LogReader? {
+        guard let path = try path(forSession: session) else { return nil }
+        return try LogReader(path: path)
+    }
+
+    /// A writer of `session`'s log: the existing log continued (its seq goes
+    /// on), or a new one created.
+    public func openWriter(forSession session: String, options: LogWriterOptions = LogWriterOptions()) throws(LogError) -> LogWriter {
+        try LogWriter(path: locate(session).free, options: options)
+    }
+
+    // MARK: Listing
+
+    /// The paths of every `.navlog` file in the store, sorted by name.
+    /// Other files (side files of repairs, anything else) are left out.
+    public func logPaths() throws(LogError) -> [String] {
+        guard let dir = opendir(directory) else {
+            throw LogError(path: directory, kind: .io(call: "opendir", errno: errno))
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasSuffix(Self.logExtension), !name.hasPrefix(".") else { continue }
+            names.append(name)
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { directory + "/" + $0 }
+    }
+
+    /// Every log of the store with the session it holds, sorted by file name.
+    ///
+    /// - Complexity: opens each log (its footer, and the first checkpoint or
+    ///   block for the id).
+    public func entries() throws(LogError) -> [Entry] {
+        var out: [Entry] = []
+        for path in try logPaths() {
+            out.append(Entry(session: try LogReader(path: path).session(), path: path))
+        }
+        return out
+    }
+}
