@@ -65,6 +65,20 @@ public struct CSVReader {
         if recordHasContent || !fields.isEmpty || !field.isEmpty || error != nil { try endRecord(body) }
     }
 
+    /// Whether the input so far ends exactly at a record boundary.
+    public var isBetweenRecords: Bool { !recordHasContent && !pendingCR && error == nil && fields.isEmpty }
+
+    /// Stands for one line of input that was too long to keep (a line reader
+    /// passed over it): the record it belongs to is malformed, and is taken
+    /// to end with that line. Feed the line's `\n` afterwards as usual.
+    public mutating func skipLine(ofLength length: Int) {
+        recordHasContent = true
+        pendingCR = false
+        recordBytes += length
+        fail(.lineTooLong(bytes: length, limit: maxRecordBytes))
+        state = .unquoted
+    }
+
     @inline(__always)
     private mutating func take<E: Error>(_ b: UInt8, _ body: (Record) throws(E) -> Void) throws(E) {
         if b == 0x0A && state != .quoted {
