@@ -63,7 +63,10 @@ public enum SwiftUIPathCodec {
     ///
     /// A value imported from SwiftUI gets its tag and element back exactly.
     /// Any other value is written with its `type` as the tag and, as the
-    /// element, its `data` when it has some, else `{"id": id}`, else `{}`.
+    /// element, its `data` object with `"id"` added when it has an id the
+    /// object lacks; `{"id": id, "data": data}` for an id with non-object data;
+    /// `{"id": id}` for an id alone; else its `data`, or `{}`. So its screen
+    /// name survives the round trip.
     public static func encode(_ path: [RouteValue]) -> JSONValue {
         var items: [JSONValue] = []
         items.reserveCapacity(path.count * 2)
@@ -80,9 +83,16 @@ public enum SwiftUIPathCodec {
            case .string(let tag)? = data[tagKey], let element = data[valueKey] {
             return (tag, element)
         }
-        if let data = value.data { return (value.type, data) }
-        if let id = value.id { return (value.type, .object(["id": .string(id)])) }
-        return (value.type, .object([:]))
+        switch (value.id, value.data) {
+        case (let id?, .object(var members)?) where members["id"] == nil:
+            members["id"] = .string(id)
+            return (value.type, .object(members))
+        case (let id?, let data?) where value.data?.objectValue == nil:
+            return (value.type, .object(["id": .string(id), "data": data]))
+        case (_, let data?): return (value.type, data)
+        case (let id?, nil): return (value.type, .object(["id": .string(id)]))
+        case (nil, nil): return (value.type, .object([:]))
+        }
     }
 
     /// The identity of an element: its `id` field (a string or number), or
