@@ -6,7 +6,7 @@
 /// session named by the session column(s) (several are joined with `:`):
 /// - a row whose event matches the screens pattern is a screen view: a
 ///   `stack.set` of stack `main` to one value whose `type` is the screen name
-///   (the screen-name column when given and not empty, else the event) — the
+///   (the screen-name column when given, else the event; never empty) — the
 ///   visible screen was replaced;
 /// - any other row is a `mark` labelled with the event;
 /// - the other columns' non-empty cells go into `meta`, keyed by header.
@@ -102,9 +102,10 @@ public struct CSVEventConverter {
         for (i, name) in metaColumns where !fields[i].isEmpty { meta[name] = .string(fields[i]) }
         let kind: EventKind
         if let screens, screens.matches(event) {
-            var name = event
-            if let s = screenIndex, !fields[s].isEmpty { name = fields[s] }
-            guard !name.isEmpty else { throw .invalidValue(field: columns.event, reason: "empty screen name") }
+            let name = screenIndex.map { fields[$0] } ?? event
+            guard !name.isEmpty else {
+                throw .invalidValue(field: columns.screenName ?? columns.event, reason: "empty screen name")
+            }
             kind = .stackSet(stack: "main", path: [RouteValue(type: name)])
         } else {
             kind = .mark(label: event)

@@ -136,7 +136,7 @@ public struct CSVReader {
             if let text = Self.validUTF8(field) {
                 fields.append(text)
             } else {
-                fail(.invalidUTF8(offset: recordBytes))
+                fail(.invalidValue(field: "field \(fields.count + 1)", reason: "invalid UTF-8"))
             }
         }
         field.removeAll(keepingCapacity: true)
@@ -144,7 +144,6 @@ public struct CSVReader {
     }
 
     private mutating func endRecord<E: Error>(_ body: (Record) throws(E) -> Void) throws(E) {
-        if state == .quoted { return }   // a line break inside quotes (not reached: handled by take)
         defer {
             fields.removeAll(keepingCapacity: true)
             field.removeAll(keepingCapacity: true)
