@@ -122,13 +122,16 @@ public struct Store: Sendable {
     /// Where `session`'s log is (`existing`), or else the path a new one
     /// gets (`free`): the first name in the collision sequence that is absent
     /// or holds no event yet.
-    func locate(_ session: String) throws(LogError) -> (existing: String?, free: String) {
+    /// Paths in `claimed` (given to other sessions, not yet written) are passed over.
+    func locate(_ session: String, claimed: Set<String> = []) throws(LogError) -> (existing: String?, free: String) {
         var free: String?
         for attempt in 0..<Self.maxAttempts {
             let path = directory + "/" + Self.fileName(forSession: session, attempt: attempt)
+            if claimed.contains(path) { continue }
             guard LogFile.exists(path) else { return (nil, free ?? path) }
             let held = try LogReader(path: path).session()
-            if held == session { return (path, path) }
+            // By bytes: Swift's `==` holds "e\u{301}" and "\u{E9}" equal.
+            if let held, held.utf8.elementsEqual(session.utf8) { return (path, path) }
             if held == nil, free == nil { free = path }
         }
         if let free { return (nil, free) }

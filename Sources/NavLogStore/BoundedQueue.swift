@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A first-in first-out queue of at most `capacity` elements between one
+/// producer thread and one consumer thread: `push` waits while it is full,
+/// `pop` while it is empty. Closing it ends the consumer's loop; failing it
+/// makes the producer's pushes return `false`.
+final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
+    private var items: [Element?]
+    private var head = 0
+    private var count = 0
+    private var closed = false
+    private var failed = false
+    private var mutex = pthread_mutex_t()
+    private var notEmpty = pthread_cond_t()
+    private var notFull = pthread_cond_t()
+
+    init(capacity: Int) {
+        items = Array(repeating: nil, count: max(capacity, 1))
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&notEmpty, nil)
+        pthread_cond_init(&notFull, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(&notFull)
+        pthread_cond_destroy(&notEmpty)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Adds an element, waiting for room; `false` when the consumer failed.
+    func push(_ element: Element) -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while count == items.count && !failed { pthread_cond_wait(&notFull, &mutex) }
+        if failed { return false }
+        items[(head + count) % items.count] = element
+        count += 1
+        pthread_cond_signal(&notEmpty)
+        return true
+    }
+
+    /// The next element, waiting for one; `nil` once closed and drained.
+    func pop() -> Element? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while count == 0 && !closed { pthread_cond_wait(&notEmpty, &mutex) }
+        guard count > 0 else { return nil }
+        let element = items[head]
+        items[head] = nil
+        head = (head + 1) % items.count
+        count -= 1
+        pthread_cond_signal(&notFull)
+        return element
+    }
+
+    /// No more elements will come (producer side).
+    func close() {
+        pthread_mutex_lock(&mutex)
+        closed = true
+        pthread_cond_broadcast(&notEmpty)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// The consumer stopped: pushes return `false` from now on.
+    func fail() {
+        pthread_mutex_lock(&mutex)
+        failed = true
+        pthread_cond_broadcast(&notFull)
+        pthread_mutex_unlock(&mutex)
+    }
+}
+
+/// A thread running one closure, joined by ``join()``.
+final class WorkerThread: @unchecked Sendable {
+    private final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+    #if canImport(Darwin)
+    private var thread: pthread_t?
+    #else
+    private var thread = pthread_t()
+    #endif
+
+    /// Starts `body` on a new thread.
+    init(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        let status = pthread_create(&thread, nil, { raw in
+            #if canImport(Darwin)
+            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+            #else
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            #endif
+            box.body()
+            return nil
+        }, box)
+        precondition(status == 0, "pthread_create failed: \(status)")
+    }
+
+    /// Waits for the closure to return.
+    func join() {
+        #if canImport(Darwin)
+        if let thread { pthread_join(thread, nil) }
+        #else
+        pthread_join(thread, nil)
+        #endif
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import NavLogCore
+import NavLogStore
+
+/// `navlog diff A B [--at SPEC] [--json]`: the difference of two states (contract §4).
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Show how the navigation states of two sessions differ.",
+        discussion: """
+            Compares the two states at SPEC (N, an RFC 3339 instant, or end; the default): per \
+            scene, the tab selection, each stack's common prefix and the two differing tails \
+            (-A +B), split columns, modals and the size class. Exit 0 when the states are equal \
+            (their scenes), 1 when they differ, 2 on trouble.
+
+            Examples:
+              navlog diff run-a.navlog run-b.navlog
+              navlog diff run-a.navlog run-b.ndjson --at 120 --json
+            """
+    )
+
+    @Argument(help: "The first session: a .navlog log or NDJSON (- for standard input).")
+    var a: String
+
+    @Argument(help: "The second session: a .navlog log or NDJSON.")
+    var b: String
+
+    @Option(name: .long, help: ArgumentHelp("Where in both sessions: N, an RFC 3339 instant, or end.", valueName: "SPEC"))
+    var at: String = "end"
+
+    @Flag(name: .long, help: "Print the difference as JSON (schemas/diff.schema.json).")
+    var json = false
+
+    @Option(name: .customLong("session-a"), help: "Which session of A, when it holds several.")
+    var sessionA: String?
+
+    @Option(name: .customLong("session-b"), help: "Which session of B, when it holds several.")
+    var sessionB: String?
+
+    func validate() throws {
+        if a == "-" && b == "-" { throw ValidationError("standard input (-) can be read only once") }
+    }
+
+    func run() throws {
+        let spec: StateSpec
+        do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
+        let stateA = try SessionInput.state(of: a, session: sessionA, at: spec)
+        let stateB = try SessionInput.state(of: b, session: sessionB, at: spec)
+        let diff = StateDiff(stateA, stateB)
+        if json {
+            guard case .object(var object) = diff.jsonValue else { return }
+            object["a"] = Self.side(a, stateA)
+            object["b"] = Self.side(b, stateB)
+            object["at"] = .string(spec.description)
+            Output.line(JSONValue.object(object).canonicalText)
+        } else {
+            Output.write(DiffText(diff: diff, style: .forStandardOutput).text)
+        }
+        if !diff.isEmpty { Self.exitAnswerNo() }
+    }
+
+    /// Which state a side is: its input, session, seq and time.
+    static func side(_ path: String, _ state: NavigationState) -> JSONValue {
+        .object(["input": .string(SessionInput.displayName(path)), "session": .string(state.session),
+                 "seq": .number(String(state.seq)), "t": state.t.map { .string($0.rfc3339) } ?? .null])
+    }
+}
+
+extension ParsableCommand {
+    /// Ends the process with status 1 ("the answer is no") after the
+    /// output, with nothing on standard error: a difference is an answer,
+    /// not an error.
+    static func exitAnswerNo() -> Never {
+        Output.flushStandardOutput()
+        Glibc_exit(1)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// `navlog diff` through the real binary: exit 0 same, 1 different, 2 trouble;
+/// logs and NDJSON alike; JSON per schemas/diff.schema.json.
+@Suite("navlog diff")
+struct DiffCommandTests {
+    static let sample = repositoryRoot.appendingPathComponent("tools/samples/recipes-session.ndjson").path
+
+    @Test func sameStatesExitZero() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.path("s.navlog")
+        #expect(navlog("append", log, stdin: try String(contentsOfFile: Self.sample, encoding: .utf8)).status == 0)
+        let r = navlog("diff", Self.sample, log)
+        #expect(r.status == 0 && r.stdout == "no difference\n" && r.stderr == "")
+        #expect(navlog("diff", log, Self.sample, "--at", "13").status == 0)
+    }
+
+    @Test func differentStatesExitOneWithTheDifference() throws {
+        let r = navlog("diff", Self.sample, Self.sample, "--at", "9", environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0)
+        let dir = try TemporaryDirectory()
+        let lines = try String(contentsOfFile: Self.sample, encoding: .utf8).split(separator: "\n")
+        let prefix = try dir.file("p.ndjson", lines.prefix(9).joined(separator: "\n") + "\n")
+        let d = navlog("diff", prefix, Self.sample)
+        #expect(d.status == 1)
+        #expect(d.stderr == "")
+        #expect(d.stdout.hasPrefix("scene main\n"))
+        #expect(d.stdout.contains("screen"))
+        #expect(!d.stdout.contains("\u{1B}["))
+        let j = navlog("diff", prefix, Self.sample, "--json")
+        #expect(j.status == 1)
+        #expect(j.stdout.hasPrefix(#"{"a":{"input":"\#(prefix)","seq":9,"session":"demo-1","#))
+        #expect(j.stdout.contains(#""same":false"#))
+        let check = run(repositoryRoot.appendingPathComponent("tools/check-schemas").path, ["diff", "-"], stdin: Data(j.stdout.utf8))
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        // The same two at the prefix's end are equal.
+        #expect(navlog("diff", prefix, Self.sample, "--at", "9", "--json").stdout.contains(#""same":true,"scenes":{}"#))
+    }
+
+    @Test func troubleExitsTwo() {
+        #expect(navlog("diff", Self.sample, "/nonexistent/x.navlog").status == 2)
+        #expect(navlog("diff", Self.sample, Self.sample, "--at", "soon").status == 2)
+        #expect(navlog("diff", Self.sample).status == 2)
+    }
+}

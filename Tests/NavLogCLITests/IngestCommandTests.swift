@@ -1,0 +1,147 @@
+import Foundation
+import NavLogCore
+import Testing
+
+/// `navlog ingest` through the real binary: nothing is lost (every line
+/// stored or rejected), appending continues seqs, hostile session ids stay
+/// inside the store.
+@Suite("navlog ingest")
+struct IngestCommandTests {
+    /// Every log of a store, by session: its `navlog cat` lines.
+    static func storedLines(_ store: String) throws -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: store) where name.hasSuffix(".navlog") {
+            let r = navlog("cat", store + "/" + name)
+            #expect(r.status == 0, "cat \(name): \(r.stderr)")
+            let lines = r.stdout.split(separator: "\n").map(String.init)
+            let session = try EventParser.parse(lines[0]).session
+            #expect(out[session] == nil, "two logs hold \(session)")
+            out[session] = lines
+        }
+        return out
+    }
+
+    @Test func everyLineIsStoredOrRejectedLineForLine() throws {
+        let dir = try TemporaryDirectory()
+        let generated = navlog("generate", "--sessions", "40", "--seed", "11").stdout
+            .split(separator: "\n").map(String.init)
+        #expect(generated.count > 1000)
+        // Malformed lines injected at seeded positions (bytes, so non-UTF-8 fits too).
+        let bad: [[UInt8]] = [
+            Array("{not json".utf8),
+            Array(#"{"session":"s-000001","t":"2026-11-20T10:00:00Z"}"#.utf8),                        // no type
+            Array(#"{"session":"","t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"#.utf8),       // empty session
+            Array(#"{"session":"s-000002","seq":1,"t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"#.utf8), // seq goes back
+            Array(#"{"session":"s-000003","t":"yesterday","type":"mark","label":"x"}"#.utf8),
+            Array(#"{"session":"s-000004","t":"2026-11-20T10:00:00Z","type":"stack.pop","stack":"a","count":0}"#.utf8),
+            Array(#"{"session":"s-000005","t":"2026-11-20T10:00:00Z","type":"tab.select","tab":3}"#.utf8),
+            Array(#"{"session":"s-\#u{FF}","t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"#.utf8).map { $0 == 0xC3 ? 0xFF : $0 },
+            Array("[1,2,3]".utf8),
+            Array(#"{"session":"s-000006","t":"2026-11-20T10:00:00Z","type":"mark","label":"x","label":"y"}"#.utf8),
+        ]
+        var rng = SeededRandom(seed: 5)
+        var input: [[UInt8]] = generated.map { Array($0.utf8) }
+        var badPositions: [Int] = []   // 1-based line numbers in the final input
+        for line in bad {
+            let at = Int(rng.next() % UInt64(input.count))
+            input.insert(line, at: at)
+            badPositions = badPositions.map { $0 > at ? $0 + 1 : $0 }
+            badPositions.append(at + 1)
+        }
+        input.insert([], at: 10)   // a blank line: neither stored nor rejected
+        badPositions = badPositions.map { $0 > 10 ? $0 + 1 : $0 }
+        let path = dir.path("in.ndjson")
+        try Data(input.joined(separator: [0x0A]) + [0x0A]).write(to: URL(fileURLWithPath: path))
+
+        let r = navlog("ingest", path, "--store", dir.path("store"), "--rejects", dir.path("rejected"))
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stdout.contains("stored \(generated.count) events of 40 sessions (40 new)"))
+        // Each rejection names its line; they come in input order.
+        let reported = r.stderr.split(separator: "\n").compactMap { line -> Int? in
+            guard line.hasPrefix("navlog: \(path):") else { return nil }
+            return Int(line.dropFirst("navlog: \(path):".count).prefix { $0.isNumber })
+        }
+        #expect(reported == badPositions.sorted())
+        #expect(r.stderr.contains("10 lines rejected"))
+        // Verbatim, in order.
+        let kept = try Data(contentsOf: URL(fileURLWithPath: dir.path("rejected")))
+        let expectedKept = badPositions.sorted().map { input[$0 - 1] }
+        #expect([UInt8](kept) == Array(expectedKept.joined(separator: [0x0A])) + [0x0A])
+        // Stored events are the valid input events, per session, in order.
+        var expected: [String: [String]] = [:]
+        for line in generated { expected[try EventParser.parse(line).session, default: []].append(line) }
+        #expect(try Self.storedLines(dir.path("store")) == expected)
+    }
+
+    @Test func ingestingInTwoRunsAppendsAndContinuesSeqs() throws {
+        let dir = try TemporaryDirectory()
+        let lines = navlog("generate", "--sessions", "12", "--seed", "4").stdout.split(separator: "\n").map(String.init)
+        let half = lines.count / 2
+        // The second half without seqs: each session goes on from its stored last seq.
+        let stripped = try lines[half...].map { line -> String in
+            var event = try EventParser.parse(line)
+            event.seq = 0
+            var writer = CanonicalWriter()
+            writer.write(event)
+            return writer.string
+        }
+        let first = try dir.file("a.ndjson", lines[..<half].joined(separator: "\n") + "\n")
+        let second = try dir.file("b.ndjson", stripped.joined(separator: "\n") + "\n")
+        #expect(navlog("ingest", first, "--store", dir.path("store")).status == 0)
+        let r = navlog("ingest", "-", "--store", dir.path("store"), "--max-open", "2", stdin: try String(contentsOfFile: second, encoding: .utf8))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr == "")   // not a terminal: no progress bar
+        var expected: [String: [String]] = [:]
+        for line in lines { expected[try EventParser.parse(line).session, default: []].append(line) }
+        let stored = try Self.storedLines(dir.path("store"))
+        #expect(stored == expected)
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path("store")) {
+            #expect(navlog("verify", dir.path("store/" + name)).status == 0)
+        }
+    }
+
+    @Test func hostileSessionIdsStayInsideTheStore() throws {
+        let dir = try TemporaryDirectory()
+        let ids = ["../x", "/etc/passwd", "a/b", "A", "a", ".", "..", String(repeating: "z", count: 300),
+                   "ctl\u{1}\u{7F}\ttab", "-rf", "Ünïcode", "e\u{301}", "\u{E9}"]
+        var lines: [[UInt8]] = []
+        for (i, id) in ids.enumerated() {
+            for k in 0..<2 {
+                let event = Event(session: id, t: Timestamp(milliseconds: 1_795_168_800_000 + Int64(i * 10 + k)),
+                                  kind: .stackPush(stack: "main", value: RouteValue(type: "V", id: "\(i)-\(k)")))
+                var writer = CanonicalWriter()
+                writer.write(event)
+                lines.append(writer.bytes)
+            }
+        }
+        lines.append(Array(#"{"session":"bad\#u{FF}","t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"#.utf8).map { $0 == 0xC3 ? 0xFE : $0 })
+        lines.append(Array(#"{"session":"","t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"#.utf8))
+        let input = dir.path("in.ndjson")
+        try Data(lines.joined(separator: [0x0A])).write(to: URL(fileURLWithPath: input))
+        let store = dir.path("deep/store")
+        try FileManager.default.createDirectory(atPath: dir.path("deep"), withIntermediateDirectories: true)
+        let r = navlog("ingest", input, "--store", store)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("in.ndjson:\(lines.count - 1): "))
+        #expect(r.stderr.contains("in.ndjson:\(lines.count): "))
+        #expect(r.stdout.contains("stored \(ids.count * 2) events of \(ids.count) sessions"))
+        // Nothing outside the store.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("deep")) == ["store"])
+        #expect(!FileManager.default.fileExists(atPath: dir.path("x")))
+        let names = try FileManager.default.contentsOfDirectory(atPath: store)
+        #expect(names.count == ids.count)
+        for name in names {
+            #expect(!name.hasPrefix(".") && !name.hasPrefix("-") && name.utf8.count <= 67 && name.hasSuffix(".navlog"), "\(name)")
+        }
+        // Distinct even on a case-insensitive file system.
+        #expect(Set(names.map { $0.lowercased() }).count == names.count)
+        // Each log holds its id exactly (by bytes: "e\u{301}" and "\u{E9}" are equal Strings).
+        var held: Set<[UInt8]> = []
+        for name in names {
+            let lines = navlog("cat", store + "/" + name).stdout.split(separator: "\n")
+            #expect(lines.count == 2, "\(name)")
+            held.insert(Array(try EventParser.parse(String(lines[0])).session.utf8))
+        }
+        #expect(held == Set(ids.map { Array($0.utf8) }))
+    }
+}
