@@ -8,8 +8,8 @@ import NavLogCore
 /// ```swift
 /// let importer = StoreImporter(store: try Store(directory: "logs", create: true))
 /// var ga4 = GA4Converter()
-/// let report = try importer.importLines(paths: ["events.json"], converter: &ga4) { rejected, bytes in
-///     print(rejected)              // file:line: reason
+/// let report = try importer.importLines(paths: ["events.json"], converter: &ga4) { rejection in
+///     print(rejection)             // file:line: reason
 /// }
 /// ```
 ///
@@ -30,12 +30,10 @@ public final class StoreImporter {
         public var logsOpened = 0
     }
 
-    /// How far the input has been read, for a progress display.
-    public struct Progress: Sendable {
-        public var bytesRead: Int64
-        public var records: Int
-        public var rejected: Int
-    }
+    /// A record that was not stored (as `navlog ingest` reports a line).
+    public typealias Rejection = StoreIngester.Rejection
+    /// How far the input has been read (`linesRead` counts records).
+    public typealias Progress = StoreIngester.Progress
 
     /// Trouble that stops an import (what was stored before stays stored).
     public enum Failure: Error, CustomStringConvertible {
@@ -61,14 +59,14 @@ public final class StoreImporter {
     /// Imports NDJSON inputs (`-` is standard input), one record a line,
     /// then closes the logs. `onReject` gets each rejection with the record's
     /// bytes (`nil` for one over the length limit); `onProgress` runs every
-    /// 16,384 records and at the end.
+    /// 16,384 records and at the end. Everything runs on the caller's thread.
     public func importLines<C: ImportConverter>(
         paths: [String], converter: inout C,
-        onReject: (RejectedLine, [UInt8]?) -> Void,
+        onReject: (Rejection) -> Void,
         onProgress: (Progress) -> Void = { _ in }
     ) throws(Failure) -> Report {
         var report = Report()
-        var progress = Progress(bytesRead: 0, records: 0, rejected: 0)
+        var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
         var events: [Event] = []
         for path in paths {
             let reader: NDJSONLineReader
@@ -80,12 +78,12 @@ public final class StoreImporter {
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if line.isBlank { return }
                     report.records += 1
-                    progress.records += 1
-                    if progress.records & 0x3FFF == 0 { onProgress(progress) }
+                    progress.linesRead += 1
+                    if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
                     func reject(_ reason: EventParseError, _ bytes: [UInt8]?) {
                         report.rejected += 1
                         progress.rejected += 1
-                        onReject(RejectedLine(file: path, line: line.number, reason: reason), bytes)
+                        onReject(Rejection(file: path, line: line.number, reason: reason.description, bytes: bytes))
                     }
                     if let length = line.overLimitBytes {
                         return reject(.lineTooLong(bytes: length, limit: EventParser.maxLineBytes), nil)
@@ -109,7 +107,8 @@ public final class StoreImporter {
         converter.finish(into: &events)
         do {
             if let why = try store(events, report: &report) {
-                onReject(RejectedLine(file: paths.last ?? "-", line: 0, reason: why), nil)
+                report.rejected += 1
+                onReject(Rejection(file: paths.last ?? "-", line: 0, reason: why.description, bytes: nil))
             }
             try writers.close()
         } catch { throw .log(error) }
@@ -123,11 +122,11 @@ public final class StoreImporter {
     public func importCSV(
         paths: [String], converter: CSVEventConverter,
         onHeader: ([UInt8]) -> Void = { _ in },
-        onReject: (RejectedLine, [UInt8]?) -> Void,
+        onReject: (Rejection) -> Void,
         onProgress: (Progress) -> Void = { _ in }
     ) throws(Failure) -> Report {
         var report = Report()
-        var progress = Progress(bytesRead: 0, records: 0, rejected: 0)
+        var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
         let newline = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
         newline[0] = 0x0A
         defer { newline.deallocate() }
@@ -155,12 +154,12 @@ public final class StoreImporter {
                     return
                 }
                 report.records += 1
-                progress.records += 1
-                if progress.records & 0x3FFF == 0 { onProgress(progress) }
+                progress.linesRead += 1
+                if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
                 func reject(_ reason: EventParseError) {
                     report.rejected += 1
                     progress.rejected += 1
-                    onReject(RejectedLine(file: path, line: record.line, reason: reason), bytes)
+                    onReject(Rejection(file: path, line: record.line, reason: reason.description, bytes: bytes))
                 }
                 if let error = record.error { return reject(error) }
                 let event: Event
@@ -203,6 +202,59 @@ public final class StoreImporter {
         do { try writers.close() } catch { throw .log(error) }
         report.logsOpened = writers.opened
         onProgress(progress)
+        return report
+    }
+
+    /// Imports inputs that each hold one document (up to 1 MiB, any line
+    /// breaks): `convert` turns a document's bytes into events of one
+    /// session, or says why not (reported as line 1).
+    public func importDocuments(
+        paths: [String], convert: (String, UnsafeRawBufferPointer) throws(EventParseError) -> [Event],
+        onReject: (Rejection) -> Void
+    ) throws(Failure) -> Report {
+        var report = Report()
+        for path in paths {
+            let reader: NDJSONLineReader
+            do { reader = try NDJSONLineReader(path: path) } catch {
+                throw .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+            }
+            var document: [UInt8] = []
+            var length = 0
+            do throws(NDJSONFailure<Never>) {
+                try reader.forEachLine { line in
+                    length += (line.overLimitBytes ?? line.bytes.count) + 1
+                    if length <= EventParser.maxLineBytes, line.overLimitBytes == nil {
+                        document.append(contentsOf: line.bytes)
+                        document.append(0x0A)
+                    }
+                }
+            } catch {
+                if case .read(let e) = error { throw .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno))) }
+            }
+            report.records += 1
+            func reject(_ reason: EventParseError, _ bytes: [UInt8]?) {
+                report.rejected += 1
+                onReject(Rejection(file: path, line: 1, reason: reason.description, bytes: bytes))
+            }
+            if length > EventParser.maxLineBytes {
+                reject(.lineTooLong(bytes: length, limit: EventParser.maxLineBytes), nil)
+                continue
+            }
+            let events: [Event]
+            do {
+                events = try document.withUnsafeBytes { buf in
+                    Result { () throws(EventParseError) in try convert(path, buf) }
+                }.get()
+            } catch {
+                reject(error, document)
+                continue
+            }
+            do {
+                if let why = try store(events, report: &report) { reject(why, document) }
+            } catch { throw .log(error) }
+        }
+        do { try writers.close() } catch { throw .log(error) }
+        report.logsOpened = writers.opened
         return report
     }
 
