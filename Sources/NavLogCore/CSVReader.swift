@@ -102,9 +102,15 @@ public struct CSVReader {
             fail(.lineTooLong(bytes: recordBytes, limit: maxRecordBytes))
         }
         if error != nil {
-            // Reading past a bad record: follow quotes only to find its end.
-            if b == 0x22 { state = state == .quoted ? .quoteInQuoted : .quoted }
-            else if state == .quoteInQuoted { state = .unquoted }
+            // Reading past a bad record: follow the grammar only to find its
+            // end, taking stray quotes literally (a quote opens a quoted
+            // field only at the start of a field).
+            switch state {
+            case .fieldStart: state = b == 0x22 ? .quoted : (b == 0x2C ? .fieldStart : .unquoted)
+            case .unquoted: if b == 0x2C { state = .fieldStart }
+            case .quoted: if b == 0x22 { state = .quoteInQuoted }
+            case .quoteInQuoted: state = b == 0x22 ? .quoted : (b == 0x2C ? .fieldStart : .unquoted)
+            }
             return
         }
         switch state {
