@@ -5,6 +5,8 @@ import Glibc
 import Darwin
 #endif
 
+if CommandLine.arguments.dropFirst().first == "import" { ImportBenchmark.run(Array(CommandLine.arguments.dropFirst(2))); exit(0) }
+
 func now() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
