@@ -31,6 +31,7 @@ final class BlockReader {
     /// LZ4 checksum, the size and the checksum the entry records.
     func read(_ entry: BlockEntry) throws(LogError) {
         content.removeAll()
+        file.blocksDecompressed += 1
         func corrupt(_ why: String) -> LogError {
             LogError.corrupt(file.path, "data frame: \(why)", offset: entry.dataOffset, frame: entry.dataFrameIndex,
                              seq: entry.firstSeq)

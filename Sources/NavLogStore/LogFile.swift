@@ -15,6 +15,8 @@ final class LogFile {
     /// The path the file was opened with (for messages).
     let path: String
     private var fd: Int32
+    /// Data frames decompressed through this file (by ``BlockReader``), for statistics.
+    var blocksDecompressed = 0
 
     enum Mode {
         /// Read only; never blocks on, nor is blocked by, a writer.

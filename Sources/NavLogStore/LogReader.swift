@@ -69,6 +69,10 @@ public final class LogReader {
         try loadTail()
     }
 
+    /// Data frames (blocks) decompressed so far by this reader and its
+    /// cursors, the unfinished frame at the end not counted.
+    public var blocksDecompressed: Int { file.blocksDecompressed }
+
     /// Events in the log (committed blocks and the verified tail).
     public var eventCount: Int { index.eventCount + tailEvents.count }
 

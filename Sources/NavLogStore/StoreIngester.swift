@@ -11,13 +11,14 @@ import NavLogCore
 /// }
 /// ```
 ///
-/// Two threads: the caller's reads, parses and numbers lines (and reports
-/// rejections and progress, on the caller's thread); a writer thread appends
-/// to the logs, compressing and writing. Memory is bounded: lines stream
-/// through a queue of at most ``Options/queuedBatches`` batches, and at most
-/// ``Options/maxOpenWriters`` logs are open at once (the least recently used
-/// is closed when another is needed, and reopened, continuing, if its session
-/// comes back).
+/// Threads: the caller's reads, parses and numbers lines (and reports
+/// rejections and progress, on the caller's thread); ``Options/writerThreads``
+/// writer threads append to the logs, compressing and writing, each serving
+/// its own share of the sessions (so a session's events stay in order).
+/// Memory is bounded: lines stream through queues of at most
+/// ``Options/queuedBatches`` batches, and at most ``Options/maxOpenWriters``
+/// logs are open at once (the least recently used is closed when another is
+/// needed, and reopened, continuing, if its session comes back).
 public final class StoreIngester {
     /// Settings.
     public struct Options: Sendable {
@@ -29,9 +30,12 @@ public final class StoreIngester {
         public var queuedBatches: Int
         /// How the logs are written.
         public var writerOptions: LogWriterOptions
+        /// Threads writing logs (besides the caller's, which reads).
+        public var writerThreads: Int
 
         public init(maxOpenWriters: Int = 128, batchEvents: Int = 4096, queuedBatches: Int = 8,
-                    writerOptions: LogWriterOptions = LogWriterOptions()) {
+                    writerOptions: LogWriterOptions = LogWriterOptions(), writerThreads: Int = 2) {
+            self.writerThreads = max(writerThreads, 1)
             self.maxOpenWriters = max(maxOpenWriters, 1)
             self.batchEvents = max(batchEvents, 1)
             self.queuedBatches = max(queuedBatches, 1)
@@ -110,39 +114,44 @@ public final class StoreIngester {
         onReject: (Rejection) -> Void,
         onProgress: (Progress) -> Void = { _ in }
     ) throws(LogError) -> Report {
-        let queue = BoundedQueue<[Item]>(capacity: options.queuedBatches)
-        let sink = WriterSink(options: options, files: paths)
-        let worker = WorkerThread { sink.run(queue) }
+        let n = options.writerThreads
+        let queues = (0..<n).map { _ in BoundedQueue<[Item]>(capacity: max(options.queuedBatches / n, 1)) }
+        let perSink = max(options.maxOpenWriters / n, 1)
+        let sinks = (0..<n).map { _ in WriterSink(maxOpenWriters: perSink, writerOptions: options.writerOptions, files: paths) }
+        let workers = (0..<n).map { i in WorkerThread { [sink = sinks[i], queue = queues[i]] in sink.run(queue) } }
         var report = Report()
         var failure: LogError?
         do {
-            try read(paths: paths, into: queue, report: &report, onReject: onReject, onProgress: onProgress)
+            try read(paths: paths, into: queues, report: &report, onReject: onReject, onProgress: onProgress)
         } catch {
             failure = error
         }
-        queue.close()
-        worker.join()
-        for rejection in sink.rejections {
-            report.rejected += 1
-            onReject(rejection)
+        for queue in queues { queue.close() }
+        for worker in workers { worker.join() }
+        report.stored = 0
+        for sink in sinks {
+            for rejection in sink.rejections {
+                report.rejected += 1
+                onReject(rejection)
+            }
+            report.stored += sink.stored
         }
-        report.stored = sink.stored
-        if let error = sink.failure { throw error }
+        if let error = sinks.lazy.compactMap(\.failure).first { throw error }
         if let failure { throw failure }
         return report
     }
 
     /// The reading side: parse, number, route, batch.
     private func read(
-        paths: [String], into queue: BoundedQueue<[Item]>, report: inout Report,
+        paths: [String], into queues: [BoundedQueue<[Item]>], report: inout Report,
         onReject: (Rejection) -> Void, onProgress: (Progress) -> Void
     ) throws(LogError) {
         // Sessions are told apart by their exact bytes (Swift's String `==`
         // is canonical equivalence: "e\u{301}" == "\u{E9}").
-        var routes: [SessionKey: (path: String, lastSeq: Int)] = [:]
+        var routes: [SessionKey: (path: String, lastSeq: Int, sink: Int)] = [:]
         var claimed: Set<String> = []           // paths given to a session in this run
-        var batch: [Item] = []
-        batch.reserveCapacity(options.batchEvents)
+        var batches: [[Item]] = Array(repeating: [], count: queues.count)
+        var nextSink = 0
         var parser = EventLineParser()
         var canonical = CanonicalWriter(capacity: 1024)
         var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
@@ -181,12 +190,13 @@ public final class StoreIngester {
                     do throws(EventParseError) { event = try parser.parse(line.bytes) } catch { return reject(error.description) }
                     // A session seen for the first time: find its log, continue its seq.
                     let key = SessionKey(event.session)
-                    var route: (path: String, lastSeq: Int)
+                    var route: (path: String, lastSeq: Int, sink: Int)
                     if let known = routes[key] {
                         route = known
                     } else {
                         let (existing, free) = try store.locate(event.session, claimed: claimed)
-                        route = (existing ?? free, 0)
+                        route = (existing ?? free, 0, nextSink)
+                        nextSink = (nextSink + 1) % queues.count
                         if let existing {
                             route.lastSeq = try LogReader(path: existing).lastSeq ?? 0
                         } else {
@@ -211,10 +221,10 @@ public final class StoreIngester {
                         }
                     }
                     routes[key]!.lastSeq = event.seq
-                    batch.append(Item(event: event, path: route.path, file: fileIndex, line: line.number))
-                    if batch.count >= batchEvents {
-                        guard queue.push(batch) else { throw LogError(path: route.path, kind: .closed) }
-                        batch.removeAll(keepingCapacity: true)
+                    batches[route.sink].append(Item(event: event, path: route.path, file: fileIndex, line: line.number))
+                    if batches[route.sink].count >= batchEvents {
+                        guard queues[route.sink].push(batches[route.sink]) else { throw LogError(path: route.path, kind: .closed) }
+                        batches[route.sink].removeAll(keepingCapacity: true)
                     }
                 }
             } catch {
@@ -227,7 +237,7 @@ public final class StoreIngester {
                 }
             }
         }
-        if !batch.isEmpty { _ = queue.push(batch) }
+        for (i, batch) in batches.enumerated() where !batch.isEmpty { _ = queues[i].push(batch) }
         onProgress(progress)
     }
 }
@@ -242,7 +252,8 @@ struct SessionKey: Hashable {
 /// keeping at most `maxOpenWriters` logs open (least recently used closed
 /// first). Runs on its own thread; its results are read after `join()`.
 final class WriterSink: @unchecked Sendable {
-    private let options: StoreIngester.Options
+    private let maxOpenWriters: Int
+    private let writerOptions: LogWriterOptions
     private let files: [String]
     private var open: [String: (writer: LogWriter, lastUse: Int)] = [:]
     private var clock = 0
@@ -250,8 +261,9 @@ final class WriterSink: @unchecked Sendable {
     private(set) var rejections: [StoreIngester.Rejection] = []
     private(set) var failure: LogError?
 
-    init(options: StoreIngester.Options, files: [String]) {
-        self.options = options
+    init(maxOpenWriters: Int, writerOptions: LogWriterOptions, files: [String]) {
+        self.maxOpenWriters = maxOpenWriters
+        self.writerOptions = writerOptions
         self.files = files
     }
 
@@ -265,8 +277,10 @@ final class WriterSink: @unchecked Sendable {
                 queue.fail()
             }
         }
-        for (_, entry) in open where failure == nil {
-            do { try entry.writer.close() } catch { failure = error }
+        // Every log is closed (made durable), even after a failure elsewhere:
+        // what was stored stays stored.
+        for (_, entry) in open {
+            do { try entry.writer.close() } catch { if failure == nil { failure = error } }
         }
         open.removeAll()
     }
@@ -278,11 +292,11 @@ final class WriterSink: @unchecked Sendable {
             writer = entry.writer
             open[item.path]!.lastUse = clock
         } else {
-            if open.count >= options.maxOpenWriters, let oldest = open.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            if open.count >= maxOpenWriters, let oldest = open.min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 open.removeValue(forKey: oldest.key)
                 try oldest.value.writer.close()
             }
-            writer = try LogWriter(path: item.path, options: options.writerOptions)
+            writer = try LogWriter(path: item.path, options: writerOptions)
             open[item.path] = (writer, clock)
         }
         do {

@@ -12,6 +12,7 @@ func now() -> Double {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
+if CommandLine.arguments.dropFirst().first == "timetravel" { runTimeTravelBenchmark(); exit(0) }
 let lines = [
   #"{"scene":"main","seq":12,"session":"s-000042","stack":"home","t":"2026-11-20T10:00:07.000Z","type":"stack.push","value":{"id":"apple-pie","type":"Recipe"}}"#,
   #"{"seq":13,"session":"s-000042","t":"2026-11-20T10:00:08.120Z","tab":"search","type":"tab.select"}"#,

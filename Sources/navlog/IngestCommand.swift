@@ -45,6 +45,10 @@ struct IngestCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Inputs that cannot be read are reported before the store is touched.
+        for input in inputs where input != "-" && access(input, R_OK) != 0 {
+            throw CLIFailure.trouble("\(input): cannot open: \(String(cString: strerror(errno)))")
+        }
         let target: Store
         do { target = try Store(directory: store, create: true) } catch { throw CLIFailure.trouble(error.description) }
         var rejectsFile: BufferedFile?

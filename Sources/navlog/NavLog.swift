@@ -15,7 +15,7 @@ struct NavLog: ParsableCommand {
             rejected lines), 2 usage or I/O trouble.
             """,
         version: "0.1.0",
-        subcommands: [StateCommand.self, ReplayCommand.self, Generate.self, AppendCommand.self, CatCommand.self, InfoCommand.self, VerifyCommand.self, RepairCommand.self, IngestCommand.self, DiffCommand.self, ImportCommand.self, ExportCommand.self]
+        subcommands: [StateCommand.self, ReplayCommand.self, Generate.self, AppendCommand.self, CatCommand.self, InfoCommand.self, VerifyCommand.self, RepairCommand.self, IngestCommand.self, DiffCommand.self, BisectCommand.self, BlameCommand.self, ImportCommand.self, ExportCommand.self]
     )
 
     /// Runs a command and maps every outcome to the contract's exit status

@@ -44,3 +44,24 @@ struct DiffCommandTests {
         #expect(navlog("diff", Self.sample).status == 2)
     }
 }
+
+/// `navlog blame` through the real binary.
+@Suite("navlog blame")
+struct BlameCommandTests {
+    static let sample = repositoryRoot.appendingPathComponent("tools/samples/recipes-session.ndjson").path
+
+    @Test func listsTheOriginOfEveryValueAndModal() throws {
+        let r = navlog("blame", Self.sample, "--at", "13", environment: ["NO_COLOR": "1"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("  stack home\n    1  Category/desserts  seq 4  2026-11-20T10:00:02.310Z  stack.push\n"))
+        #expect(r.stdout.contains("  modal 2  card-scanner (fullScreenCover)  seq 13  2026-11-20T10:00:27.640Z  modal.present\n"))
+        let dir = try TemporaryDirectory()
+        let log = dir.path("s.navlog")
+        #expect(navlog("append", log, stdin: try String(contentsOfFile: Self.sample, encoding: .utf8)).status == 0)
+        for at in ["13", "18", "end"] {
+            #expect(navlog("blame", log, "--at", at, "--json").stdout == navlog("blame", Self.sample, "--at", at, "--json").stdout)
+        }
+        let deepLink = navlog("blame", Self.sample, "--at", "18", "--json").stdout
+        #expect(deepLink.contains(#""url":{"seq":16,"t":"2026-11-20T10:00:40.000Z","url":"recipes://recipe/lemon-tart"}"#), "\(deepLink)")
+    }
+}

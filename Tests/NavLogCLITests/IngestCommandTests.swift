@@ -23,9 +23,13 @@ struct IngestCommandTests {
 
     @Test func everyLineIsStoredOrRejectedLineForLine() throws {
         let dir = try TemporaryDirectory()
-        let generated = navlog("generate", "--sessions", "40", "--seed", "11").stdout
+        let generated = navlog("generate", "--sessions", "40", "--seed", "11", "--interleave").stdout
             .split(separator: "\n").map(String.init)
         #expect(generated.count > 1000)
+        // Interleaved, as a collector writes them: the session changes from line to line.
+        let firstSessions = try generated.prefix(300).map { try EventParser.parse($0).session }
+        #expect(Set(firstSessions).count > 5)
+        #expect(zip(firstSessions, firstSessions.dropFirst()).filter { $0 != $1 }.count > 50)
         // Malformed lines injected at seeded positions (bytes, so non-UTF-8 fits too).
         let bad: [[UInt8]] = [
             Array("{not json".utf8),
@@ -75,7 +79,7 @@ struct IngestCommandTests {
 
     @Test func ingestingInTwoRunsAppendsAndContinuesSeqs() throws {
         let dir = try TemporaryDirectory()
-        let lines = navlog("generate", "--sessions", "12", "--seed", "4").stdout.split(separator: "\n").map(String.init)
+        let lines = navlog("generate", "--sessions", "12", "--seed", "4", "--interleave").stdout.split(separator: "\n").map(String.init)
         let half = lines.count / 2
         // The second half without seqs: each session goes on from its stored last seq.
         let stripped = try lines[half...].map { line -> String in
@@ -144,4 +148,16 @@ struct IngestCommandTests {
         }
         #expect(held == Set(ids.map { Array($0.utf8) }))
     }
+
+    @Test func aTerminalGetsAProgressBarThatIsClearedAtTheEnd() throws {
+        let dir = try TemporaryDirectory()
+        let input = try dir.file("in.ndjson", navlog("generate", "--sessions", "400", "--seed", "2").stdout)
+        let terminal = try PseudoTerminal(navlogBinary(), ["ingest", input, "--store", dir.path("store")])
+        #expect(try terminal.waitForExit(timeout: 60) == .exited(0))
+        let raw = terminal.rawOutput
+        #expect(raw.contains("] 100% 16384 lines, 0 rejected") || raw.contains("% 16384 lines, 0 rejected"), "\(raw.prefix(400))")
+        #expect(raw.contains("\r\u{1B}[K"))   // the bar is erased before the summary
+        #expect(raw.hasSuffix("rejected\r\n") || raw.hasSuffix("rejected\n"))
+    }
 }
+

@@ -1,0 +1,153 @@
+import ArgumentParser
+import NavLogCore
+import NavLogStore
+
+/// `navlog bisect A B [--json] [--align position|seq]` and
+/// `navlog bisect LOG --until PATTERN` (contract §4, §5).
+struct BisectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bisect",
+        abstract: "Find the first event after which two sessions' states differ.",
+        discussion: """
+            Position k compares the states after the first k events of each session (contract \
+            §5): the first k where they differ is printed with both events (seq and time), the \
+            events leading up to it and the states' difference. When every shared position \
+            agrees and the lengths differ, the divergence is at the shorter length + 1. Exit 0 \
+            when the sessions never diverge, 1 when they do, 2 on trouble.
+
+            Two logs are searched through their block index (state-chain hashes and content \
+            checksums) and checkpoints, decompressing a few blocks; NDJSON inputs, --align seq, \
+            and logs whose blocks do not line up are folded. --stats tells which and how many \
+            blocks were decompressed.
+
+            With --align seq, point s compares the states after every event with seq ≤ s.
+
+            With --until PATTERN and one input: the first event after which the visible screen \
+            of its scene matches PATTERN (a glob, * the only wildcard). Exit 0 found, 1 not.
+
+            Examples:
+              navlog bisect run-a.navlog run-b.navlog
+              navlog bisect run-a.navlog run-b.navlog --json
+              navlog bisect session.navlog --until 'Recipe/*'
+            """
+    )
+
+    @Argument(help: "Two sessions (.navlog logs or NDJSON; - for standard input), or one with --until.")
+    var inputs: [String]
+
+    @Flag(name: .long, help: "Print the result as JSON (schemas/bisect.schema.json).")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Compare by event position (default) or by seq.", valueName: "position|seq"))
+    var align: String = "position"
+
+    @Option(name: .long, help: ArgumentHelp("With one input: the first event after which the screen matches this glob.", valueName: "pattern"))
+    var until: String?
+
+    @Flag(name: .long, help: "Also print how the answer was found and how many blocks were decompressed.")
+    var stats = false
+
+    @Option(name: .long, help: ArgumentHelp("Events shown before the divergence.", valueName: "n"))
+    var context: Int = 5
+
+    func validate() throws {
+        if until != nil {
+            guard inputs.count == 1 else { throw ValidationError("--until takes exactly one input") }
+        } else {
+            guard inputs.count == 2 else { throw ValidationError("give two inputs A and B (or one with --until PATTERN)") }
+            if inputs[0] == "-" && inputs[1] == "-" { throw ValidationError("standard input (-) can be read only once") }
+        }
+        guard align == "position" || align == "seq" else { throw ValidationError("--align must be position or seq, got \(align)") }
+        guard context >= 0 else { throw ValidationError("--context must be at least 0") }
+    }
+
+    func run() throws {
+        if let until { return try runUntil(GlobPattern(until)) }
+        let (a, b) = (inputs[0], inputs[1])
+        var method = "fold"
+        var blocks: (a: Int, b: Int)?
+        var skipped = 0
+        let search: DivergenceSearch
+        if align == "position" && SessionInput.isLog(a) && SessionInput.isLog(b) {
+            let readerA = try SessionInput.openLog(a, session: nil), readerB = try SessionInput.openLog(b, session: nil)
+            let outcome: LogBisect.Outcome
+            do { outcome = try LogBisect.search(readerA, readerB, context: context) } catch { throw CLIFailure(error) }
+            search = outcome.search
+            blocks = outcome.blocksDecompressed
+            skipped = outcome.skippedEvents
+            method = "index"
+        } else {
+            let x = try SessionInput.events(of: a, session: nil), y = try SessionInput.events(of: b, session: nil)
+            search = align == "seq"
+                ? DivergenceSearch.firstSeqDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
+                : DivergenceSearch.firstDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
+        }
+        let report = BisectReport(search: search, inputs: (a, b), align: align, method: method,
+                                  blocksDecompressed: blocks, skippedEvents: skipped)
+        if json {
+            Output.line(report.jsonValue.canonicalText)
+        } else {
+            Output.write(report.text(style: .forStandardOutput, stats: stats))
+        }
+        if search.diverged { Self.exitAnswerNo() }
+    }
+
+    /// The single-log form: fold until the event's scene shows a matching screen.
+    private func runUntil(_ pattern: GlobPattern) throws {
+        let path = inputs[0]
+        var search: ScreenSearch
+        var blocks: Int?
+        if SessionInput.isLog(path) {
+            let reader = try SessionInput.openLog(path, session: nil)
+            do throws(LogError) {
+                search = ScreenSearch(session: try reader.session() ?? "", pattern: pattern, context: context)
+                let cursor = reader.cursor()
+                while let event = try cursor.next() { if search.visit(event) { break } }
+            } catch { throw CLIFailure(error) }
+            blocks = reader.blocksDecompressed
+        } else {
+            let input = try SessionInput.events(of: path, session: nil)
+            search = ScreenSearch(session: input.session, pattern: pattern, context: context)
+            for event in input.events { if search.visit(event) { break } }
+        }
+        let report = UntilReport(input: path, pattern: pattern.description, found: search.found, leading: search.recent,
+                                 events: search.position, blocksDecompressed: blocks)
+        if json {
+            Output.line(report.jsonValue.canonicalText)
+        } else {
+            Output.write(report.text(style: .forStandardOutput, stats: stats))
+        }
+        if search.found == nil { Self.exitAnswerNo() }
+    }
+}
+
+/// Folds a session until the visible screen of an event's scene matches a glob.
+struct ScreenSearch {
+    var state: NavigationState
+    let pattern: GlobPattern
+    let context: Int
+    var position = 0
+    var recent: [Event] = []
+    var found: (position: Int, event: Event, screen: String)?
+
+    init(session: String, pattern: GlobPattern, context: Int) {
+        state = NavigationState(session: session)
+        self.pattern = pattern
+        self.context = context
+    }
+
+    /// Applies one event; `true` once the screen matches.
+    mutating func visit(_ event: Event) -> Bool {
+        state.apply(event)
+        position += 1
+        if let screen = state.scenes[event.sceneID]?.screen, pattern.matches(screen) {
+            found = (position, event, screen)
+            return true
+        }
+        if context > 0 {
+            if recent.count == context { recent.removeFirst() }
+            recent.append(event)
+        }
+        return false
+    }
+}

@@ -1,0 +1,151 @@
+import ArgumentParser
+import NavLogCore
+import NavLogStore
+
+/// `navlog blame LOG [--at SPEC] [--json]`: who put each screen there.
+struct BlameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "blame",
+        abstract: "Show which event put each stack value, split selection and modal in a state.",
+        discussion: """
+            For the state at SPEC (N, an RFC 3339 instant, or end; the default), every value on \
+            every stack, every split column's selection and every presented modal, with the event \
+            that put it there (seq, time, type, cause) and the url.open its cause chain leads to. \
+            A push, present or selection is its own origin; a pop or dismiss keeps the origins of \
+            what stays; stack.set and state.restore are the origin of all they set. The session is \
+            folded from its start.
+
+            Examples:
+              navlog blame session.navlog
+              navlog blame session.navlog --at 42 --json
+            """
+    )
+
+    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).")
+    var log: String
+
+    @Option(name: .long, help: ArgumentHelp("Where in the session: N, an RFC 3339 instant, or end.", valueName: "SPEC"))
+    var at: String = "end"
+
+    @Flag(name: .long, help: "Print JSON instead of a listing.")
+    var json = false
+
+    @Option(name: .long, help: "Which session, when the input holds several.")
+    var session: String?
+
+    func run() throws {
+        let spec: StateSpec
+        do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
+        var blame: StateBlame
+        if SessionInput.isLog(log) {
+            let reader = try SessionInput.openLog(log, session: session)
+            do throws(LogError) {
+                blame = StateBlame(session: try reader.session() ?? "")
+                let cursor = reader.cursor()
+                while let event = try cursor.next() {
+                    if spec.isPast(event) { break }
+                    if spec.includes(event) { blame.apply(event) }
+                }
+            } catch { throw CLIFailure(error) }
+        } else {
+            let input = try SessionInput.events(of: log, session: session)
+            blame = StateBlame(session: input.session)
+            for event in input.events {
+                if spec.isPast(event) { break }
+                if spec.includes(event) { blame.apply(event) }
+            }
+        }
+        if json {
+            Output.line(BlameReport.json(blame, at: spec).canonicalText)
+        } else {
+            Output.write(BlameReport.text(blame, style: .forStandardOutput))
+        }
+    }
+}
+
+/// The listing and the JSON of a ``StateBlame``.
+enum BlameReport {
+    static func text(_ blame: StateBlame, style: StateTree.Style) -> String {
+        func paint(_ text: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        func by(_ origin: StateBlame.Origin?) -> String {
+            guard let origin else { return paint("(unknown)", "2") }
+            let e = origin.event
+            var out = paint("seq \(e.seq)", "33") + "  " + paint(e.t.rfc3339, "2") + "  " + e.type
+            if let cause = e.cause { out += "  (cause \(cause))" }
+            if let url = origin.url, case .urlOpen(let link) = url.kind {
+                out += "  ← " + paint("url.open \(link)", "36") + " (seq \(url.seq))"
+            }
+            return out
+        }
+        let state = blame.state
+        let t = state.t.map { " · \($0.rfc3339)" } ?? ""
+        var out = paint("session \(state.session)", "1") + " · seq \(state.seq)\(t)\n"
+        if state.scenes.isEmpty { out += "(no scenes)\n" }
+        for id in state.scenes.keys.sorted(by: utf8Less) {
+            let scene = state.scenes[id]!, origins = blame.scenes[id] ?? StateBlame.SceneOrigins()
+            out += paint("scene \(id)", "1") + "  screen: " + paint(scene.screen, "36") + "\n"
+            for stack in scene.stacks.keys.sorted(by: utf8Less) {
+                let values = scene.stacks[stack]!
+                out += "  stack \(stack)" + (values.isEmpty ? " (empty)" : "") + "\n"
+                let o = origins.stacks[stack] ?? []
+                let width = values.map(\.screenName.count).max() ?? 0
+                for (i, value) in values.enumerated() {
+                    out += "    \(i + 1)  " + value.screenName.padding(width: width) + "  " + by(i < o.count ? o[i] : nil) + "\n"
+                }
+            }
+            for split in scene.splits.keys.sorted(by: utf8Less) {
+                for column in SplitColumn.allCases where !scene.splits[split]![column].isEmpty {
+                    let names = scene.splits[split]![column].map(\.screenName).joined(separator: ", ")
+                    out += "  split \(split) \(column.rawValue)  \(names)  " + by(origins.splits[split]?[column]) + "\n"
+                }
+            }
+            for (i, modal) in scene.modals.enumerated() {
+                out += "  modal \(i + 1)  \(modal.modal) (\(modal.style.rawValue))  " + by(i < origins.modals.count ? origins.modals[i] : nil) + "\n"
+            }
+        }
+        return out
+    }
+
+    static func json(_ blame: StateBlame, at spec: StateSpec) -> JSONValue {
+        func by(_ origin: StateBlame.Origin?) -> JSONValue {
+            guard let origin else { return .null }
+            let e = origin.event
+            var object: [String: JSONValue] = ["seq": .number(String(e.seq)), "t": .string(e.t.rfc3339), "type": .string(e.type)]
+            if let cause = e.cause { object["cause"] = .number(String(cause)) }
+            if let url = origin.url, case .urlOpen(let link) = url.kind {
+                object["url"] = .object(["seq": .number(String(url.seq)), "t": .string(url.t.rfc3339), "url": .string(link)])
+            }
+            return .object(object)
+        }
+        let state = blame.state
+        var scenes: [String: JSONValue] = [:]
+        for (id, scene) in state.scenes {
+            let origins = blame.scenes[id] ?? StateBlame.SceneOrigins()
+            var stacks: [String: JSONValue] = [:]
+            for (stack, values) in scene.stacks {
+                let o = origins.stacks[stack] ?? []
+                stacks[stack] = .array(values.enumerated().map { i, v in
+                    .object(["value": v.jsonValue, "by": by(i < o.count ? o[i] : nil)])
+                })
+            }
+            var splits: [String: JSONValue] = [:]
+            for (split, s) in scene.splits {
+                var columns: [String: JSONValue] = [:]
+                for column in SplitColumn.allCases where !s[column].isEmpty {
+                    columns[column.rawValue] = .object(["selection": .array(s[column].map(\.jsonValue)),
+                                                        "by": by(origins.splits[split]?[column])])
+                }
+                splits[split] = .object(columns)
+            }
+            let modals: [JSONValue] = scene.modals.enumerated().map { i, m in
+                .object(["modal": .string(m.modal), "style": .string(m.style.rawValue),
+                         "by": by(i < origins.modals.count ? origins.modals[i] : nil)])
+            }
+            scenes[id] = .object(["screen": .string(scene.screen), "stacks": .object(stacks), "splits": .object(splits),
+                                  "modals": .array(modals)])
+        }
+        return .object(["session": .string(state.session), "seq": .number(String(state.seq)),
+                        "t": state.t.map { .string($0.rfc3339) } ?? .null, "at": .string(spec.description),
+                        "scenes": .object(scenes)])
+    }
+}
