@@ -13,9 +13,12 @@ import NavLogCore
 /// }
 /// ```
 ///
-/// Memory is bounded: input streams through ``NDJSONLineReader`` (records over
-/// 1 MiB are rejected, not kept), the converter keeps only open sessions, and
-/// at most ``SessionWriterPool/maxOpen`` logs are open.
+/// Storing is `navlog ingest`'s: the same routing of sessions to logs (an
+/// existing log is continued), numbering, and writer threads. Memory is
+/// bounded: input streams through ``NDJSONLineReader`` (records over 1 MiB
+/// are rejected, not kept), the converter keeps only open sessions, events
+/// wait in a bounded queue, at most `maxOpenWriters` logs are open; what
+/// grows is a route (log path, last seq) per session seen, as in ingest.
 public final class StoreImporter {
     /// What an import did.
     public struct Report: Sendable {
@@ -25,9 +28,10 @@ public final class StoreImporter {
         public var stored = 0
         /// Records rejected.
         public var rejected = 0
-        /// Logs opened for writing (a session whose log was closed to make
-        /// room and came back counts again).
-        public var logsOpened = 0
+        /// Sessions that got events.
+        public var sessions = 0
+        /// Of those, sessions whose log did not exist before.
+        public var newLogs = 0
     }
 
     /// A record that was not stored (as `navlog ingest` reports a line).
@@ -50,16 +54,44 @@ public final class StoreImporter {
         }
     }
 
-    public let writers: SessionWriterPool
+    /// The store written to.
+    public let store: Store
+    /// How logs are written (as for ingest; `batchEvents` and the queues too).
+    public let options: StoreIngester.Options
 
-    public init(store: Store, maxOpenWriters: Int = 128, writerOptions: LogWriterOptions = LogWriterOptions()) {
-        writers = SessionWriterPool(store: store, maxOpen: maxOpenWriters, options: writerOptions)
+    public init(store: Store, options: StoreIngester.Options = StoreIngester.Options()) {
+        self.store = store
+        self.options = options
+    }
+
+    /// Waits for the writers and adds their results to the report.
+    private func finish(_ writing: ImportWriting, _ report: inout Report, onReject: (Rejection) -> Void) throws(Failure) {
+        let (stored, rejections, failure) = writing.finish()
+        report.stored = stored
+        report.sessions = writing.sessions
+        report.newLogs = writing.newLogs
+        for rejection in rejections {
+            report.rejected += 1
+            onReject(rejection)
+        }
+        if let failure { throw .log(failure) }
+    }
+
+    /// The end of reading one input: read errors are trouble; a stopped
+    /// writer thread (`.closed`) ends the reading, its own error is reported.
+    private static func readFailure(_ error: NDJSONFailure<LogError>, path: String) -> Failure? {
+        switch error {
+        case .read(let e): return .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno)))
+        case .body(let e):
+            if case .closed = e.kind { return nil }
+            return .log(e)
+        }
     }
 
     /// Imports NDJSON inputs (`-` is standard input), one record a line,
     /// then closes the logs. `onReject` gets each rejection with the record's
     /// bytes (`nil` for one over the length limit); `onProgress` runs every
-    /// 16,384 records and at the end. Everything runs on the caller's thread.
+    /// 16,384 records and at the end. Both run on the caller's thread.
     public func importLines<C: ImportConverter>(
         paths: [String], converter: inout C,
         onReject: (Rejection) -> Void,
@@ -68,10 +100,13 @@ public final class StoreImporter {
         var report = Report()
         var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
         var events: [Event] = []
-        for path in paths {
+        let writing = ImportWriting(store: store, options: options, files: paths)
+        var failure: Failure?
+        reading: for (fileIndex, path) in paths.enumerated() {
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
-                throw .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                failure = .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                break reading
             }
             do throws(NDJSONFailure<LogError>) {
                 try reader.forEachLine { (line) throws(LogError) in
@@ -94,31 +129,26 @@ public final class StoreImporter {
                     } catch {
                         return reject(error, Array(line.bytes))
                     }
-                    if let why = try store(events, report: &report) { reject(why, Array(line.bytes)) }
+                    if let why = try writing.add(events, file: fileIndex, line: line.number, recordBytes: line.bytes.count) {
+                        reject(why, Array(line.bytes))
+                    }
                 }
             } catch {
-                switch error {
-                case .read(let e): throw .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno)))
-                case .body(let e): throw .log(e)
-                }
+                failure = Self.readFailure(error, path: path)
+                break reading
             }
         }
         events.removeAll()
-        converter.finish(into: &events)
-        do {
-            if let why = try store(events, report: &report) {
-                report.rejected += 1
-                onReject(Rejection(file: paths.last ?? "-", line: 0, reason: why.description, bytes: nil))
-            }
-            try writers.close()
-        } catch { throw .log(error) }
-        report.logsOpened = writers.opened
+        converter.finish(into: &events)   // owes nothing for today's formats
+        try finish(writing, &report, onReject: onReject)
+        if let failure { throw failure }
         onProgress(progress)
         return report
     }
 
-    /// Imports CSV inputs (each with its own header line); `onReject` gets
-    /// each rejected record with its bytes as read (`nil` when over the limit).
+    /// Imports CSV inputs (each with its own header line); `onHeader` gets
+    /// the first header's bytes, `onReject` each rejected record with its
+    /// bytes as read (`nil` when over the limit).
     public func importCSV(
         paths: [String], converter: CSVEventConverter,
         onHeader: ([UInt8]) -> Void = { _ in },
@@ -130,14 +160,17 @@ public final class StoreImporter {
         let newline = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
         newline[0] = 0x0A
         defer { newline.deallocate() }
-        for path in paths {
+        let writing = ImportWriting(store: store, options: options, files: paths)
+        var failure: Failure?
+        reading: for (fileIndex, path) in paths.enumerated() {
             var converter = converter
             var csv = CSVReader()
             var raw: [UInt8] = []
             var rawOverLimit = false
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
-                throw .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                failure = .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                break reading
             }
             var headerFailure: Failure?
             func handle(_ record: CSVReader.Record) throws(LogError) {
@@ -164,7 +197,9 @@ public final class StoreImporter {
                 if let error = record.error { return reject(error) }
                 let event: Event
                 do { event = try converter.convert(record.fields) } catch { return reject(error) }
-                if let why = try store([event], report: &report) { reject(why) }
+                if let why = try writing.add([event], file: fileIndex, line: record.line, recordBytes: bytes?.count ?? EventParser.maxLineBytes) {
+                    reject(why)
+                }
             }
             do throws(NDJSONFailure<LogError>) {
                 try reader.forEachLine { (line) throws(LogError) in
@@ -186,21 +221,22 @@ public final class StoreImporter {
                     if csv.isBetweenRecords { raw.removeAll(keepingCapacity: true); rawOverLimit = false }
                 }
             } catch {
-                switch error {
-                case .read(let e): throw .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno)))
-                case .body(let e): throw .log(e)
-                }
+                failure = Self.readFailure(error, path: path)
+                break reading
             }
             if headerFailure == nil {
-                do { try csv.finish { (r) throws(LogError) in try handle(r) } } catch { throw .log(error) }
+                do { try csv.finish { (r) throws(LogError) in try handle(r) } } catch {
+                    failure = Self.readFailure(.body(error), path: path)
+                    break reading
+                }
             }
             if let headerFailure {
-                do { try writers.close() } catch { throw .log(error) }
-                throw headerFailure
+                failure = headerFailure
+                break reading
             }
         }
-        do { try writers.close() } catch { throw .log(error) }
-        report.logsOpened = writers.opened
+        try finish(writing, &report, onReject: onReject)
+        if let failure { throw failure }
         onProgress(progress)
         return report
     }
@@ -213,10 +249,13 @@ public final class StoreImporter {
         onReject: (Rejection) -> Void
     ) throws(Failure) -> Report {
         var report = Report()
-        for path in paths {
+        let writing = ImportWriting(store: store, options: options, files: paths)
+        var failure: Failure?
+        reading: for (fileIndex, path) in paths.enumerated() {
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
-                throw .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                failure = .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                break reading
             }
             var document: [UInt8] = []
             var length = 0
@@ -229,7 +268,8 @@ public final class StoreImporter {
                     }
                 }
             } catch {
-                if case .read(let e) = error { throw .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno))) }
+                if case .read(let e) = error { failure = .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno))) }
+                break reading
             }
             report.records += 1
             func reject(_ reason: EventParseError, _ bytes: [UInt8]?) {
@@ -250,25 +290,15 @@ public final class StoreImporter {
                 continue
             }
             do {
-                if let why = try store(events, report: &report) { reject(why, document) }
-            } catch { throw .log(error) }
+                if let why = try writing.add(events, file: fileIndex, line: 1, recordBytes: document.count) { reject(why, document) }
+            } catch {
+                if case .closed = error.kind { break reading }
+                failure = .log(error)
+                break reading
+            }
         }
-        do { try writers.close() } catch { throw .log(error) }
-        report.logsOpened = writers.opened
+        try finish(writing, &report, onReject: onReject)
+        if let failure { throw failure }
         return report
-    }
-
-    /// Stores one record's events (all of one session), all or none.
-    /// Returns why they were refused, or `nil` when stored.
-    public func store(_ events: [Event], report: inout Report) throws(LogError) -> EventParseError? {
-        guard let first = events.first else { return nil }
-        do {
-            try writers.append(events, session: first.session)
-            report.stored += events.count
-            return nil
-        } catch {
-            guard case .rejected(let why) = error.kind else { throw error }
-            return .invalidValue(field: "(event)", reason: why)
-        }
     }
 }

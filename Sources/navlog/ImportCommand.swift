@@ -68,7 +68,7 @@ struct ImportOptions: ParsableArguments {
                 if newline { try file.write([0x0A]) }
             } catch { rejectsError = error.message }
         }
-        let importer = StoreImporter(store: target, maxOpenWriters: maxOpen)
+        let importer = StoreImporter(store: target, options: StoreIngester.Options(maxOpenWriters: maxOpen))
         let report: StoreImporter.Report
         do throws(StoreImporter.Failure) {
             report = try body(importer, { header in
@@ -93,8 +93,8 @@ struct ImportOptions: ParsableArguments {
         }
         if let rejectsError { throw CLIFailure.trouble(rejectsError) }
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        Output.line("stored \(plural(report.stored, "event")) from \(plural(report.records, "record")) in \(target.directory); "
-                    + "\(plural(report.rejected, "record")) rejected")
+        Output.line("stored \(plural(report.stored, "event")) of \(plural(report.sessions, "session")) (\(report.newLogs) new) "
+                    + "from \(plural(report.records, "record")) in \(target.directory); \(plural(report.rejected, "record")) rejected")
         if report.rejected > 0 {
             let more = report.rejected > SessionInput.rejectsShown ? " (\(report.rejected - SessionInput.rejectsShown) not shown)" : ""
             let kept = rejects.map { "; kept in \($0)" } ?? ""

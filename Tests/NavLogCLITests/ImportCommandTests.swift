@@ -39,7 +39,7 @@ import Testing
         let store = dir.path("logs")
         let r = navlog("import", "ga4", Self.fixture("ga4.ndjson"), "--store", store)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout == "stored 9 events from 6 records in \(store); 0 records rejected\n")
+        #expect(r.stdout == "stored 9 events of 3 sessions (3 new) from 6 records in \(store); 0 records rejected\n")
         let logs = try Self.logs(in: store)
         #expect(logs.count == 3)
         let first = try #require(logs.first { $0.contains("A1B2C3") })
