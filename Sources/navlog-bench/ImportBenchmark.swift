@@ -101,7 +101,7 @@ enum ImportBenchmark {
         var canonical = CanonicalWriter(capacity: 1024)
         var out: [Event] = []
         var ga4 = 0, csv = 0, events = 0
-        var sessions = max(1, records / 30)
+        var sessions = max(1, records / 50)
         while ga4 < records || csv < records {
             let generator = SampleGenerator(SampleGenerator.Options(sessions: sessions, seed: UInt64(7 + ga4), interleave: true, liveSessions: 64))
             for event in generator.events() {
