@@ -28,6 +28,9 @@ let suites: [BenchmarkSuite] = [
     BenchmarkSuite(name: "recorder", summary: "recorder caller cost and sustained rate beside the raw LogWriter (issue 6)") { _ in
         runRecorderBenchmark()
     },
+    BenchmarkSuite(name: "import", summary: "import throughput of GA4 NDJSON and CSV beside ingest (issue 7)") { _ in
+        ImportBenchmark.run(suiteArguments)
+    },
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

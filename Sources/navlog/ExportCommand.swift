@@ -11,13 +11,14 @@ import NavLogCore
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export flat rows for a warehouse or an engine such as DuckDB, Spark or ClickHouse.",
+        abstract: "Export flat rows for a warehouse (DuckDB, Spark, ClickHouse) or a stack as a SwiftUI NavigationPath.",
         discussion: """
             Examples:
               navlog export screens store/ > screens.csv
               navlog export events store/ --format csv --redact --redact-key "$KEY" > events.csv
+              navlog export swiftui-path s-1.navlog --stack home > path.json
             """,
-        subcommands: [ExportScreensCommand.self, ExportEventsCommand.self]
+        subcommands: [ExportScreensCommand.self, ExportEventsCommand.self, ExportSwiftUIPathCommand.self]
     )
 }
 

@@ -19,7 +19,7 @@ struct HelpTests {
 
     @Test func theRootListsTheContractsCommands() {
         let listed = Set(Self.commands())
-        for command in ["state", "append", "cat", "info", "verify", "repair", "replay", "ingest", "diff", "bisect", "blame", "funnel", "export", "paths"] {
+        for command in ["state", "append", "cat", "info", "verify", "repair", "replay", "ingest", "diff", "bisect", "blame", "funnel", "export", "paths", "import"] {
             #expect(listed.contains(command), "navlog --help does not list \(command)")
         }
     }
