@@ -216,7 +216,7 @@ func makeTemporaryDirectory() -> String {
 }
 
 /// The median of the finite values (a failed run gives NaN and is left out).
-func median(_ values: [Double]) -> Double {
+private func median(_ values: [Double]) -> Double {
     let sorted = values.filter(\.isFinite).sorted()
     guard !sorted.isEmpty else { return .nan }
     let mid = sorted.count / 2

@@ -185,11 +185,6 @@ private func fileExists(_ path: String) -> Bool {
     return stat(path, &info) == 0
 }
 
-private func fileSize(_ path: String) -> Int {
-    var info = stat()
-    return stat(path, &info) == 0 ? Int(info.st_size) : 0
-}
-
 private func directoryBytes(_ path: String) -> Int {
     guard let dir = opendir(path) else { return 0 }
     defer { closedir(dir) }
