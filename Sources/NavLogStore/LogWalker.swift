@@ -40,7 +40,12 @@ struct LogWalker {
         index.footerOffset = nil
         var offset = index.bodyEnd
         var frame = index.nextFrameIndex
-        var lastWasBlock = false
+        // Resuming right after a block entry (a follower that stopped before
+        // the block's checkpoint was fully written): the checkpoint still
+        // follows that block.
+        var lastWasBlock = index.entries.last.map {
+            $0.dataEnd + Int64(8 + NavLogFormat.blockEntryPayloadBytes) == offset
+        } ?? false
         while true {
             switch try window.probe(at: offset) {
             case .endOfFile:

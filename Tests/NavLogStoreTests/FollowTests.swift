@@ -72,3 +72,35 @@ private final class WriterBox: @unchecked Sendable {
     let writer: LogWriter
     init(_ writer: LogWriter) { self.writer = writer }
 }
+
+/// A follower that refreshed while a checkpoint was half written must pick
+/// the checkpoint up once it is whole, and go on past it (it once stopped
+/// there for good: the resumed walk forgot that a block came just before).
+@Test func followerResumesAcrossAHalfWrittenCheckpoint() throws {
+    let dir = TemporaryDirectory()
+    let whole = dir.file("whole.navlog")
+    let events = sampleEvents(900)
+    _ = try writeLog(whole, events, options: LogWriterOptions(blockTargetBytes: 4 << 10, checkpointInterval: 300))
+    let bytes = fileBytes(whole)
+    let checkpoint = try #require(try LogReader(path: whole).checkpoints.first)
+    for cut in [checkpoint.offset + 3, checkpoint.offset + 12, checkpoint.offset + Int64(checkpoint.frameLength) - 1] {
+        let growing = dir.file("growing-\(cut).navlog")
+        writeFile(growing, Array(bytes[..<Int(cut)]))
+        let reader = try LogReader(path: growing)
+        let cursor = reader.cursor()
+        var seen: [Event] = []
+        while let event = try cursor.next() { seen.append(event) }
+        let prefix = seen == Array(events.prefix(checkpoint.seq))
+        #expect(prefix, "cut at \(cut): \(seen.count) events before the file grew")
+        // The rest of the file arrives, appended to the same file.
+        let handle = try #require(FileHandle(forWritingAtPath: growing))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(bytes[Int(cut)...]))
+        try handle.close()
+        try reader.refresh()
+        while let event = try cursor.next() { seen.append(event) }
+        let all = seen == events
+        #expect(all, "cut at \(cut): \(seen.count) of \(events.count) after the file grew")
+        #expect(reader.checkpoints.count == (try LogReader(path: whole).checkpoints.count))
+    }
+}
