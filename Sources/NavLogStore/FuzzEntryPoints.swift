@@ -35,6 +35,63 @@ public enum FuzzEntryPoints {
         }
     }
 
+    /// Arbitrary bytes through every import converter (schemas/imports.md):
+    /// each line as a GA4 record and as a React Navigation snapshot, the whole
+    /// input as a SwiftUI path (one that decodes must encode and decode to the
+    /// same path) and as a CSV event stream whose first record is its header.
+    /// Every event a converter hands out must be canonical-writable and
+    /// parse back.
+    public static func importInput(_ bytes: UnsafeRawBufferPointer) {
+        var ga4 = GA4Converter()
+        var react = ReactNavigationConverter()
+        var events: [Event] = []
+        var number = 0
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            number += 1
+            try? ga4.convert(line, record: number, into: &events)
+            try? react.convert(line, record: number, into: &events)
+            start = end + 1
+        }
+        ga4.finish(into: &events)
+        react.finish(into: &events)
+
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let path = try? SwiftUIPathCodec.decode(text) {
+            let again = try? SwiftUIPathCodec.decode(SwiftUIPathCodec.encode(path))
+            precondition(again == path, "fuzz: a SwiftUI path does not survive encode + decode")
+        }
+
+        var csv = CSVReader()
+        var converter = CSVEventConverter(
+            columns: .init(session: ["session_id"], time: "timestamp", event: "event"), screens: GlobPattern("screen:*"))
+        var header = true
+        let take = { (record: CSVReader.Record) in
+            guard record.error == nil else { return }
+            if header {
+                header = false
+                if (try? converter.readHeader(record.fields)) == nil { header = true }
+                return
+            }
+            if let event = try? converter.convert(record.fields) { events.append(event) }
+        }
+        csv.feed(bytes, take)
+        csv.finish(take)
+
+        var parser = EventLineParser()
+        var canonical = CanonicalWriter()
+        for (i, var event) in events.enumerated() {
+            event.seq = i + 1
+            canonical.reset()
+            canonical.write(event)
+            let back = canonical.bytes.withUnsafeBytes { try? parser.parse($0) }
+            precondition(back != nil, "fuzz: an imported event's canonical line does not parse: \(canonical.string)")
+        }
+    }
+
     /// Arbitrary bytes written to a temporary `.navlog` file, then opened
     /// with ``LogReader``: every event read, the state at a middle seq and
     /// at the end, and the content walk.

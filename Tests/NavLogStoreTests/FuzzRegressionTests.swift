@@ -17,7 +17,7 @@ import NavLogStore
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    @Test(arguments: ["EventLine", "LogReader", "StateRestore"])
+    @Test(arguments: ["EventLine", "LogReader", "StateRestore", "Import"])
     func everyKeptInputIsHandled(harness: String) throws {
         let files = try Self.inputs(harness)
         for file in files {
@@ -26,6 +26,7 @@ import NavLogStore
                 switch harness {
                 case "EventLine": FuzzEntryPoints.eventLine(raw)
                 case "LogReader": FuzzEntryPoints.logFile(raw)
+                case "Import": FuzzEntryPoints.importInput(raw)
                 default: FuzzEntryPoints.stateRestore(raw)
                 }
             }
