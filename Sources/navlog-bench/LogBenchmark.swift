@@ -158,7 +158,7 @@ enum LogBenchmark {
         small: Int, large: Int, seeks: Int, options: BenchmarkOptions, lz4: String, navlog: String,
         in directory: TemporaryDirectory
     ) throws {
-        var random = SplitMix(seed: options.seed)
+        var random = SeededRandom(seed: options.seed)
         // The logs: a 10-event one for process start-up, then the two sizes.
         let tiny = directory.file("tiny.navlog")
         try buildLog(tiny, events: 10, seed: options.seed, ndjson: nil)
@@ -205,7 +205,7 @@ enum LogBenchmark {
             for (i, command) in commands.enumerated() {
                 var arguments = command.arguments
                 if let s = seqCommands.first(where: { $0.index == i }) {
-                    arguments = ["state", s.log, "--at", "\(1 + Int(random.next() % UInt64(s.count)))"] + (s.json ? ["--json"] : [])
+                    arguments = ["state", s.log, "--at", "\(1 + random.int(below: s.count))"] + (s.json ? ["--json"] : [])
                 } else if command.path == navlog && command.arguments.first == "cat" && round >= 3 {
                     continue   // a whole cat takes long: three are enough
                 }
@@ -297,18 +297,5 @@ enum LogBenchmark {
         defer { output.deallocate() }
         let written = input.withUnsafeBytes { LZ4F_compressFrame(output, bound, $0.baseAddress, $0.count, &preferences) }
         return LZ4F_isError(written) != 0 ? 0 : written
-    }
-}
-
-/// SplitMix64: the random seqs of the seek figures.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

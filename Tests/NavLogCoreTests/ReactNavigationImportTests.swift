@@ -37,7 +37,7 @@ struct ReactNavigationImportTests {
     /// far give the scene that snapshot alone gives (stacks emptied on the
     /// way aside), and the visible screen is the snapshot's focused route.
     @Test func randomSnapshotSequencesProjectToTheirLastSnapshot() throws {
-        var random = TestRandom(seed: 42)
+        var random = SeededRandom(seed: 42)
         for session in 0..<60 {
             var converter = ReactNavigationConverter()
             var events: [Event] = []
@@ -66,36 +66,36 @@ struct ReactNavigationImportTests {
 
     static let names = ["Feed", "Recipe", "Search", "Settings"]
 
-    static func route(_ random: inout TestRandom, name: String? = nil, key: String? = nil, state: JSONValue? = nil) -> JSONValue {
-        let name = name ?? names[random.below(names.count)]
-        var r: [String: JSONValue] = ["name": .string(name), "key": .string(key ?? "\(name)-\(random.below(1000))")]
-        if random.below(3) == 0 { r["params"] = .object(["id": .number(String(random.below(3)))]) }
+    static func route(_ random: inout SeededRandom, name: String? = nil, key: String? = nil, state: JSONValue? = nil) -> JSONValue {
+        let name = name ?? names[random.int(below: names.count)]
+        var r: [String: JSONValue] = ["name": .string(name), "key": .string(key ?? "\(name)-\(random.int(below: 1000))")]
+        if random.int(below: 3) == 0 { r["params"] = .object(["id": .number(String(random.int(below: 3)))]) }
         if let state { r["state"] = state }
         return .object(r)
     }
 
-    static func stack(_ random: inout TestRandom) -> JSONValue {
-        let routes = (0..<(1 + random.below(3))).map { _ in route(&random) }
+    static func stack(_ random: inout SeededRandom) -> JSONValue {
+        let routes = (0..<(1 + random.int(below: 3))).map { _ in route(&random) }
         return .object(["type": .string("stack"), "index": .number(String(routes.count - 1)), "routes": .array(routes)])
     }
 
-    static func tabs(_ random: inout TestRandom) -> JSONValue {
+    static func tabs(_ random: inout SeededRandom) -> JSONValue {
         let tabNames = ["Home", "Search", "Profile"]
         let routes = tabNames.map { name in
-            route(&random, name: name, key: name, state: random.below(3) == 0 ? nil : stack(&random))
+            route(&random, name: name, key: name, state: random.int(below: 3) == 0 ? nil : stack(&random))
         }
-        return .object(["type": .string(random.below(4) == 0 ? "drawer" : "tab"), "index": .number(String(random.below(3))),
+        return .object(["type": .string(random.int(below: 4) == 0 ? "drawer" : "tab"), "index": .number(String(random.int(below: 3))),
                         "routeNames": .array(tabNames.map { .string($0) }), "routes": .array(routes)])
     }
 
-    static func randomState(_ random: inout TestRandom) -> JSONValue {
-        switch random.below(3) {
+    static func randomState(_ random: inout SeededRandom) -> JSONValue {
+        switch random.int(below: 3) {
         case 0: return stack(&random)
         case 1: return tabs(&random)
         default:
-            var routes = (0..<random.below(2)).map { _ in route(&random) }
+            var routes = (0..<random.int(below: 2)).map { _ in route(&random) }
             routes.append(route(&random, name: "Main", key: "Main", state: tabs(&random)))
-            for m in 0..<random.below(3) { routes.append(route(&random, name: "Modal", key: "M\(m)")) }
+            for m in 0..<random.int(below: 3) { routes.append(route(&random, name: "Modal", key: "M\(m)")) }
             return .object(["type": .string("stack"), "index": .number(String(routes.count - 1)), "routes": .array(routes)])
         }
     }
@@ -144,18 +144,4 @@ struct ReactNavigationImportTests {
         #expect(events.map(\.kind) == [.stackPush(stack: "main", value: RouteValue(type: "A")),
                                        .stackPush(stack: "main", value: RouteValue(type: "B"))])
     }
-}
-
-/// A small deterministic generator for tests (SplitMix64).
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
