@@ -77,6 +77,10 @@ final class LineParserStorage {
     var session: String = ""
     /// The date of the last canonical `t`.
     var timestamps = CanonicalTimestampCache()
+    /// Short names seen before (stack ids, tabs, route types and ids).
+    let names = StringInterner()
+    /// Known keys written plainly.
+    let keys = CanonicalKeyMatcher()
 
     deinit { slots.deallocate() }
 
@@ -123,6 +127,8 @@ private struct LineParser {
     /// Which known fields appeared at all (to catch duplicates).
     var seen: UInt32 = 0
     var extra: [String: JSONValue] = [:]
+    /// Values decoded during the scan (see ``decodeEarly(_:)``).
+    var early = EarlyValues()
 
     init(reader: JSONReader, storage: LineParserStorage) {
         self.r = reader
@@ -130,6 +136,7 @@ private struct LineParser {
         self.slots = storage.slots
     }
 
+    @inline(__always)
     mutating func parse() throws(EventParseError) -> Event {
         r.skipWhitespace()
         guard r.peek() == UInt8(ascii: "{") else {
@@ -146,22 +153,33 @@ private struct LineParser {
         } else {
             while true {
                 r.skipWhitespace()
-                let keyToken = try r.scanString()
-                try r.expect(UInt8(ascii: ":"), "':'")
-                r.skipWhitespace()
-                var key = match(keyToken)
+                var key: CanonicalKey? = nil
                 var name: String? = nil
-                if key == nil {
-                    let decoded = r.string(keyToken)
-                    name = decoded
-                    if keyToken.hasEscapes { key = CanonicalKey.named(decoded) }
+                if let plain = storage.keys.match(r.bytes, at: r.i) {
+                    key = plain.key
+                    r.i += plain.length
+                    r.skipWhitespace()
+                } else {
+                    let keyToken = try r.scanString()
+                    try r.expect(UInt8(ascii: ":"), "':'")
+                    r.skipWhitespace()
+                    key = match(keyToken)
+                    if key == nil {
+                        let decoded = r.string(keyToken)
+                        name = decoded
+                        if keyToken.hasEscapes { key = CanonicalKey.named(decoded) }
+                    }
                 }
                 if let key {
                     let bit = UInt32(1) << UInt32(key.rawValue)
                     if seen & bit != 0 { throw .duplicateKey(field: key.name) }
                     seen |= bit
                     let start = r.i
-                    switch r.peek() {
+                    if try decodeEarly(key) {
+                        present |= bit
+                        slots[key.rawValue] = ValueSlot(start: Int32(start), end: Int32(r.i),
+                                                        isString: r.bytes[start] == UInt8(ascii: "\""), hasEscapes: false)
+                    } else { switch r.peek() {
                     case UInt8(ascii: "\""):
                         let token = try r.scanString()
                         present |= bit
@@ -174,7 +192,7 @@ private struct LineParser {
                         present |= bit
                         slots[key.rawValue] = ValueSlot(start: Int32(start), end: Int32(r.i),
                                                         isString: false, hasEscapes: false)
-                    }
+                    } }
                 } else if let name {
                     let value = try r.parseValue()
                     if case .null = value {
@@ -197,17 +215,78 @@ private struct LineParser {
         return try build()
     }
 
+    /// Decodes the common plain forms of a few fields while scanning, so
+    /// they are not scanned twice: the session id when it repeats the last
+    /// line's, a canonical `t`, a plain positive `seq`, and a route-value
+    /// object under `value`. Returns whether it consumed the value (the
+    /// reader is then just past it); otherwise the reader has not moved
+    /// and the general scan handles the value.
+    @inline(__always)
+    mutating func decodeEarly(_ key: CanonicalKey) throws(EventParseError) -> Bool {
+        let b = r.bytes
+        let i = r.i
+        switch key {
+        case .session:
+            let n = storage.sessionBytes.count
+            guard n > 0, i + n + 2 <= b.count, b[i] == UInt8(ascii: "\""), b[i + n + 1] == UInt8(ascii: "\""),
+                  storage.sessionBytes.withUnsafeBytes({ memcmp($0.baseAddress!, b.baseAddress! + i + 1, n) == 0 })
+            else { return false }
+            early.session = storage.session
+            r.i = i + n + 2
+            return true
+        case .t:
+            guard i + 26 <= b.count, b[i] == UInt8(ascii: "\""), b[i + 25] == UInt8(ascii: "\""),
+                  let t = storage.timestamps.parse(UnsafeRawBufferPointer(rebasing: b[(i + 1)..<(i + 25)]))
+            else { return false }
+            early.t = t
+            r.i = i + 26
+            return true
+        case .seq:
+            // 1 to 18 digits, no sign, no leading zero, then a delimiter.
+            var k = i
+            var value = 0
+            while k < b.count, k - i < 18 {
+                let d = b[k] &- UInt8(ascii: "0")
+                guard d < 10 else { break }
+                value = value * 10 + Int(d)
+                k += 1
+            }
+            guard k > i, b[i] != UInt8(ascii: "0"), k < b.count,
+                  b[k] == UInt8(ascii: ",") || b[k] == UInt8(ascii: "}")
+            else { return false }
+            early.seq = value
+            r.i = k
+            return true
+        case .value:
+            guard b[i] == UInt8(ascii: "{") else { return false }
+            var sub = r
+            sub.depth = 1
+            do {
+                early.route = try Self.route(&sub, field: "value", names: storage.names)
+            } catch {
+                return false  // not a route value: scanned generally (an extra field, or an error there)
+            }
+            r.i = sub.i
+            return true
+        default:
+            return false
+        }
+    }
+
     // MARK: Building the event
 
+    @inline(__always)
     mutating func build() throws(EventParseError) -> Event {
-        let session = try sessionID()
+        let session: String
+        if let known = early.session { session = known } else { session = try sessionID() }
         guard !session.isEmpty else { throw .invalidValue(field: "session", reason: "must not be empty") }
         let (tag, type) = try kindTag()
         guard has(.t) else { throw .missingField(field: "t") }
-        let t = try timestamp(.t)
+        let t: Timestamp
+        if let known = early.t { t = known } else { t = try timestamp(.t) }
         var seq = 0
         if has(.seq) {
-            seq = try integer(.seq)
+            if let known = early.seq { seq = known } else { seq = try integer(.seq) }
             guard seq >= 1 else { throw .invalidValue(field: "seq", reason: "must be ≥ 1, found \(seq)") }
         }
         let scene = has(.scene) ? try string(.scene) : nil
@@ -215,14 +294,18 @@ private struct LineParser {
         let meta = has(.meta) ? try object(.meta) : nil
 
         var used: UInt32 = 0
-        func use(_ k: CanonicalKey) { used |= UInt32(1) << UInt32(k.rawValue) }
         let kind: EventKind
         switch tag {
         case .stack_push:
-            use(.stack); use(.value)
-            kind = .stackPush(stack: try requiredString(.stack), value: try requiredRoute(.value))
+            used = Self.bit(.stack) | Self.bit(.value)
+            let stack = try requiredString(.stack)
+            if let route = early.route {
+                kind = .stackPush(stack: stack, value: route)
+            } else {
+                kind = .stackPush(stack: stack, value: try requiredRoute(.value))
+            }
         case .stack_pop:
-            use(.stack); use(.count)
+            used = Self.bit(.stack) | Self.bit(.count)
             var count: Int? = nil
             if has(.count) {
                 let c = try integer(.count)
@@ -231,39 +314,39 @@ private struct LineParser {
             }
             kind = .stackPop(stack: try requiredString(.stack), count: count)
         case .tab_select:
-            use(.tab)
+            used = Self.bit(.tab)
             kind = .tabSelect(tab: try requiredString(.tab))
         case .mark:
-            use(.label)
+            used = Self.bit(.label)
             kind = .mark(label: try requiredString(.label))
         case .modal_present:
-            use(.modal); use(.style)
+            used = Self.bit(.modal) | Self.bit(.style)
             let modal = try requiredString(.modal)
             let style: ModalStyle? = has(.style) ? try enumeration(.style) : nil
             kind = .modalPresent(modal: modal, style: style)
         case .modal_dismiss:
-            use(.modal)
+            used = Self.bit(.modal)
             kind = .modalDismiss(modal: has(.modal) ? try string(.modal) : nil)
         case .split_select:
-            use(.split); use(.column); use(.selection)
+            used = Self.bit(.split) | Self.bit(.column) | Self.bit(.selection)
             let split = has(.split) ? try string(.split) : nil
             guard has(.column) else { throw .missingField(field: "column") }
             let column: SplitColumn = try enumeration(.column)
             guard has(.selection) else { throw .missingField(field: "selection") }
             kind = .splitSelect(split: split, column: column, selection: try routes(.selection))
         case .stack_popToRoot:
-            use(.stack)
+            used = Self.bit(.stack)
             kind = .stackPopToRoot(stack: try requiredString(.stack))
         case .stack_set:
-            use(.stack); use(.path)
+            used = Self.bit(.stack) | Self.bit(.path)
             let stack = try requiredString(.stack)
             guard has(.path) else { throw .missingField(field: "path") }
             kind = .stackSet(stack: stack, path: try routes(.path))
         case .url_open:
-            use(.url)
+            used = Self.bit(.url)
             kind = .urlOpen(url: try requiredString(.url))
         case .session_start:
-            use(.app); use(.device)
+            used = Self.bit(.app) | Self.bit(.device)
             kind = .sessionStart(app: has(.app) ? try object(.app) : nil,
                                  device: has(.device) ? try object(.device) : nil)
         case .session_end:
@@ -273,25 +356,25 @@ private struct LineParser {
         case .scene_close:
             kind = .sceneClose
         case .tabs_define:
-            use(.tabs)
+            used = Self.bit(.tabs)
             guard has(.tabs) else { throw .missingField(field: "tabs") }
             kind = .tabsDefine(tabs: try strings(.tabs))
         case .tab_visibility:
-            use(.tab); use(.hidden)
+            used = Self.bit(.tab) | Self.bit(.hidden)
             let tab = try requiredString(.tab)
             guard has(.hidden) else { throw .missingField(field: "hidden") }
             kind = .tabVisibility(tab: tab, hidden: try bool(.hidden))
         case .split_visibility:
-            use(.split); use(.visibility)
+            used = Self.bit(.split) | Self.bit(.visibility)
             let split = try requiredString(.split)
             guard has(.visibility) else { throw .missingField(field: "visibility") }
             kind = .splitVisibility(split: split, visibility: try enumeration(.visibility))
         case .layout_change:
-            use(.sizeClass)
+            used = Self.bit(.sizeClass)
             guard has(.sizeClass) else { throw .missingField(field: "sizeClass") }
             kind = .layoutChange(sizeClass: try enumeration(.sizeClass))
         case .state_restore:
-            use(.state)
+            used = Self.bit(.state)
             guard has(.state) else { throw .missingField(field: "state") }
             let (state, canonical) = try SceneState.decodeRestore(try object(.state))
             kind = .stateRestore(state: state, json: canonical)
@@ -308,8 +391,10 @@ private struct LineParser {
                 extra[key.name] = try sub.parseValue()
             }
         }
-        return Event(session: session, seq: seq, t: t, scene: scene, kind: kind,
-                     cause: cause, meta: meta, extra: extra)
+        var fields: [String: JSONValue] = [:]
+        swap(&fields, &extra)
+        return Event(session: consume session, seq: seq, t: t, scene: consume scene, kind: consume kind,
+                     cause: cause, meta: consume meta, extra: consume fields)
     }
 
     /// The session id, reusing the previous line's String when it is the same.
@@ -343,6 +428,8 @@ private struct LineParser {
 
     // MARK: Field decoding
 
+    @inline(__always) static func bit(_ key: CanonicalKey) -> UInt32 { UInt32(1) << UInt32(key.rawValue) }
+
     @inline(__always) func has(_ key: CanonicalKey) -> Bool { present & (UInt32(1) << UInt32(key.rawValue)) != 0 }
 
     @inline(__always) func reader(at key: CanonicalKey) -> JSONReader {
@@ -369,7 +456,8 @@ private struct LineParser {
             var sub = reader(at: key)
             throw wrongType(key.name, "a string", &sub)
         }
-        return r.string(token)
+        if token.hasEscapes { return r.string(token) }
+        return storage.names.string(UnsafeRawBufferPointer(rebasing: r.bytes[token.start..<token.end]))
     }
 
     func integer(_ key: CanonicalKey) throws(EventParseError) -> Int {
@@ -474,7 +562,7 @@ private struct LineParser {
     func requiredRoute(_ key: CanonicalKey) throws(EventParseError) -> RouteValue {
         guard has(key) else { throw .missingField(field: key.name) }
         var sub = reader(at: key)
-        return try Self.route(&sub, field: key.name)
+        return try Self.route(&sub, field: key.name, names: storage.names)
     }
 
     func routes(_ key: CanonicalKey) throws(EventParseError) -> [RouteValue] {
@@ -486,7 +574,7 @@ private struct LineParser {
         if sub.peek() == UInt8(ascii: "]") { return out }
         while true {
             sub.skipWhitespace()
-            out.append(try Self.route(&sub, field: key.name, index: out.count))
+            out.append(try Self.route(&sub, field: key.name, index: out.count, names: storage.names))
             sub.skipWhitespace()
             if sub.peek() == UInt8(ascii: ",") { sub.i += 1; continue }
             return out
@@ -495,7 +583,9 @@ private struct LineParser {
 
     /// Decodes a route value at the reader: an object keeping exactly
     /// `type` (non-empty string), `id` (string or integer literal) and `data`.
-    static func route(_ sub: inout JSONReader, field: String, index: Int? = nil) throws(EventParseError) -> RouteValue {
+    static func route(
+        _ sub: inout JSONReader, field: String, index: Int? = nil, names: StringInterner
+    ) throws(EventParseError) -> RouteValue {
         func path() -> String { index.map { "\(field)[\($0)]" } ?? field }
         guard sub.peek() == UInt8(ascii: "{") else { throw wrongTypeStatic(path(), "a route value object", &sub) }
         sub.i += 1
@@ -527,10 +617,10 @@ private struct LineParser {
                 switch bit {
                 case 1 where !isNull:
                     guard sub.peek() == UInt8(ascii: "\"") else { throw wrongTypeStatic("\(path()).type", "a string", &sub) }
-                    type = sub.string(try sub.scanString())
+                    type = sub.name(try sub.scanString(), names)
                 case 2 where !isNull:
                     if sub.peek() == UInt8(ascii: "\"") {
-                        id = sub.string(try sub.scanString())
+                        id = sub.name(try sub.scanString(), names)
                     } else {
                         let start = sub.i
                         let b = sub.peek()
@@ -541,7 +631,7 @@ private struct LineParser {
                             throw .wrongType(field: "\(path()).id", expected: "a string or an integer",
                                              found: "a number with a fraction or exponent")
                         }
-                        id = String(decoding: UnsafeRawBufferPointer(rebasing: sub.bytes[start..<sub.i]), as: UTF8.self)
+                        id = names.string(UnsafeRawBufferPointer(rebasing: sub.bytes[start..<sub.i]))
                     }
                 case 4 where !isNull:
                     sub.depth += 1
@@ -552,7 +642,9 @@ private struct LineParser {
                 }
                 sub.skipWhitespace()
                 if sub.peek() == UInt8(ascii: ",") { sub.i += 1; continue }
-                sub.i += 1  // '}', validated by the first pass
+                // Checked here too: a route under `value` is decoded during the scan.
+                guard sub.peek() == UInt8(ascii: "}") else { throw sub.unexpected("',' or '}'") }
+                sub.i += 1
                 break
             }
         }
@@ -628,6 +720,14 @@ private struct LineParser {
         default: return nil
         }
     }
+}
+
+/// Field values a ``LineParser`` decoded during its scan.
+struct EarlyValues {
+    var session: String?
+    var t: Timestamp?
+    var seq: Int?
+    var route: RouteValue?
 }
 
 /// Where a known field's value lies in the line.

@@ -169,6 +169,12 @@ struct JSONReader {
     }
 
     /// The decoded text of a scanned string.
+    /// The string of a token, through `names` when it has no escapes.
+    @inline(__always) func name(_ t: StringToken, _ names: StringInterner) -> String {
+        if t.hasEscapes { return string(t) }
+        return names.string(UnsafeRawBufferPointer(rebasing: bytes[t.start..<t.end]))
+    }
+
     func string(_ t: StringToken) -> String {
         let raw = UnsafeRawBufferPointer(rebasing: bytes[t.start..<t.end])
         if !t.hasEscapes { return String(decoding: raw, as: UTF8.self) }

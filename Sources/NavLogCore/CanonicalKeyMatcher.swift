@@ -1,0 +1,74 @@
+/// Recognises a known key written plainly (`"seq":`, no escapes, no space
+/// before the colon) by comparing two machine words, without scanning it.
+///
+/// Canonical lines spell every key this way, so the line parser tries this
+/// first; whatever it does not recognise (unknown keys, escapes, spaces) goes
+/// through the general scanner, which gives the same result more slowly.
+final class CanonicalKeyMatcher {
+    /// One known key's bytes after the opening quote, through the colon.
+    struct Pattern {
+        var word0: UInt64
+        var mask0: UInt64
+        var word1: UInt64
+        var mask1: UInt64
+        /// Bytes from the opening quote through the colon.
+        var length: Int
+        var key: CanonicalKey
+    }
+
+    /// Patterns grouped by their first byte.
+    private let patterns: UnsafeMutablePointer<Pattern>
+    /// For each ASCII first byte: where its patterns start, and how many.
+    private let groups: UnsafeMutablePointer<(start: Int, count: Int)>
+
+    init() {
+        let all = CanonicalKey.allCases.map { key -> (UInt8, Pattern) in
+            let bytes = Array(key.name.utf8) + [UInt8(ascii: "\""), UInt8(ascii: ":")]
+            precondition(bytes.count <= 16)
+            func word(_ range: Range<Int>) -> (UInt64, UInt64) {
+                var value: UInt64 = 0, mask: UInt64 = 0
+                for (n, k) in range.enumerated() where k < bytes.count {
+                    value |= UInt64(bytes[k]) << UInt64(8 * n)
+                    mask |= UInt64(0xFF) << UInt64(8 * n)
+                }
+                return (value, mask)
+            }
+            let (w0, m0) = word(0..<8), (w1, m1) = word(8..<16)
+            return (bytes[0], Pattern(word0: w0, mask0: m0, word1: w1, mask1: m1, length: bytes.count + 1, key: key))
+        }.sorted { $0.0 < $1.0 }
+        patterns = .allocate(capacity: all.count)
+        patterns.initialize(from: all.map(\.1), count: all.count)
+        groups = .allocate(capacity: 128)
+        groups.initialize(repeating: (0, 0), count: 128)
+        for (index, entry) in all.enumerated() {
+            let first = Int(entry.0)
+            if groups[first].count == 0 { groups[first].start = index }
+            groups[first].count += 1
+        }
+    }
+
+    deinit {
+        patterns.deallocate()
+        groups.deallocate()
+    }
+
+    /// The known key whose quoted name and colon start at `offset` (the
+    /// opening quote), or `nil`. Needs 17 readable bytes from `offset`.
+    @inline(__always)
+    func match(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Pattern? {
+        guard offset + 17 <= bytes.count, let base = bytes.baseAddress else { return nil }
+        let w0 = base.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)
+        let w1 = base.loadUnaligned(fromByteOffset: offset + 9, as: UInt64.self)
+        let first = Int(truncatingIfNeeded: w0 & 0xFF)
+        guard first < 128 else { return nil }
+        let group = groups[first]
+        var k = group.start
+        let end = group.start + group.count
+        while k < end {
+            let p = patterns[k]
+            if w0 & p.mask0 == p.word0, w1 & p.mask1 == p.word1 { return p }
+            k += 1
+        }
+        return nil
+    }
+}
