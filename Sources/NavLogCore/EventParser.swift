@@ -50,9 +50,14 @@ public enum EventParser {
 /// scratch space and the last session id kept between lines (a log's lines
 /// all name the same session).
 public struct EventLineParser {
-    private let storage = LineParserStorage()
+    private let storage: LineParserStorage
 
-    public init() {}
+    /// A parser; with `checkingCanonicalForm`, it also tells after each line
+    /// whether the line was already canonical (``lastLineIsCanonical``),
+    /// which costs a little more per line.
+    public init(checkingCanonicalForm: Bool = false) {
+        storage = LineParserStorage(checkingCanonicalForm: checkingCanonicalForm)
+    }
 
     /// Parses one line (without its newline).
     public mutating func parse(_ line: UnsafeRawBufferPointer) throws(EventParseError) -> Event {
@@ -60,8 +65,19 @@ public struct EventLineParser {
             throw .lineTooLong(bytes: line.count, limit: EventParser.maxLineBytes)
         }
         var parser = LineParser(reader: JSONReader(line), storage: storage)
-        return try parser.parse()
+        lastLineIsCanonical = false
+        let event = try parser.parse()
+        lastLineIsCanonical = parser.canonical
+        return event
     }
+
+    /// Whether the line last parsed is exactly the canonical form of its event
+    /// (the bytes ``CanonicalWriter`` writes for it), so a writer can keep the
+    /// line instead of encoding the event again. `false` means "not known to
+    /// be": the check is cheap and conservative (it gives up on escapes, `meta`,
+    /// objects and route arrays, for example). Always `false` after a line
+    /// that was rejected, and from a parser made without `checkingCanonicalForm`.
+    public private(set) var lastLineIsCanonical = false
 
     /// Parses one line given as bytes.
     public mutating func parse(_ line: [UInt8]) throws(EventParseError) -> Event {
@@ -77,6 +93,13 @@ final class LineParserStorage {
     var session: String = ""
     /// The date of the last canonical `t`.
     var timestamps = CanonicalTimestampCache()
+    /// Whether lines are checked for being canonical.
+    let checksCanonicalForm: Bool
+
+    init(checkingCanonicalForm: Bool) {
+        checksCanonicalForm = checkingCanonicalForm
+    }
+
     /// Short names seen before (stack ids, tabs, route types and ids).
     let names = StringInterner()
     /// Known keys written plainly.
@@ -129,11 +152,18 @@ private struct LineParser {
     var extra: [String: JSONValue] = [:]
     /// Values decoded during the scan (see ``decodeEarly(_:)``).
     var early = EarlyValues()
+    /// Which known fields hold a string with escapes.
+    var escaped: UInt32 = 0
+    /// Whether the line is, so far as seen, exactly the canonical form of its
+    /// event (see ``EventLineParser/lastLineIsCanonical``); `false` from the
+    /// start when the parser does not check.
+    var canonical: Bool
 
     init(reader: JSONReader, storage: LineParserStorage) {
         self.r = reader
         self.storage = storage
         self.slots = storage.slots
+        self.canonical = storage.checksCanonicalForm
     }
 
     @inline(__always)
@@ -145,24 +175,31 @@ private struct LineParser {
             if let v = try? probe.parseValue() { throw .notAnObject(found: v.typeName) }
             throw r.unexpected("'{'")
         }
+        if r.i != 0 { canonical = false }
         r.depth = 1
         r.i += 1
+        if r.peek() != UInt8(ascii: "\"") { canonical = false }
         r.skipWhitespace()
+        // Where the previous key's bytes lie, to see that keys come sorted.
+        var previousKey = 0..<0
         if r.peek() == UInt8(ascii: "}") {
             r.i += 1
         } else {
             while true {
+                if r.peek() != UInt8(ascii: "\"") { canonical = false }
                 r.skipWhitespace()
                 var key: CanonicalKey? = nil
                 var name: String? = nil
+                let keyBytes: Range<Int>
                 if let plain = storage.keys.match(r.bytes, at: r.i) {
                     key = plain.key
+                    keyBytes = (r.i + 1)..<(r.i + plain.length - 2)
                     r.i += plain.length
-                    r.skipWhitespace()
                 } else {
                     let keyToken = try r.scanString()
+                    keyBytes = keyToken.start..<keyToken.end
+                    if keyToken.hasEscapes || r.peek() != UInt8(ascii: ":") { canonical = false }
                     try r.expect(UInt8(ascii: ":"), "':'")
-                    r.skipWhitespace()
                     key = match(keyToken)
                     if key == nil {
                         let decoded = r.string(keyToken)
@@ -170,12 +207,18 @@ private struct LineParser {
                         if keyToken.hasEscapes { key = CanonicalKey.named(decoded) }
                     }
                 }
+                if canonical {
+                    if !previousKey.isEmpty, !Self.ascending(previousKey, keyBytes, in: r.bytes) { canonical = false }
+                    previousKey = keyBytes
+                    if r.peek() &- 0x21 > 0x5D { canonical = false }  // whitespace (or worse) before the value
+                }
+                r.skipWhitespace()
                 if let key {
                     let bit = UInt32(1) << UInt32(key.rawValue)
                     if seen & bit != 0 { throw .duplicateKey(field: key.name) }
                     seen |= bit
                     let start = r.i
-                    if try decodeEarly(key) {
+                    if Self.earlyKeys & bit != 0, try decodeEarly(key) {
                         present |= bit
                         slots[key.rawValue] = ValueSlot(start: Int32(start), end: Int32(r.i),
                                                         isString: r.bytes[start] == UInt8(ascii: "\""), hasEscapes: false)
@@ -183,10 +226,12 @@ private struct LineParser {
                     case UInt8(ascii: "\""):
                         let token = try r.scanString()
                         present |= bit
+                        if token.hasEscapes { escaped |= bit }
                         slots[key.rawValue] = ValueSlot(start: Int32(start), end: Int32(token.end),
                                                         isString: true, hasEscapes: token.hasEscapes)
                     case UInt8(ascii: "n"):
                         try r.literal("null")  // null: absent
+                        canonical = false
                     default:
                         try r.skipValue()
                         present |= bit
@@ -194,7 +239,9 @@ private struct LineParser {
                                                         isString: false, hasEscapes: false)
                     } }
                 } else if let name {
+                    let start = r.i
                     let value = try r.parseValue()
+                    if canonical, !Self.isCanonicalScalar(value, r.bytes[start..<r.i]) { canonical = false }
                     if case .null = value {
                         if extra.keys.contains(name) { throw .duplicateKey(field: name) }
                         extra[name] = .null  // kept for duplicate detection; dropped below
@@ -202,13 +249,18 @@ private struct LineParser {
                         throw .duplicateKey(field: name)
                     }
                 }
-                r.skipWhitespace()
                 let b = r.peek()
                 if b == UInt8(ascii: ",") { r.i += 1; continue }
                 if b == UInt8(ascii: "}") { r.i += 1; break }
+                canonical = false
+                r.skipWhitespace()
+                let c = r.peek()
+                if c == UInt8(ascii: ",") { r.i += 1; continue }
+                if c == UInt8(ascii: "}") { r.i += 1; break }
                 throw r.unexpected("',' or '}'")
             }
         }
+        if !r.atEnd { canonical = false }
         r.skipWhitespace()
         guard r.atEnd else { throw r.unexpected("end of line after the object") }
         if !extra.isEmpty { extra = extra.filter { if case .null = $0.value { false } else { true } } }
@@ -259,18 +311,128 @@ private struct LineParser {
             return true
         case .value:
             guard b[i] == UInt8(ascii: "{") else { return false }
-            var sub = r
-            sub.depth = 1
-            do {
-                early.route = try Self.route(&sub, field: "value", names: storage.names)
-            } catch {
-                return false  // not a route value: scanned generally (an extra field, or an error there)
-            }
-            r.i = sub.i
-            return true
+            return decodeRouteEarly()
         default:
             return false
         }
+    }
+
+    /// A route value written `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}`
+    /// exactly (the canonical layout, escapes allowed) at `i`: the route, the
+    /// offset just past it, and whether neither string has escapes. `nil` for
+    /// anything else, which the general decoder then handles.
+    @inline(__always)
+    func plainRoute(at i: Int) -> (RouteValue, Int, Bool)? {
+        let b = r.bytes
+        func has(_ literal: StaticString, at offset: Int) -> Bool {
+            let n = literal.utf8CodeUnitCount
+            return offset + n <= b.count && memcmp(b.baseAddress! + offset, literal.utf8Start, n) == 0
+        }
+        var sub = r
+        var id: JSONReader.StringToken? = nil
+        if has(#"{"id":""#, at: i) {
+            sub.i = i + 6
+            guard let token = try? sub.scanString(), has(#","type":""#, at: sub.i) else { return nil }
+            id = token
+            sub.i += 8
+        } else if has(#"{"type":""#, at: i) {
+            sub.i = i + 8
+        } else {
+            return nil
+        }
+        guard let type = try? sub.scanString(), type.end > type.start, sub.peek() == UInt8(ascii: "}") else { return nil }
+        let names = storage.names
+        let route = RouteValue(type: sub.name(type, names), id: id.map { sub.name($0, names) })
+        return (route, sub.i + 1, !type.hasEscapes && !(id?.hasEscapes ?? false))
+    }
+
+    /// Decodes a route-value object under `value` during the scan; `false`
+    /// (reader not moved) when it is not one.
+    @inline(never)
+    mutating func decodeRouteEarly() -> Bool {
+        let i = r.i
+        if let (route, end, plain) = plainRoute(at: i) {
+            early.route = route
+            early.routeIsCanonical = plain
+            r.i = end
+            return true
+        }
+        var sub = r
+        sub.depth = 1
+        do {
+            early.route = try Self.route(&sub, field: "value", names: storage.names)
+        } catch {
+            return false  // not a route value: scanned generally (an extra field, or an error there)
+        }
+        if canonical { early.routeIsCanonical = Self.isCanonicalRoute(early.route!, r.bytes[i..<sub.i]) }
+        r.i = sub.i
+        return true
+    }
+
+    // MARK: Canonical form
+
+    /// Whether the decoded fields are written back exactly as they appear:
+    /// `seq` and `t` in their canonical forms, strings without escapes, plain
+    /// integers, and no field whose canonical form this check does not
+    /// know cheaply (`meta`, objects, route arrays, restored states).
+    func fieldsAreCanonical(_ tag: KindTag) -> Bool {
+        guard early.seq != nil, early.t != nil, escaped & present == 0 else { return false }
+        if has(.cause), !plainInteger(.cause) { return false }
+        if has(.meta) { return false }
+        switch tag {
+        case .stack_push: return early.routeIsCanonical
+        case .stack_pop: return !has(.count) || plainInteger(.count)
+        case .tabs_define, .stack_set, .split_select, .session_start, .state_restore: return false
+        default: return true
+        }
+    }
+
+    /// Whether a field's integer is written as its canonical digits (no sign, no leading zero).
+    func plainInteger(_ key: CanonicalKey) -> Bool {
+        let slot = slots[key.rawValue]
+        let start = Int(slot.start), end = Int(slot.end)
+        guard end > start, !slot.isString else { return false }
+        if r.bytes[start] == UInt8(ascii: "0") { return end - start == 1 }
+        for k in start..<end where r.bytes[k] &- UInt8(ascii: "0") >= 10 { return false }
+        return true
+    }
+
+    /// Whether a value is a scalar the canonical writer writes as these very bytes.
+    static func isCanonicalScalar(_ value: JSONValue, _ raw: Slice<UnsafeRawBufferPointer>) -> Bool {
+        switch value {
+        case .string: return !raw.contains(UInt8(ascii: "\\"))
+        case .bool, .number: return true
+        default: return false
+        }
+    }
+
+    /// Whether `raw` is exactly `{"id":"ID","type":"TYPE"}` (or `{"type":"TYPE"}`)
+    /// for this route, which was decoded from it.
+    static func isCanonicalRoute(_ route: RouteValue, _ raw: Slice<UnsafeRawBufferPointer>) -> Bool {
+        guard route.data == nil,
+              memchr(raw.base.baseAddress! + raw.startIndex, Int32(UInt8(ascii: "\\")), raw.count) == nil
+        else { return false }
+        // Without escapes, each string's bytes in the line are its UTF-8.
+        let typeBytes = route.type.utf8.count
+        let base = raw.startIndex
+        func has(_ literal: StaticString, at offset: Int) -> Bool {
+            let n = literal.utf8CodeUnitCount
+            return memcmp(raw.base.baseAddress! + base + offset, literal.utf8Start, n) == 0
+        }
+        if let id = route.id {
+            let idBytes = id.utf8.count
+            return raw.count == 19 + idBytes + typeBytes && has(#"{"id":""#, at: 0)
+                && has(#"","type":""#, at: 7 + idBytes) && has(#""}"#, at: raw.count - 2)
+        }
+        return raw.count == 11 + typeBytes && has(#"{"type":""#, at: 0) && has(#""}"#, at: raw.count - 2)
+    }
+
+    /// Whether the key bytes `b` sort strictly after the key bytes `a`.
+    @inline(__always)
+    static func ascending(_ a: Range<Int>, _ b: Range<Int>, in bytes: UnsafeRawBufferPointer) -> Bool {
+        let n = min(a.count, b.count)
+        let order = memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, n)
+        return order < 0 || (order == 0 && a.count < b.count)
     }
 
     // MARK: Building the event
@@ -385,6 +547,7 @@ private struct LineParser {
         // Known names that this kind does not define are ordinary extra fields.
         let common: UInt32 = CanonicalKey.commonMask
         let leftover = present & ~used & ~common
+        if canonical { canonical = leftover == 0 && fieldsAreCanonical(tag) }
         if leftover != 0 {
             for key in CanonicalKey.allCases where leftover & (UInt32(1) << UInt32(key.rawValue)) != 0 {
                 var sub = reader(at: key)
@@ -429,6 +592,9 @@ private struct LineParser {
     // MARK: Field decoding
 
     @inline(__always) static func bit(_ key: CanonicalKey) -> UInt32 { UInt32(1) << UInt32(key.rawValue) }
+
+    /// The fields ``decodeEarly(_:)`` knows.
+    @inline(__always) static var earlyKeys: UInt32 { bit(.session) | bit(.t) | bit(.seq) | bit(.value) }
 
     @inline(__always) func has(_ key: CanonicalKey) -> Bool { present & (UInt32(1) << UInt32(key.rawValue)) != 0 }
 
@@ -728,6 +894,8 @@ struct EarlyValues {
     var t: Timestamp?
     var seq: Int?
     var route: RouteValue?
+    /// Whether `route` was written exactly in its canonical form.
+    var routeIsCanonical = false
 }
 
 /// Where a known field's value lies in the line.

@@ -14,9 +14,17 @@ import NavLogCore
 public enum FuzzEntryPoints {
     /// One NDJSON line through ``EventLineParser``; an event that parses is
     /// applied to a state, and its state's JSON must decode to an equal state.
+    /// A line the parser calls canonical must be exactly the canonical
+    /// writer's bytes for its event.
     public static func eventLine(_ bytes: UnsafeRawBufferPointer) {
-        var parser = EventLineParser()
+        var parser = EventLineParser(checkingCanonicalForm: true)
         guard let event = try? parser.parse(bytes) else { return }
+        if parser.lastLineIsCanonical {
+            var canonical = CanonicalWriter()
+            canonical.write(event)
+            precondition(canonical.bytes.elementsEqual(bytes),
+                         "fuzz: a line called canonical is not: \(String(decoding: bytes, as: UTF8.self))")
+        }
         var state = NavigationState(session: event.session)
         _ = state.apply(event)
         checkStateRoundTrip(state)

@@ -1,0 +1,130 @@
+import Testing
+@testable import NavLogCore
+
+/// `EventLineParser.lastLineIsCanonical`: never true for a line that is not
+/// exactly its event's canonical form, and true for the canonical lines of
+/// the common kinds.
+@Suite("Canonical line check")
+struct CanonicalLineCheckTests {
+    /// Parses with the check on; when the line is called canonical, asserts
+    /// that the canonical writer gives exactly its bytes. Returns the flag,
+    /// or nil for a rejected line.
+    static func check(_ line: [UInt8], _ parser: inout EventLineParser,
+                      sourceLocation: SourceLocation = #_sourceLocation) -> Bool? {
+        guard let event = try? parser.parse(line) else {
+            #expect(!parser.lastLineIsCanonical, sourceLocation: sourceLocation)
+            return nil
+        }
+        if parser.lastLineIsCanonical {
+            var writer = CanonicalWriter()
+            writer.write(event)
+            #expect(writer.bytes == line, "called canonical: \(String(decoding: line, as: UTF8.self))",
+                    sourceLocation: sourceLocation)
+        }
+        return parser.lastLineIsCanonical
+    }
+
+    static func generatedLines() -> [(Event, [UInt8])] {
+        let generator = SampleGenerator(.init(sessions: 30, seed: 23, eventsPerSession: 50...400, interleave: true))
+        var writer = CanonicalWriter()
+        return generator.events().map { event in
+            writer.reset()
+            writer.write(event)
+            return (event, writer.bytes)
+        }
+    }
+
+    /// Kinds whose canonical lines the check gives up on.
+    static let uncheckedKinds: Set<String> = ["tabs.define", "stack.set", "split.select", "session.start", "state.restore"]
+
+    @Test func canonicalLinesOfTheCommonKindsAreRecognised() {
+        var parser = EventLineParser(checkingCanonicalForm: true)
+        var recognised = 0, total = 0
+        for (event, line) in Self.generatedLines() {
+            let flag = Self.check(line, &parser)
+            total += 1
+            if flag == true { recognised += 1 }
+            let simple = event.meta == nil && !Self.uncheckedKinds.contains(event.type) && !line.contains(UInt8(ascii: "\\"))
+                && event.extra.values.allSatisfy { if case .object = $0 { false } else if case .array = $0 { false } else { true } }
+                && { if case .stackPush(_, let v) = event.kind { v.data == nil } else { true } }()
+            if simple { #expect(flag == true, "not recognised: \(String(decoding: line, as: UTF8.self))") }
+        }
+        #expect(recognised * 10 >= total * 8, "recognised \(recognised) of \(total)")
+    }
+
+    @Test func aParserWithoutTheCheckNeverSaysCanonical() throws {
+        var parser = EventLineParser()
+        for (_, line) in Self.generatedLines().prefix(200) {
+            _ = try parser.parse(line)
+            #expect(!parser.lastLineIsCanonical)
+        }
+    }
+
+    @Test func lineVariantsThatAreNotCanonicalAreNotCalledSo() {
+        let base = #"{"cause":3,"seq":7,"session":"s-1","stack":"home","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"id":"r-1","type":"Recipe"}}"#
+        var parser = EventLineParser(checkingCanonicalForm: true)
+        #expect(Self.check(Array(base.utf8), &parser) == true)
+        let variants = [
+            base.replacingFirst(#""seq":7"#, with: #""seq": 7"#),
+            base.replacingFirst(#""seq":7"#, with: #""seq" :7"#),
+            base.replacingFirst(#""seq":7,"#, with: #""seq":7 ,"#),
+            " " + base, base + " ", base.replacingFirst("{", with: "{ "), base.replacingFirst("}}", with: "} }"),
+            base.replacingFirst(#""cause":3,"seq":7"#, with: #""seq":7,"cause":3"#),
+            base.replacingFirst(#""cause":3"#, with: #""cause":03"#),
+            base.replacingFirst(#""cause":3"#, with: #""cause":-0"#),
+            base.replacingFirst(#""seq":7,"#, with: ""),
+            base.replacingFirst(".000Z", with: "Z"),
+            base.replacingFirst(".000Z", with: ".000+00:00"),
+            base.replacingFirst(#""home""#, with: #""h\u006fme""#),
+            base.replacingFirst(#""stack":"home""#, with: #""st\u0061ck":"home""#),
+            base.replacingFirst(#""r-1""#, with: "1"),
+            base.replacingFirst(#"{"id":"r-1","type":"Recipe"}"#, with: #"{"type":"Recipe","id":"r-1"}"#),
+            base.replacingFirst(#"{"id":"r-1","type":"Recipe"}"#, with: #"{"id":"r-1","type":"Recipe","x":1}"#),
+            base.replacingFirst(#"{"id":"r-1","type":"Recipe"}"#, with: #"{"id":"r-1","type":"Recipe","data":null}"#),
+            base.replacingFirst(#"{"id":"r-1","type":"Recipe"}"#, with: #"{"id":"r-1", "type":"Recipe"}"#),
+            base.replacingFirst(#""cause":3,"#, with: #""cause":3,"scene":null,"#),
+            base.replacingFirst(#""cause":3,"#, with: #""cause":3,"label":"x","#),
+            base.replacingFirst(#""cause":3,"#, with: #""cause":3,"meta":{},"#),
+            base.replacingFirst(#""cause":3,"#, with: #""zzz":1,"cause":3,"#),
+            base.replacingFirst(#""cause":3,"#, with: #""cause":3,"extra":"a\/b","#),
+            base.replacingFirst(#""cause":3,"#, with: #""cause":3,"extra":{"b":1,"a":2},"#),
+            base.replacingFirst(#""cause":3,"#, with: #""cause":3,"extra":null,"#),
+        ]
+        for variant in variants {
+            #expect(variant != base)
+            #expect(Self.check(Array(variant.utf8), &parser) != true, "called canonical: \(variant)")
+        }
+    }
+
+    @Test func randomEditsOfCanonicalLinesAreNeverMisjudged() {
+        // Single-byte edits (insert, delete, replace) of canonical lines: any
+        // that still parses and is called canonical must be canonical (check()).
+        var parser = EventLineParser(checkingCanonicalForm: true)
+        var random = SeededRandom(seed: 99)
+        let alphabet = Array(#" "\{}[],:0123456789-.aeiostxyzTZ"#.utf8)
+        var parsed = 0
+        for (_, line) in Self.generatedLines().prefix(3000) {
+            for _ in 0..<4 {
+                var edited = line
+                let at = Int(random.next() % UInt64(edited.count))
+                switch random.next() % 3 {
+                case 0: edited.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+                case 1: edited.remove(at: at)
+                default: edited[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                }
+                if Self.check(edited, &parser) != nil { parsed += 1 }
+            }
+        }
+        #expect(parsed > 1000, "only \(parsed) edited lines parsed")
+    }
+}
+
+private extension String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        let bytes = Array(utf8), t = Array(target.utf8)
+        guard t.count <= bytes.count,
+              let at = (0...(bytes.count - t.count)).first(where: { bytes[$0..<($0 + t.count)].elementsEqual(t) })
+        else { return self }
+        return String(decoding: bytes[..<at] + Array(replacement.utf8) + bytes[(at + t.count)...], as: UTF8.self)
+    }
+}
