@@ -437,7 +437,6 @@ private struct LineParser {
 
     // MARK: Building the event
 
-    @inline(__always)
     mutating func build() throws(EventParseError) -> Event {
         let session: String
         if let known = early.session { session = known } else { session = try sessionID() }
@@ -554,10 +553,8 @@ private struct LineParser {
                 extra[key.name] = try sub.parseValue()
             }
         }
-        var fields: [String: JSONValue] = [:]
-        swap(&fields, &extra)
-        return Event(session: consume session, seq: seq, t: t, scene: consume scene, kind: consume kind,
-                     cause: cause, meta: consume meta, extra: consume fields)
+        return Event(session: session, seq: seq, t: t, scene: scene, kind: kind,
+                     cause: cause, meta: meta, extra: extra)
     }
 
     /// The session id, reusing the previous line's String when it is the same.

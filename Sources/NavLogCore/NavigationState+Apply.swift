@@ -72,7 +72,7 @@ extension NavigationState {
             scenes.removeValue(forKey: id)
             return nil
         case .sceneOpen:
-            if scenes.index(forKey: id) == nil { scenes[id] = SceneState() }
+            touchScene(id)
             return nil
         case .sessionEnd:
             ended = true
@@ -85,7 +85,14 @@ extension NavigationState {
             touchScene(id)
             return nil
         default:
-            anomaly = scenes[id, default: SceneState()].apply(event.kind)
+            if let last = lastScene, last.id == id {
+                anomaly = sceneTable.values[last.index].apply(event.kind)
+            } else {
+                touchScene(id)
+                let index = sceneTable.index(forKey: id)!
+                lastScene = (id, index)
+                anomaly = sceneTable.values[index].apply(event.kind)
+            }
         }
         if let anomaly { record(anomaly) }
         return anomaly
@@ -94,7 +101,8 @@ extension NavigationState {
     /// Makes sure a scene exists.
     @inline(__always)
     mutating func touchScene(_ id: String) {
-        if scenes.index(forKey: id) == nil { scenes[id] = SceneState() }
+        if let last = lastScene, last.id == id { return }
+        if sceneTable.index(forKey: id) == nil { scenes[id] = SceneState() }
     }
 
     /// Counts one anomaly.
@@ -112,11 +120,11 @@ extension SceneState {
     mutating func apply(_ kind: EventKind) -> AnomalyKind? {
         switch kind {
         case .stackPush(let stack, let value):
-            stacks[stack, default: []].append(value)
+            stackTable.values[stackIndex(stack)].append(value)
         case .stackPop(let stack, let count):
-            return Self.pop(&stacks[stack, default: []], count: count ?? 1)
+            return Self.pop(&stackTable.values[stackIndex(stack)], count: count ?? 1)
         case .stackPopToRoot(let stack):
-            stacks[stack, default: []].removeAll(keepingCapacity: true)
+            stackTable.values[stackIndex(stack)].removeAll(keepingCapacity: true)
         case .stackSet(let stack, let path):
             stacks[stack] = path
         case .tabSelect(let tab):
@@ -146,6 +154,17 @@ extension SceneState {
             break
         }
         return nil
+    }
+
+    /// Where a stack is in ``stackTable``, made empty when new; remembered
+    /// for the next event on the same stack.
+    @inline(__always)
+    mutating func stackIndex(_ stack: String) -> Dictionary<String, [RouteValue]>.Index {
+        if let last = lastStack, last.id == stack { return last.index }
+        if stackTable.index(forKey: stack) == nil { stackTable[stack] = [] }
+        let index = stackTable.index(forKey: stack)!
+        lastStack = (stack, index)
+        return index
     }
 
     /// Removes `count` values; more than held empties the stack (`pop-underflow`).

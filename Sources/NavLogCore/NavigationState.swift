@@ -13,9 +13,26 @@ public struct NavigationState: Hashable, Sendable {
     /// How many anomalies of each kind occurred; only kinds that occurred.
     public var anomalies: [AnomalyKind: Int]
     /// Each open scene's state, by scene id.
-    public var scenes: [String: SceneState]
+    public var scenes: [String: SceneState] {
+        get { sceneTable }
+        set {
+            sceneTable = newValue
+            lastScene = nil
+        }
+        _modify {
+            lastScene = nil
+            yield &sceneTable
+        }
+    }
     /// Whether a `session.end` has been applied (later events are `after-end`).
     public var ended: Bool
+
+    /// Where ``scenes`` is kept.
+    var sceneTable: [String: SceneState]
+    /// The scene the fold last changed and its place in ``sceneTable``, so the
+    /// next event for it needs no hash lookup. Cleared whenever the table's
+    /// keys may change (the index would no longer be valid).
+    var lastScene: (id: String, index: Dictionary<String, SceneState>.Index)?
 
     /// The empty state of a session: no event applied.
     public init(session: String) {
@@ -23,12 +40,28 @@ public struct NavigationState: Hashable, Sendable {
         self.seq = 0
         self.t = nil
         self.anomalies = [:]
-        self.scenes = [:]
+        self.sceneTable = [:]
+        self.lastScene = nil
         self.ended = false
     }
 
     /// Contract equality: the `scenes` objects are equal.
-    public func sameScenes(as other: NavigationState) -> Bool { scenes == other.scenes }
+    public func sameScenes(as other: NavigationState) -> Bool { sceneTable == other.sceneTable }
+
+    /// Everything but the fold's lookup cache is compared.
+    public static func == (a: NavigationState, b: NavigationState) -> Bool {
+        a.session == b.session && a.seq == b.seq && a.t == b.t && a.anomalies == b.anomalies
+            && a.ended == b.ended && a.sceneTable == b.sceneTable
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(session)
+        hasher.combine(seq)
+        hasher.combine(t)
+        hasher.combine(anomalies)
+        hasher.combine(ended)
+        hasher.combine(sceneTable)
+    }
 }
 
 /// The navigation state of one scene (window).
@@ -40,9 +73,25 @@ public struct SceneState: Hashable, Sendable {
     /// Split views by id.
     public var splits: [String: SplitState]
     /// Navigation stacks by id, bottom first; an emptied stack stays `[]`.
-    public var stacks: [String: [RouteValue]]
+    public var stacks: [String: [RouteValue]] {
+        get { stackTable }
+        set {
+            stackTable = newValue
+            lastStack = nil
+        }
+        _modify {
+            lastStack = nil
+            yield &stackTable
+        }
+    }
     /// Tab order, hidden tabs and selection.
     public var tabs: TabState
+
+    /// Where ``stacks`` is kept.
+    var stackTable: [String: [RouteValue]]
+    /// The stack the fold last changed and its place in ``stackTable`` (see
+    /// ``NavigationState/lastScene``).
+    var lastStack: (id: String, index: Dictionary<String, [RouteValue]>.Index)?
 
     /// A new, empty scene (its screen is `root`).
     public init(
@@ -53,8 +102,23 @@ public struct SceneState: Hashable, Sendable {
         self.modals = modals
         self.sizeClass = sizeClass
         self.splits = splits
-        self.stacks = stacks
+        self.stackTable = stacks
+        self.lastStack = nil
         self.tabs = tabs
+    }
+
+    /// Everything but the fold's lookup cache is compared.
+    public static func == (a: SceneState, b: SceneState) -> Bool {
+        a.modals == b.modals && a.sizeClass == b.sizeClass && a.splits == b.splits
+            && a.stackTable == b.stackTable && a.tabs == b.tabs
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(modals)
+        hasher.combine(sizeClass)
+        hasher.combine(splits)
+        hasher.combine(stackTable)
+        hasher.combine(tabs)
     }
 }
 

@@ -1,0 +1,83 @@
+import Testing
+@testable import NavLogCore
+
+/// The fold remembers the scene and the stack it last changed, and where they
+/// are in their dictionaries. Whatever else changes those dictionaries in
+/// between (other events, code editing `scenes` or `stacks` directly, copies
+/// of the state), the result is the fold without that memory.
+@Suite("Fold lookup cache")
+struct FoldLookupCacheTests {
+    /// The same state with every remembered place forgotten.
+    static func forgetting(_ state: NavigationState) -> NavigationState {
+        var plain = state
+        plain.lastScene = nil
+        for id in Array(plain.sceneTable.keys) { plain.sceneTable[id]!.lastStack = nil }
+        return plain
+    }
+
+    static func events(_ scenes: [String]) -> [Event] {
+        var random = SeededRandom(seed: 5)
+        var out: [Event] = []
+        let t = Timestamp(milliseconds: 1_790_000_000_000)
+        for seq in 1...4000 {
+            let scene = random.pick(scenes)
+            let stack = random.pick(["home", "search", "a", "b", "x-long-stack-name-over-sixteen"])
+            let kind: EventKind
+            switch random.int(below: 10) {
+            case 0: kind = .sceneOpen
+            case 1: kind = random.percent(30) ? .sceneClose : .stackPopToRoot(stack: stack)
+            case 2, 3: kind = .stackPop(stack: stack, count: random.int(in: 1...2))
+            case 4: kind = .stackSet(stack: stack, path: [RouteValue(type: "Set", id: "\(seq)")])
+            case 5: kind = .tabSelect(tab: stack)
+            default: kind = .stackPush(stack: stack, value: RouteValue(type: "Recipe", id: "\(seq % 7)"))
+            }
+            out.append(Event(session: "s", seq: seq, t: t, scene: scene == "main" ? nil : scene, kind: kind))
+        }
+        return out
+    }
+
+    @Test(arguments: [["main"], ["main", "second"], ["main", "second", "third", "a-scene-id-longer-than-sixteen"]])
+    func theFoldMatchesTheFoldWithoutMemory(scenes: [String]) {
+        var state = NavigationState(session: "s")
+        var plain = NavigationState(session: "s")
+        var copies: [NavigationState] = []
+        for (n, event) in Self.events(scenes).enumerated() {
+            #expect(state.apply(event) == plain.apply(event))
+            plain = Self.forgetting(plain)
+            // Edits from outside the fold, now and then, to both.
+            switch n % 97 {
+            case 10:
+                state.scenes["edited"] = SceneState(stacks: ["home": [RouteValue(type: "E")]])
+                plain.scenes["edited"] = SceneState(stacks: ["home": [RouteValue(type: "E")]])
+            case 20:
+                state.scenes.removeValue(forKey: "main")
+                plain.scenes.removeValue(forKey: "main")
+            case 30:
+                let id = event.sceneID
+                state.scenes[id]?.stacks["fresh-\(n)"] = [RouteValue(type: "F")]
+                plain.scenes[id]?.stacks["fresh-\(n)"] = [RouteValue(type: "F")]
+            case 40:
+                let id = event.sceneID
+                state.scenes[id]?.stacks.removeAll()
+                plain.scenes[id]?.stacks.removeAll()
+            case 50:
+                copies.append(state)  // shares storage until either side changes
+            default:
+                break
+            }
+            #expect(state == plain, "after event \(n + 1): \(event.type)")
+        }
+        // The copies kept their own states while the original moved on.
+        for copy in copies {
+            #expect(copy == Self.forgetting(copy))
+            var replay = copy
+            var fresh = Self.forgetting(copy)
+            for event in Self.events(scenes).prefix(300) {
+                _ = replay.apply(event)
+                _ = fresh.apply(event)
+                fresh = Self.forgetting(fresh)
+            }
+            #expect(replay == fresh)
+        }
+    }
+}
