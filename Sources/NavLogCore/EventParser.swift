@@ -65,10 +65,8 @@ public struct EventLineParser {
             throw .lineTooLong(bytes: line.count, limit: EventParser.maxLineBytes)
         }
         var parser = LineParser(reader: JSONReader(line), storage: storage)
-        lastLineIsCanonical = false
-        let event = try parser.parse()
-        lastLineIsCanonical = parser.canonical
-        return event
+        storage.lastLineIsCanonical = false
+        return try parser.parse()
     }
 
     /// Whether the line last parsed is exactly the canonical form of its event
@@ -77,7 +75,7 @@ public struct EventLineParser {
     /// be": the check is cheap and conservative (it gives up on escapes, `meta`,
     /// objects and route arrays, for example). Always `false` after a line
     /// that was rejected, and from a parser made without `checkingCanonicalForm`.
-    public private(set) var lastLineIsCanonical = false
+    public var lastLineIsCanonical: Bool { storage.lastLineIsCanonical }
 
     /// Parses one line given as bytes.
     public mutating func parse(_ line: [UInt8]) throws(EventParseError) -> Event {
@@ -95,6 +93,8 @@ final class LineParserStorage {
     var timestamps = CanonicalTimestampCache()
     /// Whether lines are checked for being canonical.
     let checksCanonicalForm: Bool
+    /// The check's answer for the last line (set once the line is accepted).
+    var lastLineIsCanonical = false
 
     init(checkingCanonicalForm: Bool) {
         checksCanonicalForm = checkingCanonicalForm
@@ -546,7 +546,7 @@ private struct LineParser {
         // Known names that this kind does not define are ordinary extra fields.
         let common: UInt32 = CanonicalKey.commonMask
         let leftover = present & ~used & ~common
-        if canonical { canonical = leftover == 0 && fieldsAreCanonical(tag) }
+        if canonical { storage.lastLineIsCanonical = leftover == 0 && fieldsAreCanonical(tag) }
         if leftover != 0 {
             for key in CanonicalKey.allCases where leftover & (UInt32(1) << UInt32(key.rawValue)) != 0 {
                 var sub = reader(at: key)
