@@ -4,6 +4,13 @@
 /// projection reads it as `"main"`), and so are `cause` and `meta`. Fields the
 /// contract does not name are kept in ``extra`` and written back unchanged.
 public struct Event: Hashable, Sendable {
+    // `kind` comes first so that the memberwise initializer, which the public
+    // one (in the extension below) calls, has a signature of its own: a
+    // field-by-field initializer here makes the optimizer copy the finished
+    // event once more, which showed up in the parser's profile.
+
+    /// The kind and its fields.
+    public var kind: EventKind
     /// Which recording the event belongs to; never empty.
     public var session: String
     /// Position in the session, from 1; `0` until a ``Sequencer`` assigns it
@@ -13,8 +20,6 @@ public struct Event: Hashable, Sendable {
     public var t: Timestamp
     /// The scene (window) it belongs to, as written; `nil` means `"main"`.
     public var scene: String?
-    /// The kind and its fields.
-    public var kind: EventKind
     /// The `seq` of the event that caused this one.
     public var cause: Int?
     /// Free-form metadata; always a JSON object when present.
@@ -22,24 +27,20 @@ public struct Event: Hashable, Sendable {
     /// Fields the contract does not define for this kind, kept untouched.
     public var extra: [String: JSONValue]
 
-    public init(
-        session: String, seq: Int = 0, t: Timestamp, scene: String? = nil,
-        kind: EventKind, cause: Int? = nil, meta: [String: JSONValue]? = nil,
-        extra: [String: JSONValue] = [:]
-    ) {
-        self.session = session
-        self.seq = seq
-        self.t = t
-        self.scene = scene
-        self.kind = kind
-        self.cause = cause
-        self.meta = meta
-        self.extra = extra
-    }
-
     /// The scene this event applies to: ``scene``, or `"main"` when absent.
     @inlinable public var sceneID: String { scene ?? "main" }
 
     /// The event's `type` string.
     public var type: String { kind.typeName }
+}
+
+extension Event {
+    /// An event; `seq` 0 means "not numbered yet".
+    public init(
+        session: String, seq: Int = 0, t: Timestamp, scene: String? = nil,
+        kind: EventKind, cause: Int? = nil, meta: [String: JSONValue]? = nil,
+        extra: [String: JSONValue] = [:]
+    ) {
+        self.init(kind: kind, session: session, seq: seq, t: t, scene: scene, cause: cause, meta: meta, extra: extra)
+    }
 }
