@@ -51,6 +51,13 @@ struct CanonicalTimestampCache: Sendable {
 
     /// Appends `YYYY-MM-DDTHH:MM:SS.mmmZ`, as ``Timestamp/appendRFC3339(to:)`` does.
     mutating func append(_ t: Timestamp, to out: inout [UInt8]) {
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { write(t, to: $0.baseAddress!) }
+        withUnsafeBytes(of: &text) { out.append(contentsOf: $0[0..<24]) }
+    }
+
+    /// Writes the 24 bytes of `YYYY-MM-DDTHH:MM:SS.mmmZ` at `out`.
+    mutating func write(_ t: Timestamp, to out: UnsafeMutableRawPointer) {
         var days = t.milliseconds / 86_400_000
         var rem = t.milliseconds % 86_400_000
         if rem < 0 { rem += 86_400_000; days -= 1 }
@@ -78,7 +85,7 @@ struct CanonicalTimestampCache: Sendable {
             buf[8] = UInt8(ascii: "."); buf[9] = UInt8(truncatingIfNeeded: 0x30 + ms / 100); two(ms % 100, 10)
             buf[12] = UInt8(ascii: "Z")
         }
-        withUnsafeBytes(of: &prefix) { out.append(contentsOf: $0[0..<11]) }
-        withUnsafeBytes(of: &tail) { out.append(contentsOf: $0[0..<13]) }
+        withUnsafeBytes(of: &prefix) { out.copyMemory(from: $0.baseAddress!, byteCount: 11) }
+        withUnsafeBytes(of: &tail) { (out + 11).copyMemory(from: $0.baseAddress!, byteCount: 13) }
     }
 }

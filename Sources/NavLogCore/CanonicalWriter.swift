@@ -14,7 +14,7 @@ public struct CanonicalWriter: Sendable {
     /// What has been written so far.
     public var bytes: [UInt8]
     /// The day prefix of the last timestamp written.
-    private var timestamps = CanonicalTimestampCache()
+    var timestamps = CanonicalTimestampCache()
 
     public init(capacity: Int = 256) {
         bytes = []
@@ -91,7 +91,7 @@ public struct CanonicalWriter: Sendable {
 
     /// Whether any byte is `"`, `\\` or below 0x20 (8 bytes at a time).
     @inline(__always)
-    private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = utf8.count
         guard let base = UnsafeRawPointer(utf8.baseAddress) else { return false }
         var i = 0
@@ -115,7 +115,7 @@ public struct CanonicalWriter: Sendable {
         return false
     }
 
-    private mutating func appendEscape(_ b: UInt8) {
+    mutating func appendEscape(_ b: UInt8) {
         bytes.append(UInt8(ascii: "\\"))
         switch b {
         case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
@@ -168,6 +168,12 @@ public struct CanonicalWriter: Sendable {
 
     /// Writes an event's canonical line (no trailing newline).
     public mutating func write(_ e: Event) {
+        if writeCommonEvent(e) { return }
+        writeGeneral(e)
+    }
+
+    /// Writes any event, a field at a time.
+    mutating func writeGeneral(_ e: Event) {
         bytes.append(UInt8(ascii: "{"))
         if e.extra.isEmpty {
             // Only the keys this kind can have, in canonical (bit) order.
