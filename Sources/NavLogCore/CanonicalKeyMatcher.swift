@@ -16,13 +16,23 @@ final class CanonicalKeyMatcher {
         var key: CanonicalKey
     }
 
-    /// Patterns grouped by their first byte.
+    /// Patterns grouped by the bucket of their first three bytes.
     private let patterns: UnsafeMutablePointer<Pattern>
-    /// For each ASCII first byte: where its patterns start, and how many.
+    /// For each bucket: where its patterns start, and how many (at most 2:
+    /// `stack`/`state` and `tab`/`tabs` share their first three bytes).
     private let groups: UnsafeMutablePointer<(start: Int, count: Int)>
+    private static let bucketCount = 256
+
+    /// The bucket of the first three bytes (the shortest pattern, `t":`)
+    /// held in the low bits of `word`; the multiplier spreads the known keys
+    /// with no other collisions.
+    @inline(__always)
+    private static func bucket(_ word: UInt64) -> Int {
+        Int(truncatingIfNeeded: (UInt32(truncatingIfNeeded: word & 0xFF_FFFF) &* 0x6F43) >> 24)
+    }
 
     init() {
-        let all = CanonicalKey.allCases.map { key -> (UInt8, Pattern) in
+        let all = CanonicalKey.allCases.map { key -> (Int, Pattern) in
             let bytes = Array(key.name.utf8) + [UInt8(ascii: "\""), UInt8(ascii: ":")]
             precondition(bytes.count <= 16)
             func word(_ range: Range<Int>) -> (UInt64, UInt64) {
@@ -34,16 +44,15 @@ final class CanonicalKeyMatcher {
                 return (value, mask)
             }
             let (w0, m0) = word(0..<8), (w1, m1) = word(8..<16)
-            return (bytes[0], Pattern(word0: w0, mask0: m0, word1: w1, mask1: m1, length: bytes.count + 1, key: key))
+            return (Self.bucket(w0), Pattern(word0: w0, mask0: m0, word1: w1, mask1: m1, length: bytes.count + 1, key: key))
         }.sorted { $0.0 < $1.0 }
         patterns = .allocate(capacity: all.count)
         patterns.initialize(from: all.map(\.1), count: all.count)
-        groups = .allocate(capacity: 128)
-        groups.initialize(repeating: (0, 0), count: 128)
+        groups = .allocate(capacity: Self.bucketCount)
+        groups.initialize(repeating: (0, 0), count: Self.bucketCount)
         for (index, entry) in all.enumerated() {
-            let first = Int(entry.0)
-            if groups[first].count == 0 { groups[first].start = index }
-            groups[first].count += 1
+            if groups[entry.0].count == 0 { groups[entry.0].start = index }
+            groups[entry.0].count += 1
         }
     }
 
@@ -59,9 +68,7 @@ final class CanonicalKeyMatcher {
         guard offset + 17 <= bytes.count, let base = bytes.baseAddress else { return nil }
         let w0 = base.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)
         let w1 = base.loadUnaligned(fromByteOffset: offset + 9, as: UInt64.self)
-        let first = Int(truncatingIfNeeded: w0 & 0xFF)
-        guard first < 128 else { return nil }
-        let group = groups[first]
+        let group = groups[Self.bucket(w0)]
         var k = group.start
         let end = group.start + group.count
         while k < end {
