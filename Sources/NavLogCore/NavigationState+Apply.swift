@@ -85,17 +85,21 @@ extension NavigationState {
             touchScene(id)
             return nil
         default:
-            if let last = lastScene, last.id == id {
-                anomaly = sceneTable.values[last.index].apply(event.kind)
-            } else {
-                touchScene(id)
-                let index = sceneTable.index(forKey: id)!
-                lastScene = (id, index)
-                anomaly = sceneTable.values[index].apply(event.kind)
-            }
+            anomaly = sceneTable.values[sceneIndex(id)].apply(event.kind)
         }
         if let anomaly { record(anomaly) }
         return anomaly
+    }
+
+    /// Where a scene is in ``sceneTable``, made empty when new; remembered
+    /// for the next event on the same scene.
+    @inline(__always)
+    mutating func sceneIndex(_ id: String) -> Dictionary<String, SceneState>.Index {
+        if let last = lastScene, last.id == id { return last.index }
+        touchScene(id)
+        let index = sceneTable.index(forKey: id)!
+        lastScene = (id, index)
+        return index
     }
 
     /// Makes sure a scene exists.

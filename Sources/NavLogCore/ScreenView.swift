@@ -48,7 +48,7 @@ extension NavigationState {
         let id = event.sceneID
         var before = ScreenKey.root
         var after = ScreenKey.root
-        let own = Self.apply(event.kind, to: &scenes[id, default: SceneState()], before: &before, after: &after)
+        let own = Self.apply(event.kind, to: &sceneTable.values[sceneIndex(id)], before: &before, after: &after)
         if let own { record(own) }
         if after != before {
             let name = after.name
