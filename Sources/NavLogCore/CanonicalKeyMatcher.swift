@@ -4,7 +4,13 @@
 /// Canonical lines spell every key this way, so the line parser tries this
 /// first; whatever it does not recognise (unknown keys, escapes, spaces) goes
 /// through the general scanner, which gives the same result more slowly.
-final class CanonicalKeyMatcher {
+///
+/// Its tables never change after they are built, so one matcher
+/// (``shared``) serves every parser on every thread.
+final class CanonicalKeyMatcher: @unchecked Sendable {
+    /// The matcher every line parser uses.
+    static let shared = CanonicalKeyMatcher()
+
     /// One known key's bytes after the opening quote, through the colon.
     struct Pattern {
         var word0: UInt64

@@ -103,7 +103,7 @@ final class LineParserStorage {
     /// Short names seen before (stack ids, tabs, route types and ids).
     let names = StringInterner()
     /// Known keys written plainly.
-    let keys = CanonicalKeyMatcher()
+    let keys = CanonicalKeyMatcher.shared
 
     deinit { slots.deallocate() }
 
