@@ -10,7 +10,8 @@ import Darwin
 /// Reads and decompresses one block's data frame, checking it against its
 /// entry; the content stays in a reused buffer, so a scan allocates once.
 final class BlockReader {
-    let file: LogFile
+    /// The log read; a ``LogScanScratch`` points its reader at each log in turn.
+    var file: LogFile
     private let decoder: LZ4FrameDecoder
     private let compressed = ByteBuffer(capacity: 64 << 10)
     /// The last block's content (canonical lines, each ending in `\n`).

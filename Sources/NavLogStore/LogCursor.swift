@@ -18,17 +18,21 @@ public final class LogCursor {
     /// The seq of the last event handed out (or `fromSeq - 1`).
     public private(set) var lastSeq: Int
     private var blockReader: BlockReader?
+    private let scratch: LogScanScratch?
     /// The block whose content is loaded (`-1`: none; `blocks.count`: the tail).
     private var loadedBlock = -1
     private var position = 0
     private var tailPosition = 0
 
-    init(reader: LogReader, fromSeq: Int, toSeq: Int) {
+    init(reader: LogReader, fromSeq: Int, toSeq: Int, scratch: LogScanScratch?) {
         self.reader = reader
+        self.scratch = scratch
         self.fromSeq = max(fromSeq, 1)
         self.toSeq = toSeq
         self.lastSeq = max(fromSeq, 1) - 1
     }
+
+    deinit { scratch?.release(by: ObjectIdentifier(self)) }
 
     /// The next event, or `nil` at the end (for now, if the file grows).
     public func next() throws(LogError) -> Event? {
@@ -67,8 +71,49 @@ public final class LogCursor {
         }
     }
 
+    /// Calls `body` with each remaining event, in the order ``next()`` would
+    /// hand them out, until the end (for now) or until `body` throws. Events
+    /// of a block go straight from the parser to `body`, without being
+    /// copied out one by one; a ``LogError`` is thrown as it is.
+    public func forEach(_ body: (Event) throws -> Void) throws {
+        while lastSeq < toSeq {
+            if loadedBlock >= 0, loadedBlock < reader.blocks.count, let blockReader {
+                let block = loadedBlock
+                let entry = reader.blocks[block]
+                while loadedBlock == block, position < blockReader.content.count {
+                    let content = blockReader.content.bytes
+                    let end = lineEnd(in: content, from: position)
+                    let line = UnsafeRawBufferPointer(rebasing: content[position..<end])
+                    position = end + 1
+                    let event = try blockReader.parse(line, of: entry)
+                    if event.seq <= lastSeq { continue }
+                    if event.seq > toSeq {
+                        lastSeq = toSeq
+                        return
+                    }
+                    lastSeq = event.seq
+                    try body(event)
+                }
+                guard loadedBlock == block else { continue }
+                loadedBlock += 1
+                position = 0
+                if loadedBlock < reader.blocks.count { try load(loadedBlock) }
+                continue
+            }
+            guard let event = try next() else { return }
+            try body(event)
+        }
+    }
+
     private func load(_ index: Int) throws(LogError) {
-        if blockReader == nil { blockReader = try BlockReader(file: reader.file) }
+        if blockReader == nil {
+            if let shared = scratch?.take(for: ObjectIdentifier(self), file: reader.file) {
+                blockReader = shared
+            } else {
+                blockReader = try BlockReader(file: reader.file)
+                scratch?.keep(blockReader!, for: ObjectIdentifier(self))
+            }
+        }
         try blockReader!.read(reader.blocks[index])
         loadedBlock = index
         position = 0

@@ -153,7 +153,14 @@ public final class LogReader {
     /// - Complexity: positioning is a binary search over the blocks; no
     ///   earlier block is decompressed.
     public func cursor(fromSeq: Int = 1, toSeq: Int = Int.max) -> LogCursor {
-        LogCursor(reader: self, fromSeq: fromSeq, toSeq: toSeq)
+        LogCursor(reader: self, fromSeq: fromSeq, toSeq: toSeq, scratch: nil)
+    }
+
+    /// A cursor like ``cursor(fromSeq:toSeq:)`` that borrows `scratch`'s LZ4
+    /// decoder, buffers and parser instead of making its own: for scans
+    /// that read thousands of small logs one after another.
+    public func cursor(fromSeq: Int = 1, toSeq: Int = Int.max, sharing scratch: LogScanScratch) -> LogCursor {
+        LogCursor(reader: self, fromSeq: fromSeq, toSeq: toSeq, scratch: scratch)
     }
 
     /// Calls `body` with the verified content (whole canonical lines, each

@@ -70,13 +70,14 @@ struct AnalyticsInputs {
     /// events in seq order). Rejected NDJSON lines are printed as
     /// `file:line: reason` and end the command with exit 1 after the file;
     /// a log's torn tail is reported and its prefix used; damage is exit 1.
-    static func forEachEvent(in source: Source, _ body: (Event) throws -> Void) throws {
+    /// `scratch`, when given, lends a log's cursor its decoder and buffers.
+    static func forEachEvent(in source: Source, scratch: LogScanScratch? = nil, _ body: (Event) throws -> Void) throws {
         switch source {
         case .log(let path):
             let reader = try SessionInput.openLog(path, session: nil)
-            let cursor = reader.cursor()
+            let cursor = scratch.map { reader.cursor(sharing: $0) } ?? reader.cursor()
             do {
-                while let event = try cursor.next() { try body(event) }
+                try cursor.forEach(body)
             } catch let error as LogError {
                 throw CLIFailure(error)
             }
@@ -111,11 +112,13 @@ struct AnalyticsInputs {
     /// event. A log is one session, followed in O(its occurrences) memory;
     /// an NDJSON file's sessions are followed side by side and handed out at
     /// its end, in order of first appearance.
-    static func forEachSession(in source: Source, keepsMarks: Bool, _ body: (SessionOccurrences) throws -> Void) throws {
+    static func forEachSession(
+        in source: Source, keepsMarks: Bool, scratch: LogScanScratch? = nil, _ body: (SessionOccurrences) throws -> Void
+    ) throws {
         switch source {
         case .log:
             var recorder: SessionOccurrences?
-            try forEachEvent(in: source) { event in
+            try forEachEvent(in: source, scratch: scratch) { event in
                 if recorder == nil { recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks) }
                 recorder!.add(event)
             }
@@ -148,9 +151,10 @@ struct AnalyticsInputs {
         let shared = ScanState(sources: sources, accumulators: (0..<max(1, workers)).map { _ in make() })
         DispatchQueue.concurrentPerform(iterations: shared.slots.count) { worker in
             let slot = shared.slots[worker]
+            let scratch = LogScanScratch()
             while let (i, source) = shared.take() {
                 do {
-                    try Self.forEachSession(in: source, keepsMarks: keepsMarks) { session in
+                    try Self.forEachSession(in: source, keepsMarks: keepsMarks, scratch: scratch) { session in
                         body(&slot.value, session)
                     }
                 } catch {

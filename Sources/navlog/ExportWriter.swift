@@ -29,12 +29,13 @@ enum ExportWriter {
     ) throws {
         let shared = ExportTurns(sources: inputs.sources)
         DispatchQueue.concurrentPerform(iterations: AnalyticsInputs.workerCount) { _ in
+            let scratch = LogScanScratch()
             while let (index, source) = shared.take() {
                 var rows = make()
                 var out: [UInt8] = []
                 if case .log(let path) = source, fileSize(path) <= bufferedLogBytes {
                     do {
-                        try events(of: source, redactor: redactor) { rows.write($0, view: $1, to: &out) }
+                        try events(of: source, redactor: redactor, scratch: scratch) { rows.write($0, view: $1, to: &out) }
                         shared.deposit(index, out, failure: nil)
                     } catch {
                         shared.deposit(index, out, failure: error)
@@ -42,7 +43,7 @@ enum ExportWriter {
                 } else {
                     guard shared.waitForTurn(index) else { continue }
                     do {
-                        try events(of: source, redactor: redactor) { event, view in
+                        try events(of: source, redactor: redactor, scratch: scratch) { event, view in
                             rows.write(event, view: view, to: &out)
                             if out.count >= 1 << 16 {
                                 Output.write(out)
@@ -63,11 +64,11 @@ enum ExportWriter {
     }
 
     /// Every event of one input, redacted when asked, with the screen view it emitted.
-    private static func events(of source: AnalyticsInputs.Source, redactor: EventRedactor?,
+    private static func events(of source: AnalyticsInputs.Source, redactor: EventRedactor?, scratch: LogScanScratch,
                                _ body: (Event, ScreenView?) throws -> Void) throws {
         var states: [String: NavigationState] = [:]
         var views: [ScreenView] = []
-        try AnalyticsInputs.forEachEvent(in: source) { original in
+        try AnalyticsInputs.forEachEvent(in: source, scratch: scratch) { original in
             let event = redactor.map { $0.redact(original) } ?? original
             states[event.session, default: NavigationState(session: event.session)].apply(event, screenViews: &views)
             try body(event, views.last)

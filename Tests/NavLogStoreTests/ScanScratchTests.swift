@@ -1,0 +1,136 @@
+import NavLogCore
+import Testing
+@testable import NavLogStore
+
+/// Cursors that share a ``LogScanScratch`` (one decoder, one set of buffers
+/// and one parser for many logs) read what cursors of their own read, and
+/// ``LogCursor/forEach(_:)`` hands out what ``LogCursor/next()`` does.
+@Suite struct ScanScratchTests {
+    static let options = LogWriterOptions(blockTargetBytes: 8 << 10, checkpointInterval: 300)
+
+    /// Logs of different sessions and sizes, each with several blocks.
+    static func logs(in dir: TemporaryDirectory) throws -> [(path: String, events: [Event])] {
+        try (1...5).map { i in
+            let events = sampleEvents(300 * i, session: "s-\(i)", seed: UInt64(i))
+            let path = dir.file("s-\(i).navlog")
+            try writeLog(path, events, options: options)
+            return (path, events)
+        }
+    }
+
+    static func drain(_ cursor: LogCursor) throws -> [Event] {
+        var out: [Event] = []
+        while let event = try cursor.next() { out.append(event) }
+        return out
+    }
+
+    @Test func logsReadOneAfterAnotherWithOneScratch() throws {
+        let dir = TemporaryDirectory()
+        let logs = try Self.logs(in: dir)
+        let scratch = LogScanScratch()
+        for _ in 0..<2 {
+            for log in logs {
+                let cursor = try LogReader(path: log.path).cursor(sharing: scratch)
+                #expect(try Self.drain(cursor) == log.events)
+            }
+        }
+    }
+
+    /// Two live cursors on one scratch: the second gets its own buffers, so
+    /// neither sees the other's block.
+    @Test func interleavedCursorsOnOneScratchStayApart() throws {
+        let dir = TemporaryDirectory()
+        let logs = try Self.logs(in: dir)
+        let scratch = LogScanScratch()
+        let a = try LogReader(path: logs[3].path).cursor(sharing: scratch)
+        let b = try LogReader(path: logs[4].path).cursor(sharing: scratch)
+        var fromA: [Event] = [], fromB: [Event] = []
+        var doneA = false, doneB = false
+        while !doneA || !doneB {
+            if !doneA { if let e = try a.next() { fromA.append(e) } else { doneA = true } }
+            if !doneB { if let e = try b.next() { fromB.append(e) } else { doneB = true } }
+        }
+        #expect(fromA == logs[3].events)
+        #expect(fromB == logs[4].events)
+        // After both are gone the scratch serves the next cursor again.
+        let c = try LogReader(path: logs[0].path).cursor(sharing: scratch)
+        #expect(try Self.drain(c) == logs[0].events)
+    }
+
+    /// A damaged log read with the scratch fails as without it, and the
+    /// next log read with the same scratch is whole.
+    @Test func aDamagedLogDoesNotSpoilTheNext() throws {
+        let dir = TemporaryDirectory()
+        let logs = try Self.logs(in: dir)
+        var bytes = fileBytes(logs[2].path)
+        let reader = try LogReader(path: logs[2].path)
+        let middle = reader.blocks[reader.blocks.count / 2]
+        bytes[Int(middle.dataOffset) + middle.dataLength / 2] ^= 0x40
+        let damaged = dir.file("damaged.navlog")
+        writeFile(damaged, bytes)
+        let scratch = LogScanScratch()
+        var own: [Event] = [], shared: [Event] = []
+        var ownError: LogError?, sharedError: LogError?
+        do { try LogReader(path: damaged).cursor().forEach { own.append($0) } } catch let e as LogError { ownError = e }
+        do {
+            try LogReader(path: damaged).cursor(sharing: scratch).forEach { shared.append($0) }
+        } catch let e as LogError {
+            sharedError = e
+        }
+        #expect(ownError != nil)
+        #expect(sharedError?.description == ownError?.description)
+        #expect(shared == own)
+        #expect(own == Array(logs[2].events.prefix(own.count)))
+        let next = try LogReader(path: logs[1].path).cursor(sharing: scratch)
+        #expect(try Self.drain(next) == logs[1].events)
+    }
+
+    @Test(arguments: [(1, Int.max), (1, 1), (250, 700), (899, 900), (1400, 2000), (1501, Int.max)])
+    func forEachHandsOutWhatNextDoes(from: Int, to: Int) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(1500, gaps: true)
+        try writeLog(path, events, options: Self.options)
+        let reader = try LogReader(path: path)
+        let expected = try Self.drain(reader.cursor(fromSeq: from, toSeq: to))
+        #expect(expected == events.filter { $0.seq >= from && $0.seq <= to })
+        var got: [Event] = []
+        try reader.cursor(fromSeq: from, toSeq: to).forEach { got.append($0) }
+        #expect(got == expected)
+        // Mixed: a few with next(), the rest with forEach, then next() says the end.
+        let cursor = reader.cursor(fromSeq: from, toSeq: to)
+        var mixed: [Event] = []
+        for _ in 0..<3 { if let e = try cursor.next() { mixed.append(e) } }
+        try cursor.forEach { mixed.append($0) }
+        #expect(mixed == expected)
+        #expect(try cursor.next() == nil)
+    }
+
+    /// An unflushed tail (events after the last sealed block) is handed out
+    /// by forEach too, and a body's error stops it with the cursor where the
+    /// failing event left it.
+    @Test func forEachReadsTheTailAndStopsOnTheBodysError() throws {
+        struct Stop: Error {}
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(2000)
+        let writer = try writeLog(path, events, options: LogWriterOptions(durability: .everyAppend, blockTargetBytes: 64 << 10),
+                                  close: false)
+        let reader = try LogReader(path: path)
+        #expect(!reader.tailEvents.isEmpty)
+        var got: [Event] = []
+        try reader.cursor().forEach { got.append($0) }
+        #expect(got == events)
+        let cursor = reader.cursor()
+        var seen = 0
+        #expect(throws: Stop.self) {
+            try cursor.forEach { _ in
+                seen += 1
+                if seen == 1234 { throw Stop() }
+            }
+        }
+        #expect(cursor.lastSeq == events[1233].seq)
+        #expect(try cursor.next() == events[1234])
+        withExtendedLifetime(writer) {}
+    }
+}
