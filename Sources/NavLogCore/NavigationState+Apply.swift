@@ -86,6 +86,7 @@ extension NavigationState {
             return nil
         default:
             anomaly = sceneTable.values[sceneIndex(id)].apply(event.kind)
+            lastScreen = nil
         }
         if let anomaly { record(anomaly) }
         return anomaly
@@ -99,6 +100,7 @@ extension NavigationState {
         touchScene(id)
         let index = sceneTable.index(forKey: id)!
         lastScene = (id, index)
+        lastScreen = nil
         return index
     }
 

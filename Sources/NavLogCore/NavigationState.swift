@@ -18,9 +18,11 @@ public struct NavigationState: Hashable, Sendable {
         set {
             sceneTable = newValue
             lastScene = nil
+            lastScreen = nil
         }
         _modify {
             lastScene = nil
+            lastScreen = nil
             yield &sceneTable
         }
     }
@@ -33,6 +35,9 @@ public struct NavigationState: Hashable, Sendable {
     /// next event for it needs no hash lookup. Cleared whenever the table's
     /// keys may change (the index would no longer be valid).
     var lastScene: (id: String, index: Dictionary<String, SceneState>.Index)?
+    /// The visible screen of ``lastScene``'s scene, when the fold with
+    /// screen views left it known; cleared by any other change to a scene.
+    var lastScreen: ScreenKey?
 
     /// The empty state of a session: no event applied.
     public init(session: String) {

@@ -18,23 +18,31 @@ extension SceneState {
 
     /// The visible screen without building its name.
     var screenKey: ScreenKey {
-        if let top = modals.last {
-            if let value = stacks[top.modal]?.last { return ScreenKey(value) }
-            return .modal(top.modal)
+        if let modal = modals.last?.modal {
+            if let value = top(ofStack: modal) { return ScreenKey(value) }
+            return .modal(modal)
         }
         if let tab = tabs.selected {
-            if splits.index(forKey: tab) != nil { return splitScreenKey(tab) }
-            if let value = stacks[tab]?.last { return ScreenKey(value) }
+            if !splits.isEmpty, splits.index(forKey: tab) != nil { return splitScreenKey(tab) }
+            if let value = top(ofStack: tab) { return ScreenKey(value) }
             return .tab(tab)
         }
-        if splits.index(forKey: "main") != nil { return splitScreenKey("main") }
-        if let value = stacks["main"]?.last { return ScreenKey(value) }
+        if !splits.isEmpty, splits.index(forKey: "main") != nil { return splitScreenKey("main") }
+        if let value = top(ofStack: "main") { return ScreenKey(value) }
         return .root
+    }
+
+    /// The top of stack `id`; the stack the fold last changed is found
+    /// without hashing its id.
+    @inline(__always)
+    private func top(ofStack id: String) -> RouteValue? {
+        if let last = lastStack, last.id == id { return stackTable.values[last.index].last }
+        return stackTable.isEmpty ? nil : stackTable[id]?.last
     }
 
     /// The split rule for split `id`, which exists.
     private func splitScreenKey(_ id: String) -> ScreenKey {
-        if let value = stacks[id]?.last { return ScreenKey(value) }
+        if let value = top(ofStack: id) { return ScreenKey(value) }
         if let split = splits[id] {
             if let value = split.detail.first ?? split.content.first ?? split.sidebar.first {
                 return ScreenKey(value)
@@ -56,6 +64,25 @@ enum ScreenKey: Hashable, Sendable {
     case split(String)
 
     init(_ value: RouteValue) { self = .route(type: value.type, id: value.id) }
+
+    /// Whether the two keys name the same screen (`name == other.name`),
+    /// mostly without building the names: names of different lengths differ.
+    func hasSameName(as other: ScreenKey) -> Bool {
+        if self == other { return true }
+        guard nameLength == other.nameLength else { return false }
+        return name == other.name
+    }
+
+    /// The length of ``name`` in UTF-8 bytes.
+    private var nameLength: Int {
+        switch self {
+        case .root: 4
+        case .route(let type, let id): id.map { type.utf8.count + 1 + $0.utf8.count } ?? type.utf8.count
+        case .modal(let id): 6 + id.utf8.count
+        case .tab(let id): 4 + id.utf8.count
+        case .split(let id): 6 + id.utf8.count
+        }
+    }
 
     /// The screen name.
     var name: String {

@@ -46,28 +46,16 @@ extension NavigationState {
         seq = event.seq
         t = event.t
         let id = event.sceneID
-        var before = ScreenKey.root
-        var after = ScreenKey.root
-        let own = Self.apply(event.kind, to: &sceneTable.values[sceneIndex(id)], before: &before, after: &after)
+        let index = sceneIndex(id)
+        let before = lastScreen ?? sceneTable.values[index].screenKey
+        let own = sceneTable.values[index].apply(event.kind)
+        let after = sceneTable.values[index].screenKey
+        lastScreen = after
         if let own { record(own) }
-        if after != before {
-            let name = after.name
-            if name != before.name {
-                screenViews.append(ScreenView(session: event.session, seq: event.seq, t: event.t, scene: id, screen: name))
-            }
+        if !after.hasSameName(as: before) {
+            screenViews.append(ScreenView(session: event.session, seq: event.seq, t: event.t, scene: id, screen: after.name))
         }
         return finish(own, wasEnded: wasEnded)
-    }
-
-    /// Applies a scene-level kind in place, noting the screen before and after.
-    @inline(__always)
-    private static func apply(
-        _ kind: EventKind, to scene: inout SceneState, before: inout ScreenKey, after: inout ScreenKey
-    ) -> AnomalyKind? {
-        before = scene.screenKey
-        let own = scene.apply(kind)
-        after = scene.screenKey
-        return own
     }
 }
 

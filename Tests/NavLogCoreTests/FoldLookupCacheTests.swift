@@ -80,4 +80,48 @@ struct FoldLookupCacheTests {
             #expect(replay == fresh)
         }
     }
+
+    /// The fold with screen views also remembers the visible screen of the
+    /// scene it last changed. Plain applies and outside edits in between
+    /// must make it forget: the views equal a comparison of the public
+    /// screen before and after each event.
+    @Test(arguments: [["main"], ["main", "second"]])
+    func rememberedScreensMatchTheNaiveComparison(scenes: [String]) {
+        var state = NavigationState(session: "s")
+        var naive = NavigationState(session: "s")
+        var views: [ScreenView] = []
+        var expected: [String] = []
+        var random = SeededRandom(seed: 11)
+        for (n, event) in Self.events(scenes).enumerated() {
+            if random.percent(10) {
+                // Not a screen fold: the state moves on without views.
+                _ = state.apply(event)
+                _ = naive.apply(event)
+            } else {
+                let before = naive.scenes[event.sceneID]?.screen ?? "root"
+                _ = naive.apply(event)
+                let after = naive.scenes[event.sceneID]?.screen ?? "root"
+                let opensOrCloses: Bool
+                switch event.kind {
+                case .sceneOpen, .sceneClose: opensOrCloses = true
+                default: opensOrCloses = false
+                }
+                if after != before && !opensOrCloses { expected.append("\(event.seq) \(after)") }
+                let count = views.count
+                state.apply(event, screenViews: &views)
+                for view in views[count...] where view.seq != event.seq { Issue.record("view of another event: \(view)") }
+            }
+            if n % 53 == 7 {
+                let id = event.sceneID
+                let pushed = [RouteValue(type: "Edited", id: "\(n)")]
+                state.scenes[id]?.stacks["main"] = pushed
+                naive.scenes[id]?.stacks["main"] = pushed
+                state.scenes[id]?.tabs.selected = nil
+                naive.scenes[id]?.tabs.selected = nil
+            }
+            #expect(state == naive)
+        }
+        #expect(views.map { "\($0.seq) \($0.screen)" } == expected)
+        #expect(expected.count > 500)
+    }
 }
