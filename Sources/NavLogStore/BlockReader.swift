@@ -19,6 +19,11 @@ final class BlockReader {
     /// The limit on a block's decompressed size.
     let maxContentBytes: Int
     private var parser = EventLineParser()
+    /// Whether ``read(_:)`` counts its blocks on ``file`` (a scan's worker
+    /// thread does not: the file's counter is not shared between threads).
+    var countsOnFile = true
+    /// Data frames this reader decompressed.
+    private(set) var decompressed = 0
 
     init(file: LogFile, maxContentBytes: Int = NavLogFormat.maxBlockContentBytes) throws(LogError) {
         self.file = file
@@ -32,7 +37,8 @@ final class BlockReader {
     /// LZ4 checksum, the size and the checksum the entry records.
     func read(_ entry: BlockEntry) throws(LogError) {
         content.removeAll()
-        file.blocksDecompressed += 1
+        decompressed += 1
+        if countsOnFile { file.blocksDecompressed += 1 }
         func corrupt(_ why: String) -> LogError {
             LogError.corrupt(file.path, "data frame: \(why)", offset: entry.dataOffset, frame: entry.dataFrameIndex,
                              seq: entry.firstSeq)

@@ -59,6 +59,31 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         return element
     }
 
+    /// The next element if there is one now, without waiting.
+    func tryPop() -> Element? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard count > 0 else { return nil }
+        let element = items[head]
+        items[head] = nil
+        head = (head + 1) % items.count
+        count -= 1
+        pthread_cond_signal(&notFull)
+        return element
+    }
+
+    /// Adds an element if there is room now, without waiting; `false` when
+    /// full or failed.
+    func tryPush(_ element: Element) -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard count < items.count, !failed else { return false }
+        items[(head + count) % items.count] = element
+        count += 1
+        pthread_cond_signal(&notEmpty)
+        return true
+    }
+
     /// No more elements will come (producer side).
     func close() {
         pthread_mutex_lock(&mutex)

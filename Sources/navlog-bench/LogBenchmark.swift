@@ -29,6 +29,7 @@ enum LogBenchmark {
             "--seeks N         rounds of the process figures: random seqs per log for `navlog state --at` (default 31)",
             "--navlog PATH     the navlog binary (default: next to navlog-bench)",
             "--keep            keep the temporary directory",
+            "--throughput-only only the append, size and read + fold figures",
         ],
         run: run
     )
@@ -46,6 +47,7 @@ enum LogBenchmark {
         print("navlog: \(navlog)\nlz4: \(lz4)\ntemporary files: \(directory.path)\n")
 
         try throughput(events: small, options: options, lz4: lz4, navlog: navlog, in: directory)
+        if options.flag("throughput-only") { return }
         try seekAndMemory(small: small, large: large, seeks: seeks, options: options, lz4: lz4, navlog: navlog, in: directory)
     }
 
@@ -107,6 +109,17 @@ enum LogBenchmark {
                 guard n == events.count else { throw BenchmarkFailure("read \(n) events of \(events.count)") }
                 blackHole(state)
             },
+            {   // full read + fold with LogReader.scan: worker threads decompress and parse ahead
+                let reader = try LogReader(path: log)
+                var state = NavigationState(session: session)
+                var n = 0
+                try reader.scan { event in
+                    _ = state.apply(event)
+                    n += 1
+                }
+                guard n == events.count else { throw BenchmarkFailure("scanned \(n) events of \(events.count)") }
+                blackHole(state)
+            },
             {   // navlog cat (whole process) of the log
                 _ = try ChildProcess.runChecked(navlog, ["cat", log])
             },
@@ -114,8 +127,8 @@ enum LogBenchmark {
                 _ = try ChildProcess.runChecked(lz4, ["-dc", lz4Out])
             },
         ])
-        let (append, appendNoSync, cli, lz4Tool, inProcess, readFold, cat, lz4Decompress) =
-            (timings[0], timings[1], timings[2], timings[3], timings[4], timings[5], timings[6], timings[7])
+        let (append, appendNoSync, cli, lz4Tool, inProcess, readFold, scanFold, cat, lz4Decompress) =
+            (timings[0], timings[1], timings[2], timings[3], timings[4], timings[5], timings[6], timings[7], timings[8])
         let logSize = fileSize(log)
         let lz4Size = fileSize(lz4Out)
 
@@ -130,7 +143,8 @@ enum LogBenchmark {
         row("`navlog append --durability every-seal` (process)", cli)
         row("`lz4 -1 in out` (process, file to file)", lz4Tool)
         row("liblz4 LZ4F_compressFrame level 1 (in process)", inProcess)
-        row("LogReader cursor + fold, every event", readFold, peers: false)
+        row("LogReader cursor + fold, every event (one thread)", readFold, peers: false)
+        row("LogReader.scan + fold, every event (\(LogReader.scanWorkers) parsing threads + this one)", scanFold, peers: false)
         row("`navlog cat LOG > /dev/null` (process)", cat, peers: false)
         row("`lz4 -dc X.lz4 > /dev/null` (process)", lz4Decompress, peers: false)
         table.print()
@@ -148,7 +162,8 @@ enum LogBenchmark {
         verdict("append ≥ 50% of `lz4 -1` tool throughput", lz4Tool.median / append.median >= 0.5)
         verdict("append ≥ 50% of liblz4 in-process throughput", inProcess.median / append.median >= 0.5)
         verdict("size ≤ 1.05 × `lz4 -1`", Double(logSize) <= 1.05 * Double(lz4Size))
-        verdict("full read + fold ≥ 3M events/s", n / readFold.median >= 3e6)
+        verdict("full read + fold ≥ 3M events/s (LogReader.scan)", n / scanFold.median >= 3e6)
+        verdict("full read + fold ≥ 3M events/s with a cursor (one thread)", n / readFold.median >= 3e6)
         print("")
     }
 

@@ -134,3 +134,100 @@ import Testing
         withExtendedLifetime(writer) {}
     }
 }
+
+/// ``LogReader/scan(fromSeq:toSeq:workers:_:)`` hands out what a cursor does,
+/// and fails where a cursor fails, while worker threads parse ahead.
+@Suite struct ParallelScanTests {
+    static let options = LogWriterOptions(blockTargetBytes: 8 << 10, checkpointInterval: 500)
+
+    static func cursorEvents(_ reader: LogReader, _ from: Int, _ to: Int) throws -> ([Event], String?) {
+        var out: [Event] = []
+        do { try reader.cursor(fromSeq: from, toSeq: to).forEach { out.append($0) } } catch let e as LogError {
+            return (out, e.description)
+        }
+        return (out, nil)
+    }
+
+    static func scanEvents(_ reader: LogReader, _ from: Int, _ to: Int, workers: Int) throws -> ([Event], String?) {
+        var out: [Event] = []
+        do { try reader.scan(fromSeq: from, toSeq: to, workers: workers) { out.append($0) } } catch let e as LogError {
+            return (out, e.description)
+        }
+        return (out, nil)
+    }
+
+    @Test(arguments: [2, 3])
+    func rangesMatchTheCursor(workers: Int) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(6000, gaps: true)
+        try writeLog(path, events, options: Self.options)
+        let reader = try LogReader(path: path)
+        #expect(reader.blocks.count > 20)
+        let last = events.last!.seq
+        let mid = reader.blocks[5]
+        for (from, to) in [(1, Int.max), (0, 10), (mid.firstSeq, mid.lastSeq), (mid.firstSeq + 1, mid.lastSeq + 1),
+                           (last / 3, last / 2), (last, Int.max), (last + 1, Int.max), (50, 49)] {
+            let (expected, noError) = try Self.cursorEvents(reader, from, to)
+            #expect(noError == nil)
+            let (got, error) = try Self.scanEvents(reader, from, to, workers: workers)
+            #expect(error == nil)
+            #expect(got == expected, "fromSeq \(from) toSeq \(to)")
+        }
+        #expect(try Self.scanEvents(reader, 1, Int.max, workers: workers).0 == events)
+    }
+
+    @Test func aDamagedBlockFailsAfterTheSameEvents() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        try writeLog(path, sampleEvents(6000), options: Self.options)
+        let clean = try LogReader(path: path)
+        for victim in [1, clean.blocks.count / 2, clean.blocks.count - 1] {
+            var bytes = fileBytes(path)
+            let entry = clean.blocks[victim]
+            bytes[Int(entry.dataOffset) + entry.dataLength / 2] ^= 0x10
+            let damaged = dir.file("damaged-\(victim).navlog")
+            writeFile(damaged, bytes)
+            let reader = try LogReader(path: damaged)
+            let (expected, expectedError) = try Self.cursorEvents(reader, 1, Int.max)
+            let (got, error) = try Self.scanEvents(reader, 1, Int.max, workers: 2)
+            #expect(expectedError != nil)
+            #expect(error == expectedError)
+            #expect(got == expected)
+            #expect(got.count == clean.blocks[..<victim].reduce(0) { $0 + $1.eventCount })
+        }
+    }
+
+    @Test func theBodysErrorStopsTheWorkers() throws {
+        struct Enough: Error {}
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(6000)
+        try writeLog(path, events, options: Self.options)
+        let reader = try LogReader(path: path)
+        var seen: [Event] = []
+        #expect(throws: Enough.self) {
+            try reader.scan(workers: 2) { event in
+                if seen.count == 2500 { throw Enough() }
+                seen.append(event)
+            }
+        }
+        #expect(seen == Array(events.prefix(2500)))
+        // Only blocks up to a few ahead of the failing one were read.
+        #expect(reader.blocksDecompressed < reader.blocks.count)
+    }
+
+    @Test func theTailOfAGrowingLogIsScannedToo() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(4000)
+        let writer = try writeLog(path, events, options: LogWriterOptions(durability: .everyAppend, blockTargetBytes: 8 << 10),
+                                  close: false)
+        let reader = try LogReader(path: path)
+        #expect(!reader.tailEvents.isEmpty)
+        #expect(reader.blocks.count > 2)
+        #expect(try Self.scanEvents(reader, 1, Int.max, workers: 2).0 == events)
+        #expect(try Self.scanEvents(reader, 3990, Int.max, workers: 2).0 == Array(events.suffix(11)))
+        withExtendedLifetime(writer) {}
+    }
+}
