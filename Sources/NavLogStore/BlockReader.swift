@@ -18,12 +18,12 @@ final class BlockReader {
     let content = ByteBuffer(capacity: 256 << 10)
     /// The limit on a block's decompressed size.
     let maxContentBytes: Int
-    private var parser = EventLineParser()
+    @exclusivity(unchecked) private var parser = EventLineParser()
     /// Whether ``read(_:)`` counts its blocks on ``file`` (a scan's worker
     /// thread does not: the file's counter is not shared between threads).
     var countsOnFile = true
     /// Data frames this reader decompressed.
-    private(set) var decompressed = 0
+    @exclusivity(unchecked) private(set) var decompressed = 0
 
     init(file: LogFile, maxContentBytes: Int = NavLogFormat.maxBlockContentBytes) throws(LogError) {
         self.file = file

@@ -4,13 +4,17 @@
 ///
 /// Growth is always bounded by the caller (``reserve(_:limit:)``), which is
 /// how hostile input never causes an unbounded allocation.
+///
+/// Its stored properties skip Swift's run-time exclusivity checks: a buffer
+/// is used by one thread at a time and never handed out `inout`, and the
+/// checks cost more than the copying on the hot paths (appending a line).
 public final class ByteBuffer {
     /// The start of the storage (valid for ``capacity`` bytes).
-    public private(set) var base: UnsafeMutableRawPointer
+    @exclusivity(unchecked) public private(set) var base: UnsafeMutableRawPointer
     /// How many bytes the storage holds.
-    public private(set) var capacity: Int
+    @exclusivity(unchecked) public private(set) var capacity: Int
     /// How many bytes are in use, from ``base``.
-    public var count: Int = 0
+    @exclusivity(unchecked) public var count: Int = 0
 
     /// An empty buffer with room for `capacity` bytes.
     public init(capacity: Int = 64 << 10) {

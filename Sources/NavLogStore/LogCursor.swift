@@ -9,6 +9,8 @@ import NavLogCore
 ///
 /// A cursor on a reader that follows a growing file picks up where it was
 /// after ``LogReader/refresh()``: it never hands out a seq twice or out of order.
+/// A cursor is used from one thread at a time; its position skips Swift's
+/// run-time exclusivity checks.
 public final class LogCursor {
     private let reader: LogReader
     /// Events with a seq below this are skipped.
@@ -16,13 +18,13 @@ public final class LogCursor {
     /// Events with a seq above this end the cursor.
     private let toSeq: Int
     /// The seq of the last event handed out (or `fromSeq - 1`).
-    public private(set) var lastSeq: Int
-    private var blockReader: BlockReader?
+    @exclusivity(unchecked) public private(set) var lastSeq: Int
+    @exclusivity(unchecked) private var blockReader: BlockReader?
     private let scratch: LogScanScratch?
     /// The block whose content is loaded (`-1`: none; `blocks.count`: the tail).
-    private var loadedBlock = -1
-    private var position = 0
-    private var tailPosition = 0
+    @exclusivity(unchecked) private var loadedBlock = -1
+    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) private var tailPosition = 0
 
     init(reader: LogReader, fromSeq: Int, toSeq: Int, scratch: LogScanScratch?) {
         self.reader = reader
