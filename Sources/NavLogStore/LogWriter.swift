@@ -51,7 +51,12 @@ public final class LogWriter {
     private let out = ByteBuffer(capacity: 256 << 10)
     private let checkpointScratch = ByteBuffer(capacity: 16 << 10)
     /// Raw lines not yet compressed.
-    private let pending = ByteBuffer(capacity: 256 << 10)
+    @exclusivity(unchecked) private var pending = ByteBuffer(capacity: 256 << 10)
+    /// The thread that compresses and writes sealed blocks, with
+    /// ``LogWriterOptions/sealsInBackground``. While it has blocks, it alone
+    /// touches the file, `end`, the entries, checkpoints and the encoder;
+    /// everything else that touches them drains it first.
+    private var sealer: BackgroundSealer?
     @exclusivity(unchecked) private var canonical = CanonicalWriter(capacity: 1024)
 
     // The block being filled.
@@ -89,9 +94,16 @@ public final class LogWriter {
         }
         try open()
         lastSyncAt = LogFile.monotonicMilliseconds()
+        if options.sealsInBackground && (options.durability == .everySeal || options.durability == .onFlush) {
+            let writer = UnownedWriter(self)
+            sealer = BackgroundSealer { block throws(LogError) in try writer.writer.write(block) }
+        }
     }
 
-    deinit { file.close() }
+    deinit {
+        _ = sealer?.stop()
+        file.close()
+    }
 
     // MARK: Appending
 
@@ -163,7 +175,16 @@ public final class LogWriter {
     public func flush() throws(LogError) {
         guard !closed else { throw LogError(path: path, kind: .closed) }
         if let failure { throw failure }
-        try failing { () throws(LogError) in try makeDurable() }
+        try failing { () throws(LogError) in
+            try drainSealer()
+            try makeDurable()
+        }
+    }
+
+    /// Waits until the background thread has written every sealed block;
+    /// throws the failure of one, if any.
+    private func drainSealer() throws(LogError) {
+        if let error = sealer?.drain() { throw error }
     }
 
     /// Runs a step that writes; a failure stops the writer for good.
@@ -187,6 +208,11 @@ public final class LogWriter {
 
     private func closeFile() throws(LogError) {
         try seal()
+        try drainSealer()
+        if let sealer {
+            _ = sealer.stop()
+            self.sealer = nil
+        }
         let footer = Footer(entries: entries, checkpoints: checkpoints, eventCount: eventCount,
                             footerOffset: end, frameIndex: nextFrameIndex)
         if Footer.frameBytes(blocks: entries.count, checkpoints: checkpoints.count) <= NavLogFormat.maxFooterBytes {
@@ -342,54 +368,72 @@ public final class LogWriter {
         lastSyncAt = LogFile.monotonicMilliseconds()
     }
 
-    /// Ends the open block: the rest of its data frame, its entry, and a
-    /// checkpoint when K events have passed, in one write.
+    /// Ends the open block: its state hash and, when K events have passed,
+    /// its checkpoint are taken here; the rest of its data frame, its entry
+    /// and the checkpoint are written in one write, by the background thread
+    /// when there is one (and no data frame is open), else now.
     private func seal() throws(LogError) {
-        guard block.eventCount > 0 else { return }
+        guard block.eventCount > 0, var sealedChain = chain else { return }
+        let (hash, json) = sealedChain.sealBlock()
+        chain = sealedChain
+        let checkpointDue = eventsSinceCheckpoint >= options.checkpointInterval
+        if checkpointDue { eventsSinceCheckpoint = 0 }
+        let sealed = SealedBlock(lines: pending, stats: block, runningMaxT: runningMaxT, timeOrdered: timeOrdered,
+                                 stateHash: hash, checkpointJSON: checkpointDue ? json : nil)
+        block = BlockStats()
+        if let sealer, frameOffset == nil {
+            pending = sealer.spareBuffer() ?? ByteBuffer(capacity: pending.capacity)
+            if let error = sealer.submit(sealed) { throw error }
+        } else {
+            defer { pending.removeAll() }
+            try write(sealed)
+        }
+    }
+
+    /// Compresses a sealed block's lines (finishing the open data frame, if
+    /// any), then writes the frame's rest, the block's entry and its
+    /// checkpoint in one write.
+    fileprivate func write(_ sealed: SealedBlock) throws(LogError) {
         out.removeAll()
         do {
-            if frameOffset == nil { try encoder.begin(contentSize: pending.count, into: out) }
-            try encoder.update(pending.bytes, into: out)
+            if frameOffset == nil { try encoder.begin(contentSize: sealed.lines.count, into: out) }
+            try encoder.update(sealed.lines.bytes, into: out)
             try encoder.end(into: out)
         } catch {
-            throw LogError(path: path, kind: .compression(error.description), offset: end, seq: block.firstSeq)
+            throw LogError(path: path, kind: .compression(error.description), offset: end, seq: sealed.stats.firstSeq)
         }
-        pending.removeAll()
         let dataOffset = frameOffset ?? end
-        try finishBlock(dataOffset: dataOffset, contentChecksum: out.bytes.loadLE32(out.count - 4))
+        try finishBlock(sealed, dataOffset: dataOffset, contentChecksum: out.bytes.loadLE32(out.count - 4))
     }
 
     /// Writes `out` (the end of the block's data frame) followed by the
     /// block's entry and, when due, a checkpoint — in one write.
-    private func finishBlock(dataOffset: Int64, contentChecksum: UInt32) throws(LogError) {
-        guard let chain else { return }
+    private func finishBlock(_ sealed: SealedBlock, dataOffset: Int64, contentChecksum: UInt32) throws(LogError) {
+        let stats = sealed.stats
         let dataLength = Int(end - dataOffset) + out.count
-        var sealedChain = chain
-        let (hash, json) = sealedChain.sealBlock()
-        self.chain = sealedChain
         let entry = BlockEntry(
             blockIndex: entries.count, dataOffset: dataOffset, dataLength: dataLength,
-            contentSize: block.rawBytes, eventCount: block.eventCount, contentChecksum: contentChecksum,
-            firstSeq: block.firstSeq, lastSeq: block.lastSeq, firstT: block.firstT, lastT: block.lastT,
-            minT: block.minT, maxT: block.maxT, runningMaxT: runningMaxT, stateHash: hash,
-            timeOrdered: timeOrdered, dataFrameIndex: nextFrameIndex)
+            contentSize: stats.rawBytes, eventCount: stats.eventCount, contentChecksum: contentChecksum,
+            firstSeq: stats.firstSeq, lastSeq: stats.lastSeq, firstT: stats.firstT, lastT: stats.lastT,
+            minT: stats.minT, maxT: stats.maxT, runningMaxT: sealed.runningMaxT, stateHash: sealed.stateHash,
+            timeOrdered: sealed.timeOrdered, dataFrameIndex: nextFrameIndex)
         var records: [UInt8] = []
         entry.appendFrame(to: &records)
         var checkpoint: CheckpointRef?
         // A state too big to decode back is not checkpointed: readers then
         // fold from the previous checkpoint, slower but exact.
-        if eventsSinceCheckpoint >= options.checkpointInterval && json.count <= StateChain.maxCheckpointJSONBytes {
+        if let json = sealed.checkpointJSON, json.count <= StateChain.maxCheckpointJSONBytes {
             checkpointScratch.removeAll()
             do {
                 try json.withUnsafeBytes { buf in
                     Result { () throws(LZ4FrameError) in try encoder.compressFrame(buf, into: checkpointScratch) }
                 }.get()
             } catch {
-                throw LogError(path: path, kind: .compression(error.description), offset: end, seq: block.lastSeq)
+                throw LogError(path: path, kind: .compression(error.description), offset: end, seq: stats.lastSeq)
             }
             let offset = end + Int64(out.count + records.count)
             let before = records.count
-            CheckpointRecord(blockIndex: entry.blockIndex, seq: entry.lastSeq, stateHash: hash, jsonBytes: json.count)
+            CheckpointRecord(blockIndex: entry.blockIndex, seq: entry.lastSeq, stateHash: sealed.stateHash, jsonBytes: json.count)
                 .appendFrame(compressedJSON: checkpointScratch.bytes, to: &records)
             checkpoint = CheckpointRef(offset: offset, frameLength: records.count - before, seq: entry.lastSeq,
                                        blockIndex: entry.blockIndex, frameIndex: nextFrameIndex + 2)
@@ -400,9 +444,7 @@ public final class LogWriter {
         nextFrameIndex += checkpoint == nil ? 2 : 3
         entries.append(entry)
         if let checkpoint { checkpoints.append(checkpoint) }
-        if eventsSinceCheckpoint >= options.checkpointInterval { eventsSinceCheckpoint = 0 }
-        frameOffset = nil
-        block = BlockStats()
+        if frameOffset != nil { frameOffset = nil }
         unsynced = true
         if options.durability == .everySeal { try sync() }
     }
@@ -535,7 +577,15 @@ public final class LogWriter {
                 out.append(tail)
             }
             let checksum = XXHash32.hash(finish.content)
-            try finishBlock(dataOffset: finish.open.offset, contentChecksum: checksum)
+            guard var sealedChain = chain else { return }
+            let (hash, json) = sealedChain.sealBlock()
+            chain = sealedChain
+            let checkpointDue = eventsSinceCheckpoint >= options.checkpointInterval
+            if checkpointDue { eventsSinceCheckpoint = 0 }
+            let sealed = SealedBlock(lines: ByteBuffer(capacity: 16), stats: block, runningMaxT: runningMaxT,
+                                     timeOrdered: timeOrdered, stateHash: hash, checkpointJSON: checkpointDue ? json : nil)
+            block = BlockStats()
+            try finishBlock(sealed, dataOffset: finish.open.offset, contentChecksum: checksum)
             try sync()
             if recovery == nil {
                 recovery = LogRecovery(cutOffset: end, cutBytes: 0, sideFile: nil, recoveredEvents: finish.events.count,
@@ -556,4 +606,25 @@ struct BlockStats {
     var minT: Int64 = 0
     var maxT: Int64 = 0
     var startedAt: Int64 = 0
+}
+
+/// A block sealed by the appending thread, on its way to the file: its raw
+/// lines and everything its entry and checkpoint record.
+struct SealedBlock: @unchecked Sendable {
+    /// The block's canonical lines (handed over: the appender fills another buffer).
+    var lines: ByteBuffer
+    var stats: BlockStats
+    var runningMaxT: Int64
+    var timeOrdered: Bool
+    /// h_k, the state-chain hash at the block's end.
+    var stateHash: UInt64
+    /// The checkpoint's JSON, when one is due.
+    var checkpointJSON: [UInt8]?
+}
+
+/// The writer, for its background thread, which the writer stops (and
+/// joins) before it goes away.
+private struct UnownedWriter: @unchecked Sendable {
+    unowned(unsafe) let writer: LogWriter
+    init(_ writer: LogWriter) { self.writer = writer }
 }

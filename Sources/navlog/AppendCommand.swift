@@ -51,7 +51,7 @@ struct AppendCommand: ParsableCommand {
     func run() throws {
         let policy = Self.policy(durability)!
         let writer: LogWriter
-        do { writer = try LogWriter(path: log, options: LogWriterOptions(durability: policy)) } catch {
+        do { writer = try LogWriter(path: log, options: LogWriterOptions(durability: policy, sealsInBackground: true)) } catch {
             throw CLIFailure.trouble(error.description)
         }
         if let recovery = writer.recovery {

@@ -231,3 +231,74 @@ import Testing
         withExtendedLifetime(writer) {}
     }
 }
+
+/// ``LogWriterOptions/sealsInBackground``: the same file, byte for byte, and
+/// `flush()` still durable when it returns.
+@Suite struct BackgroundSealingTests {
+    static func options(_ durability: LogWriterOptions.Durability, background: Bool) -> LogWriterOptions {
+        LogWriterOptions(durability: durability, blockTargetBytes: 4 << 10, checkpointInterval: 300,
+                         sealsInBackground: background)
+    }
+
+    @Test(arguments: [LogWriterOptions.Durability.everySeal, .onFlush])
+    func theFileIsByteForByteTheSame(durability: LogWriterOptions.Durability) throws {
+        let dir = TemporaryDirectory()
+        let events = sampleEvents(5000)
+        var files: [[UInt8]] = []
+        for background in [false, true] {
+            let path = dir.file("s-\(background).navlog")
+            let writer = try LogWriter(path: path, options: Self.options(durability, background: background))
+            for (i, event) in events.enumerated() {
+                try writer.append(event)
+                if i % 1700 == 999 { try writer.flush() }   // an open data frame now and then
+            }
+            try writer.close()
+            files.append(fileBytes(path))
+            #expect(try readAll(path) == events)
+        }
+        #expect(files[0].count > 100_000)
+        #expect(files[0] == files[1])
+    }
+
+    /// Each flush leaves a file a fresh reader reads whole, while the
+    /// writer goes on appending with its thread busy.
+    @Test func flushIsDurableWhenItReturns() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(6000)
+        let writer = try LogWriter(path: path, options: Self.options(.everySeal, background: true))
+        for (i, event) in events.enumerated() {
+            try writer.append(event)
+            if (i + 1) % 1500 == 0 {
+                try writer.flush()
+                let reader = try LogReader(path: path)
+                var seen: [Event] = []
+                try reader.cursor().forEach { seen.append($0) }
+                #expect(seen == Array(events.prefix(i + 1)))
+            }
+        }
+        try writer.close()
+        #expect(try readAll(path) == events)
+    }
+
+    /// A writer released without close: what was flushed is there and the
+    /// file opens; the thread is stopped, not left running.
+    @Test func aWriterReleasedWithoutCloseLeavesAValidFile() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(3000)
+        do {
+            let writer = try LogWriter(path: path, options: Self.options(.onFlush, background: true))
+            for event in events.prefix(2000) { try writer.append(event) }
+            try writer.flush()
+            for event in events.dropFirst(2000) { try writer.append(event) }
+        }
+        let stored = try readAll(path)
+        #expect(stored.count >= 2000)
+        #expect(stored == Array(events.prefix(stored.count)))
+        let writer = try LogWriter(path: path, options: Self.options(.onFlush, background: true))
+        for event in events.dropFirst(stored.count) { try writer.append(event) }
+        try writer.close()
+        #expect(try readAll(path) == events)
+    }
+}

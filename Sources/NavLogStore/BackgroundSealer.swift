@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A writer's thread for sealed blocks (``LogWriterOptions/sealsInBackground``):
+/// it runs each block through `write` (compress, write, sync), in the order
+/// they were sealed, while the appending thread goes on.
+///
+/// At most ``limit`` blocks wait, so memory stays bounded and the appender
+/// waits when the disk is slower than it. After a block fails, later blocks
+/// are not written (the file must end where the failure left it) and every
+/// ``submit(_:)`` and ``drain()`` returns the failure.
+final class BackgroundSealer: @unchecked Sendable {
+    /// Blocks that may wait behind the one being written.
+    static let limit = 2
+
+    private let write: @Sendable (SealedBlock) throws(LogError) -> Void
+    private var waiting: [SealedBlock] = []
+    private var writing = false
+    private var stopping = false
+    private var failure: LogError?
+    /// Line buffers of written blocks, for the appender's next blocks.
+    private var spares: [ByteBuffer] = []
+    private var mutex = pthread_mutex_t()
+    private var changed = pthread_cond_t()
+    private var thread: WorkerThread?
+
+    init(write: @escaping @Sendable (SealedBlock) throws(LogError) -> Void) {
+        self.write = write
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
+        thread = WorkerThread { [self] in run() }
+    }
+
+    deinit {
+        pthread_cond_destroy(&changed)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Queues a block, waiting while ``limit`` blocks wait; returns an
+    /// earlier block's failure instead (the block is then dropped).
+    func submit(_ block: SealedBlock) -> LogError? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while waiting.count >= Self.limit && failure == nil { pthread_cond_wait(&changed, &mutex) }
+        if let failure { return failure }
+        waiting.append(block)
+        pthread_cond_broadcast(&changed)
+        return nil
+    }
+
+    /// Waits until every queued block is written (and synced, as the policy
+    /// says); returns the first failure.
+    func drain() -> LogError? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while (!waiting.isEmpty || writing) && failure == nil { pthread_cond_wait(&changed, &mutex) }
+        return failure
+    }
+
+    /// An emptied line buffer of a written block, if one is free.
+    func spareBuffer() -> ByteBuffer? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return spares.popLast()
+    }
+
+    /// Writes what is queued, ends the thread and waits for it; returns the
+    /// first failure.
+    func stop() -> LogError? {
+        pthread_mutex_lock(&mutex)
+        stopping = true
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
+        thread?.join()
+        thread = nil
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return failure
+    }
+
+    private func run() {
+        pthread_mutex_lock(&mutex)
+        while true {
+            while waiting.isEmpty && !stopping { pthread_cond_wait(&changed, &mutex) }
+            if waiting.isEmpty { break }
+            let block = waiting.removeFirst()
+            let skip = failure != nil
+            writing = true
+            pthread_mutex_unlock(&mutex)
+            var error: LogError?
+            if !skip {
+                do { try write(block) } catch let e { error = e }
+            }
+            block.lines.removeAll()
+            pthread_mutex_lock(&mutex)
+            writing = false
+            if let error, failure == nil { failure = error }
+            if spares.count < Self.limit + 1 { spares.append(block.lines) }
+            pthread_cond_broadcast(&changed)
+        }
+        pthread_mutex_unlock(&mutex)
+    }
+}
