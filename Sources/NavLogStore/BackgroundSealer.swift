@@ -8,7 +8,9 @@ import Darwin
 
 /// A writer's thread for sealed blocks (``LogWriterOptions/sealsInBackground``):
 /// it runs each block through `write` (compress, write, sync), in the order
-/// they were sealed, while the appending thread goes on.
+/// they were sealed, while the appending thread goes on. Blocks that queued
+/// up while it was busy are written one after another and synced together
+/// (`write`'s second argument says which block ends the group).
 ///
 /// At most ``limit`` blocks wait, so memory stays bounded and the appender
 /// waits when the disk is slower than it. After a block fails, later blocks
@@ -18,7 +20,7 @@ final class BackgroundSealer: @unchecked Sendable {
     /// Blocks that may wait behind the one being written.
     static let limit = 2
 
-    private let write: @Sendable (SealedBlock) throws(LogError) -> Void
+    private let write: @Sendable (SealedBlock, _ endsGroup: Bool) throws(LogError) -> Void
     private var waiting: [SealedBlock] = []
     private var writing = false
     private var stopping = false
@@ -29,7 +31,7 @@ final class BackgroundSealer: @unchecked Sendable {
     private var changed = pthread_cond_t()
     private var thread: WorkerThread?
 
-    init(write: @escaping @Sendable (SealedBlock) throws(LogError) -> Void) {
+    init(write: @escaping @Sendable (SealedBlock, _ endsGroup: Bool) throws(LogError) -> Void) {
         self.write = write
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&changed, nil)
@@ -88,19 +90,26 @@ final class BackgroundSealer: @unchecked Sendable {
         while true {
             while waiting.isEmpty && !stopping { pthread_cond_wait(&changed, &mutex) }
             if waiting.isEmpty { break }
-            let block = waiting.removeFirst()
-            let skip = failure != nil
+            let group = waiting
+            waiting.removeAll(keepingCapacity: true)
+            var failed = failure != nil
             writing = true
+            pthread_cond_broadcast(&changed)
             pthread_mutex_unlock(&mutex)
             var error: LogError?
-            if !skip {
-                do { try write(block) } catch let e { error = e }
+            for (k, block) in group.enumerated() {
+                if !failed {
+                    do { try write(block, k == group.count - 1) } catch let e {
+                        error = e
+                        failed = true
+                    }
+                }
+                block.lines.removeAll()
             }
-            block.lines.removeAll()
             pthread_mutex_lock(&mutex)
             writing = false
             if let error, failure == nil { failure = error }
-            if spares.count < Self.limit + 1 { spares.append(block.lines) }
+            for block in group where spares.count < Self.limit + 1 { spares.append(block.lines) }
             pthread_cond_broadcast(&changed)
         }
         pthread_mutex_unlock(&mutex)

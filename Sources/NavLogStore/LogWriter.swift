@@ -96,7 +96,9 @@ public final class LogWriter {
         lastSyncAt = LogFile.monotonicMilliseconds()
         if options.sealsInBackground && (options.durability == .everySeal || options.durability == .onFlush) {
             let writer = UnownedWriter(self)
-            sealer = BackgroundSealer { block throws(LogError) in try writer.writer.write(block) }
+            sealer = BackgroundSealer { block, endsGroup throws(LogError) in
+                try writer.writer.write(block, syncing: endsGroup)
+            }
         }
     }
 
@@ -392,8 +394,9 @@ public final class LogWriter {
 
     /// Compresses a sealed block's lines (finishing the open data frame, if
     /// any), then writes the frame's rest, the block's entry and its
-    /// checkpoint in one write.
-    fileprivate func write(_ sealed: SealedBlock) throws(LogError) {
+    /// checkpoint in one write; syncs with `everySeal` unless `syncing` is
+    /// `false` (a later block of the same group will).
+    fileprivate func write(_ sealed: SealedBlock, syncing: Bool = true) throws(LogError) {
         out.removeAll()
         do {
             if frameOffset == nil { try encoder.begin(contentSize: sealed.lines.count, into: out) }
@@ -403,12 +406,15 @@ public final class LogWriter {
             throw LogError(path: path, kind: .compression(error.description), offset: end, seq: sealed.stats.firstSeq)
         }
         let dataOffset = frameOffset ?? end
-        try finishBlock(sealed, dataOffset: dataOffset, contentChecksum: out.bytes.loadLE32(out.count - 4))
+        try finishBlock(sealed, dataOffset: dataOffset, contentChecksum: out.bytes.loadLE32(out.count - 4),
+                        syncing: syncing)
     }
 
     /// Writes `out` (the end of the block's data frame) followed by the
     /// block's entry and, when due, a checkpoint — in one write.
-    private func finishBlock(_ sealed: SealedBlock, dataOffset: Int64, contentChecksum: UInt32) throws(LogError) {
+    private func finishBlock(
+        _ sealed: SealedBlock, dataOffset: Int64, contentChecksum: UInt32, syncing: Bool = true
+    ) throws(LogError) {
         let stats = sealed.stats
         let dataLength = Int(end - dataOffset) + out.count
         let entry = BlockEntry(
@@ -446,7 +452,7 @@ public final class LogWriter {
         if let checkpoint { checkpoints.append(checkpoint) }
         if frameOffset != nil { frameOffset = nil }
         unsynced = true
-        if options.durability == .everySeal { try sync() }
+        if syncing && options.durability == .everySeal { try sync() }
     }
 
     // MARK: Opening

@@ -156,7 +156,7 @@ import Testing
         return (out, nil)
     }
 
-    @Test(arguments: [2, 3])
+    @Test(arguments: [1, 2, 3])
     func rangesMatchTheCursor(workers: Int) throws {
         let dir = TemporaryDirectory()
         let path = dir.file("s-1.navlog")
@@ -190,6 +190,11 @@ import Testing
             writeFile(damaged, bytes)
             let reader = try LogReader(path: damaged)
             let (expected, expectedError) = try Self.cursorEvents(reader, 1, Int.max)
+            for workers in [1, 2] {
+                let (got, error) = try Self.scanEvents(reader, 1, Int.max, workers: workers)
+                #expect(error == expectedError)
+                #expect(got == expected)
+            }
             let (got, error) = try Self.scanEvents(reader, 1, Int.max, workers: 2)
             #expect(expectedError != nil)
             #expect(error == expectedError)
