@@ -18,11 +18,12 @@ extension LogReader {
     ///
     /// It hands out exactly what ``cursor(fromSeq:toSeq:)`` does and fails
     /// where a cursor fails, with the same ``LogError`` after the same
-    /// events. The calling thread parses one block in `2 × workers + 1`
-    /// itself and runs `body`, one event at a time; the workers parse the
-    /// rest. On two cores (one worker) a full read + fold takes a little over
-    /// half a cursor's time. At most four parsed blocks per worker wait in
-    /// memory. When `body` throws, the workers stop and its error is
+    /// events. Blocks are taken in order by whichever thread is free: the
+    /// workers parse ahead (at most four blocks each), and the calling
+    /// thread, which runs `body` one event at a time, parses the next block
+    /// itself when no worker has taken it yet — so neither side waits for
+    /// long. On two cores (one worker) a full read + fold takes about half a
+    /// cursor's time. When `body` throws, the workers stop and its error is
     /// rethrown. With no worker, or a range within one block, no thread is
     /// started.
     public func scan(
@@ -41,8 +42,8 @@ extension LogReader {
         let own = try BlockReader(file: file)
         var lastSeq = from - 1
         for i in entries.indices {
-            guard ParallelBlockScan.worker(of: i, workers: workers) != nil else {
-                // One of the caller's own blocks: parsed here and handed straight to `body`.
+            guard let batch = scan.take(i, parsingWhileWaitingWith: own) else {
+                // No worker took this block: parsed here and handed straight to `body`.
                 let entry = entries[i]
                 try own.read(entry)
                 var line = 0
@@ -58,7 +59,6 @@ extension LogReader {
                 }
                 continue
             }
-            let batch = scan.batch(i, entries[i], path: path)
             // Events are moved out one by one (no copy, no retain); the
             // rest are released when the scan ends early.
             let events = batch.events
@@ -78,7 +78,7 @@ extension LogReader {
             events.removeAll()
             if reachedEnd { return }
             if let error = batch.error { throw error }
-            scan.recycle(i, events)
+            scan.recycle(events)
         }
         // The tail: events of a growing file after its last sealed block.
         for event in tailEvents where event.seq > lastSeq {
@@ -93,28 +93,37 @@ extension LogReader {
     public static var scanWorkers: Int { min(3, max(0, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)) }
 }
 
-/// Worker threads that decompress and parse blocks for a scan, in rounds of
-/// `2 × workers + 1` blocks: the first of a round is the caller's, which
-/// also folds; the others go to the workers in turn. Each worker's queue
-/// hands its blocks out in order.
+/// Worker threads that decompress and parse blocks for a scan. Blocks are
+/// claimed in order, by a worker or by the caller (``take(_:_:path:)``), so
+/// whichever side is free does the next one; a worker claims at most
+/// ``ahead`` blocks beyond the one the caller is at. One lock guards it all.
 private final class ParallelBlockScan: @unchecked Sendable {
     /// One block's events, and the error that ended the block early.
-    struct Batch: @unchecked Sendable {
+    struct Batch {
         var events: EventBuffer
         var error: LogError?
     }
 
-    private let queues: [BoundedQueue<Batch>]
-    /// Arrays the caller is done with, going back to their worker to be
-    /// emptied and filled again (their events are released there, and no
-    /// block's array is allocated anew).
-    private let returns: [BoundedQueue<EventBuffer>]
+    /// How far beyond the caller the workers may claim blocks.
+    static let ahead = 4
+
+    private let entries: [BlockEntry]
     private var threads: [WorkerThread] = []
     private let readers: [BlockReader]
+    private var mutex = pthread_mutex_t()
+    private var changed = pthread_cond_t()
+    // Guarded by `mutex`:
+    private var nextUnclaimed = 0
+    private var callerAt = 0
+    private var stopped = false
+    /// Parsed blocks not yet taken, by block index modulo `slots.count`.
+    private var slots: [Batch?]
+    /// Buffers the caller is done with (emptied), for the workers' next blocks.
+    private var spares: [EventBuffer] = []
 
     init(file: LogFile, entries: [BlockEntry], workers: Int) throws(LogError) {
-        queues = (0..<workers).map { _ in BoundedQueue<Batch>(capacity: Self.ahead) }
-        returns = (0..<workers).map { _ in BoundedQueue<EventBuffer>(capacity: Self.ahead + 2) }
+        self.entries = entries
+        slots = Array(repeating: nil, count: Self.ahead + 1)
         var readers: [BlockReader] = []
         for _ in 0..<workers {
             let reader = try BlockReader(file: file)
@@ -122,60 +131,100 @@ private final class ParallelBlockScan: @unchecked Sendable {
             readers.append(reader)
         }
         self.readers = readers
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
         for w in 0..<workers {
-            threads.append(WorkerThread { [self] in self.work(w, entries: entries) })
+            threads.append(WorkerThread { [self] in self.work(self.readers[w]) })
         }
     }
 
-    /// Worker `w`: its blocks in order, until one fails or the scan stops.
-    private func work(_ w: Int, entries: [BlockEntry]) {
-        let reader = readers[w]
-        let queue = queues[w]
-        defer { queue.close() }
-        for i in entries.indices where Self.worker(of: i, workers: queues.count) == w {
-            let entry = entries[i]
-            var batch = Batch(events: returns[w].tryPop() ?? EventBuffer(), error: nil)
-            do {
-                try reader.read(entry)
-                let events = batch.events
-                events.reserve(entry.eventCount)
-                try forEachLine(in: reader.content.bytes) { line, _ throws(LogError) in
-                    events.append(try reader.parse(line, of: entry))
-                    return true
-                }
-            } catch {
-                batch.error = error
+    deinit {
+        pthread_cond_destroy(&changed)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// A worker: claims the next block while it may, parses it, leaves it
+    /// in its slot; ends at the last block, on a failed block, or when stopped.
+    private func work(_ reader: BlockReader) {
+        pthread_mutex_lock(&mutex)
+        while true {
+            while !stopped && nextUnclaimed < entries.count && nextUnclaimed - callerAt >= Self.ahead {
+                pthread_cond_wait(&changed, &mutex)
             }
-            guard queue.push(batch), batch.error == nil else { return }
+            if stopped || nextUnclaimed >= entries.count { break }
+            if !parseNextUnclaimed(with: reader) { break }
         }
+        pthread_mutex_unlock(&mutex)
     }
 
-    /// The worker that parses block `i`; `nil` for the caller's blocks.
-    @inline(__always)
-    static func worker(of i: Int, workers: Int) -> Int? {
-        let place = i % (2 * workers + 1)
-        return place == 0 ? nil : (place - 1) % workers
+    /// Claims the next block and parses it into its slot (called and
+    /// returning with the lock held; it is released meanwhile). `false`
+    /// when the block failed.
+    private func parseNextUnclaimed(with reader: BlockReader) -> Bool {
+        let i = nextUnclaimed
+        nextUnclaimed += 1
+        let events = spares.popLast() ?? EventBuffer()
+        pthread_mutex_unlock(&mutex)
+
+        let entry = entries[i]
+        var batch = Batch(events: events, error: nil)
+        do {
+            try reader.read(entry)
+            events.reserve(entry.eventCount)
+            try forEachLine(in: reader.content.bytes) { line, _ throws(LogError) in
+                events.append(try reader.parse(line, of: entry))
+                return true
+            }
+        } catch {
+            batch.error = error
+        }
+
+        pthread_mutex_lock(&mutex)
+        slots[i % slots.count] = batch
+        pthread_cond_broadcast(&changed)
+        return batch.error == nil
     }
 
-    /// Parsed blocks each worker may have waiting.
-    static let ahead = 4
-
-    /// Hands block `i`'s emptied buffer back to its worker (dropped when it has enough).
-    func recycle(_ i: Int, _ events: EventBuffer) {
-        _ = returns[Self.worker(of: i, workers: returns.count)!].tryPush(events)
+    /// Block `i` parsed into its slot, or `nil` when nobody had claimed it:
+    /// the caller has now, and parses it itself, straight into `body`. While
+    /// a worker is still on block `i`, the caller parses a later unclaimed
+    /// block (within the window) with `reader` instead of waiting idle.
+    func take(_ i: Int, parsingWhileWaitingWith reader: BlockReader) -> Batch? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        callerAt = i
+        pthread_cond_broadcast(&changed)
+        if nextUnclaimed <= i {
+            nextUnclaimed = i + 1
+            return nil
+        }
+        // Claimed already. (A worker stops only after leaving a failed
+        // block, which ends the scan before any later block is asked for.)
+        while slots[i % slots.count] == nil {
+            if nextUnclaimed < entries.count && nextUnclaimed - i < Self.ahead {
+                _ = parseNextUnclaimed(with: reader)
+            } else {
+                pthread_cond_wait(&changed, &mutex)
+            }
+        }
+        let batch = slots[i % slots.count]
+        slots[i % slots.count] = nil
+        return batch
     }
 
-    /// Block `i`'s batch, waiting for it. (A worker ends early only after
-    /// handing out a failed block, which ends the scan before this one.)
-    func batch(_ i: Int, _ entry: BlockEntry, path: String) -> Batch {
-        queues[Self.worker(of: i, workers: queues.count)!].pop()
-            ?? Batch(events: EventBuffer(), error: .corrupt(path, "block was not read", offset: entry.dataOffset,
-                                                 frame: entry.dataFrameIndex, seq: entry.firstSeq))
+    /// Hands an emptied buffer back for the workers' next blocks.
+    func recycle(_ events: EventBuffer) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if spares.count < Self.ahead + 1 { spares.append(events) }
     }
 
     /// Stops the workers and waits for them; returns the blocks they decompressed.
     func stop() -> Int {
-        for queue in queues { queue.fail() }
+        pthread_mutex_lock(&mutex)
+        stopped = true
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
         for thread in threads { thread.join() }
         return readers.reduce(0) { $0 + $1.decompressed }
     }
