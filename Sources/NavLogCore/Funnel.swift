@@ -48,11 +48,11 @@ public struct Funnel: Hashable, Sendable {
         let n = occurrences.count
         guard !steps.isEmpty, n > 0 else { return FunnelPath() }
         // next[k][i]: the first index ≥ i whose occurrence matches step k (n when none).
+        // (A step equal to an earlier one shares its column; steps are few,
+        // so they are compared, not hashed.)
         var next = [[Int32]](repeating: [], count: steps.count)
-        var stepIndex: [FunnelStep: Int] = [:]
         for (k, step) in steps.enumerated() {
-            if let same = stepIndex[step] { next[k] = next[same]; continue }
-            stepIndex[step] = k
+            if let same = steps[..<k].firstIndex(of: step) { next[k] = next[same]; continue }
             var column = [Int32](repeating: Int32(n), count: n + 1)
             var i = n - 1
             while i >= 0 {

@@ -88,10 +88,27 @@ enum ScreenKey: Hashable, Sendable {
     var name: String {
         switch self {
         case .root: "root"
-        case .route(let type, let id): id.map { type + "/" + $0 } ?? type
+        case .route(let type, let id): id.map { Self.joined(type, $0) } ?? type
         case .modal(let id): "modal:" + id
         case .tab(let id): "tab:" + id
         case .split(let id): "split:" + id
+        }
+    }
+
+    /// `type/id`, built in one allocation (not via `type + "/"`).
+    private static func joined(_ type: String, _ id: String) -> String {
+        var type = type, id = id
+        let count = type.utf8.count + 1 + id.utf8.count
+        return type.withUTF8 { head in
+            id.withUTF8 { tail in
+                String(unsafeUninitializedCapacity: count) { out in
+                    let base = out.baseAddress!
+                    if let from = head.baseAddress { base.update(from: from, count: head.count) }
+                    base[head.count] = UInt8(ascii: "/")
+                    if let from = tail.baseAddress { (base + head.count + 1).update(from: from, count: tail.count) }
+                    return count
+                }
+            }
         }
     }
 }

@@ -41,21 +41,44 @@ extension NavigationState {
     /// entirely. (`split.visibility` can: it creates its split.)
     @discardableResult
     public mutating func apply(_ event: Event, screenViews: inout [ScreenView]) -> [AnomalyKind] {
-        guard event.kind.canChangeScreen else { return apply(event) }
+        let (anomalies, screen) = applyTrackingScreen(event)
+        if let screen {
+            screenViews.append(ScreenView(session: event.session, seq: event.seq, t: event.t, scene: event.sceneID,
+                                          screen: screen))
+        }
+        return anomalies
+    }
+
+    /// ``apply(_:screenViews:)`` without the ``ScreenView``: the new visible
+    /// screen of the event's scene when the event changed it, else `nil`.
+    @inline(__always)
+    mutating func applyTrackingScreen(_ event: Event) -> (anomalies: [AnomalyKind], screen: String?) {
+        guard event.kind.canChangeScreen else { return (apply(event), nil) }
         let wasEnded = ended
         seq = event.seq
         t = event.t
-        let id = event.sceneID
-        let index = sceneIndex(id)
-        let before = lastScreen ?? sceneTable.values[index].screenKey
-        let own = sceneTable.values[index].apply(event.kind)
-        let after = sceneTable.values[index].screenKey
+        let index = sceneIndex(event.sceneID)
+        let remembered = lastScreen
+        var before = ScreenKey.root
+        var after = ScreenKey.root
+        // In place (no copy of the scene): the screen before (unless
+        // remembered), the change, the screen after.
+        let own = Self.apply(event.kind, to: &sceneTable.values[index], before: remembered, &before, &after)
         lastScreen = after
         if let own { record(own) }
-        if !after.hasSameName(as: before) {
-            screenViews.append(ScreenView(session: event.session, seq: event.seq, t: event.t, scene: id, screen: after.name))
-        }
-        return finish(own, wasEnded: wasEnded)
+        let screen = after.hasSameName(as: before) ? nil : after.name
+        return (finish(own, wasEnded: wasEnded), screen)
+    }
+
+    @inline(__always)
+    private static func apply(
+        _ kind: EventKind, to scene: inout SceneState, before remembered: ScreenKey?,
+        _ before: inout ScreenKey, _ after: inout ScreenKey
+    ) -> AnomalyKind? {
+        before = remembered ?? scene.screenKey
+        let own = scene.apply(kind)
+        after = scene.screenKey
+        return own
     }
 }
 

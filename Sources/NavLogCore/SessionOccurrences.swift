@@ -18,7 +18,6 @@ public struct SessionOccurrences: Sendable {
     /// The time of the first event.
     public private(set) var firstEventTime: Timestamp?
     private var state: NavigationState
-    private var views: [ScreenView] = []
     private let keepsMarks: Bool
 
     /// `keepsMarks: false` records screen views only.
@@ -44,10 +43,8 @@ public struct SessionOccurrences: Sendable {
         default:
             break
         }
-        state.apply(event, screenViews: &views)
-        if let view = views.last {
-            occurrences.append(FunnelOccurrence(seq: view.seq, t: view.t, target: .screen, name: view.screen, scene: view.scene))
-            views.removeAll(keepingCapacity: true)
+        if let screen = state.applyTrackingScreen(event).screen {
+            occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .screen, name: screen, scene: event.sceneID))
         }
     }
 
