@@ -17,6 +17,9 @@ final class LogFile {
     private var fd: Int32
     /// Data frames decompressed through this file (by ``BlockReader``), for statistics.
     var blocksDecompressed = 0
+    /// The file's first bytes, read at once by ``preload(upTo:)``; reads
+    /// within them are served from memory.
+    private var preloaded: ByteBuffer?
 
     enum Mode {
         /// Read only; never blocks on, nor is blocked by, a writer.
@@ -63,9 +66,25 @@ final class LogFile {
         return Int64(st.st_size)
     }
 
+    /// Reads the whole file with one read when it is at most `limit` bytes,
+    /// so that the reads after it cost no system call. Bytes appended later
+    /// are still read from the file; bytes rewritten in place are not seen.
+    func preload(upTo limit: Int) throws(LogError) {
+        let size = try self.size()
+        guard size > 0, size <= Int64(limit) else { return }
+        preloaded = nil
+        let buffer = ByteBuffer(capacity: Int(size))
+        try read(count: Int(size), at: 0, appendingTo: buffer)
+        preloaded = buffer
+    }
+
     /// Reads up to `count` bytes at `offset` into `buffer`; fewer only at end of file.
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws(LogError) -> Int {
         var done = 0
+        if let preloaded, offset >= 0, offset < Int64(preloaded.count) {
+            done = min(count, preloaded.count - Int(offset))
+            buffer.copyMemory(from: preloaded.base + Int(offset), byteCount: done)
+        }
         while done < count {
             let n = pread(fd, buffer + done, count - done, off_t(offset) + off_t(done))
             if n < 0 {

@@ -55,9 +55,19 @@ public final class LogReader {
     ///   preamble is not thrown: see ``damage``.
     /// - Complexity: two reads for a closed file; otherwise a walk reading
     ///   O(frames) headers.
-    public init(path: String) throws(LogError) {
+    public convenience init(path: String) throws(LogError) {
+        try self.init(path: path, preloadingUpTo: 0)
+    }
+
+    /// Opens the log at `path` for reading; a file of at most `limit` bytes
+    /// is read whole with one read, and its blocks are then served from
+    /// memory: for scans over thousands of small closed logs, where the
+    /// system calls would cost more than the reading. Bytes a writer
+    /// rewrites in place later (finishing a torn frame) are not seen.
+    public init(path: String, preloadingUpTo limit: Int) throws(LogError) {
         self.path = path
         file = try LogFile(path: path, mode: .read)
+        if limit > 0 { try file.preload(upTo: limit) }
         fileSize = try file.size()
         window = FileWindow(file: file, fileSize: fileSize)
         let (index, source) = try LogIndex.load(file: file, window: window)

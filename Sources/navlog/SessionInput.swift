@@ -113,9 +113,11 @@ enum SessionInput {
 
     /// Opens a log, reporting a torn tail on stderr (the prefix is used) and
     /// checking `--session` against the session it holds.
-    static func openLog(_ path: String, session: String?) throws -> LogReader {
+    /// `preloadingUpTo`: a log of at most that many bytes is read whole at once
+    /// (see ``LogReader/init(path:preloadingUpTo:)``).
+    static func openLog(_ path: String, session: String?, preloadingUpTo limit: Int = 0) throws -> LogReader {
         let reader: LogReader
-        do { reader = try LogReader(path: path) } catch { throw CLIFailure(error) }
+        do { reader = try LogReader(path: path, preloadingUpTo: limit) } catch { throw CLIFailure(error) }
         if let damage = reader.damage {
             guard damage.isTornTail else { throw CLIFailure.no("\(path): \(damage)") }
             Output.error("\(path): \(damage)")

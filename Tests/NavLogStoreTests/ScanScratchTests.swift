@@ -307,3 +307,55 @@ import Testing
         #expect(try readAll(path) == events)
     }
 }
+
+/// ``LogReader/init(path:preloadingUpTo:)``: a small log read whole at once
+/// reads exactly as one read block by block.
+@Suite struct PreloadTests {
+    @Test func aPreloadedLogReadsTheSame() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(3000)
+        try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 8 << 10, checkpointInterval: 400))
+        for limit in [0, 1 << 10, 1 << 20] {
+            let reader = try LogReader(path: path, preloadingUpTo: limit)
+            var seen: [Event] = []
+            try reader.cursor().forEach { seen.append($0) }
+            #expect(seen == events, "limit \(limit)")
+            #expect(try reader.state(afterSeq: 1234).seq == 1234)
+        }
+        // Damage is found the same way.
+        var bytes = fileBytes(path)
+        let clean = try LogReader(path: path)
+        let entry = clean.blocks[clean.blocks.count / 2]
+        bytes[Int(entry.dataOffset) + 20] ^= 0x01
+        let damaged = dir.file("damaged.navlog")
+        writeFile(damaged, bytes)
+        var errors: [String] = []
+        for limit in [0, 1 << 20] {
+            do { try LogReader(path: damaged, preloadingUpTo: limit).cursor().forEach { _ in } } catch let e as LogError {
+                errors.append(e.description)
+            }
+        }
+        #expect(errors.count == 2)
+        #expect(errors.first == errors.last)
+    }
+
+    /// What a writer appends after the preload is read from the file.
+    @Test func bytesAppendedAfterThePreloadAreRead() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(4000)
+        let options = LogWriterOptions(durability: .everyAppend, blockTargetBytes: 8 << 10)
+        let writer = try writeLog(path, Array(events.prefix(1000)), options: options, close: false)
+        let reader = try LogReader(path: path, preloadingUpTo: 1 << 20)
+        let cursor = reader.cursor()
+        var seen: [Event] = []
+        try cursor.forEach { seen.append($0) }
+        #expect(seen == Array(events.prefix(1000)))
+        for event in events.dropFirst(1000) { try writer.append(event) }
+        try writer.close()
+        try reader.refresh()
+        try cursor.forEach { seen.append($0) }
+        #expect(seen == events)
+    }
+}
