@@ -54,6 +54,14 @@ public final class ByteBuffer {
         count += bytes.count
     }
 
+    /// Appends a line and its `\n`, growing as needed.
+    public func appendLine(_ line: UnsafeRawBufferPointer) {
+        reserve(line.count + 1)
+        if line.count > 0 { (base + count).copyMemory(from: line.baseAddress!, byteCount: line.count) }
+        (base + count + line.count).storeBytes(of: 0x0A, as: UInt8.self)
+        count += line.count + 1
+    }
+
     /// Appends bytes, growing as needed.
     public func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }

@@ -9,31 +9,27 @@ import NavLogCore
 /// The events of one record are numbered and queued together, after their
 /// canonical size is checked, so the writer stores all of them.
 final class ImportWriting {
-    private let store: Store
-    private let queues: [BoundedQueue<[StoreIngester.Item]>]
+    private let queues: [BoundedQueue<StoreIngester.Batch>]
     private let sinks: [WriterSink]
     private let workers: [WorkerThread]
     private let batchEvents: Int
-    /// Session (exact bytes) → its log, last seq, writer thread.
-    private var routes: [SessionKey: (path: String, lastSeq: Int, sink: Int)] = [:]
-    private var claimed: Set<String> = []
-    private var batches: [[StoreIngester.Item]]
-    private var nextSink = 0
+    private var router: SessionRouter
+    private var batches: [StoreIngester.Batch]
     private var canonical = CanonicalWriter(capacity: 1024)
     private var finished = false
     /// Sessions that got events, and of those, logs that did not exist.
-    private(set) var sessions = 0
-    private(set) var newLogs = 0
+    var sessions: Int { router.routes.count }
+    var newLogs: Int { router.newLogs }
 
     init(store: Store, options: StoreIngester.Options, files: [String]) {
-        self.store = store
         let n = max(options.writerThreads, 1)
-        queues = (0..<n).map { _ in BoundedQueue<[StoreIngester.Item]>(capacity: max(options.queuedBatches / n, 1)) }
+        router = SessionRouter(store: store, sinks: n)
+        queues = (0..<n).map { _ in BoundedQueue<StoreIngester.Batch>(capacity: max(options.queuedBatches / n, 1)) }
         let perSink = max(options.maxOpenWriters / n, 1)
         sinks = (0..<n).map { _ in WriterSink(maxOpenWriters: perSink, writerOptions: options.writerOptions, files: files) }
         workers = (0..<n).map { [sinks, queues] i in WorkerThread { sinks[i].run(queues[i]) } }
         batchEvents = options.batchEvents
-        batches = Array(repeating: [], count: n)
+        batches = Array(repeating: StoreIngester.Batch(), count: n)
     }
 
     deinit { _ = finish() }
@@ -45,19 +41,8 @@ final class ImportWriting {
     ///   opened for reading, or a writer thread has stopped.
     func add(_ events: [Event], file: Int, line: Int, recordBytes: Int) throws(LogError) -> EventParseError? {
         guard let first = events.first else { return nil }
-        let key = SessionKey(first.session)
-        var route: (path: String, lastSeq: Int, sink: Int)
-        if let known = routes[key] {
-            route = known
-        } else {
-            let (existing, free) = try store.locate(first.session, claimed: claimed)
-            route = (existing ?? free, 0, nextSink)
-            nextSink = (nextSink + 1) % queues.count
-            if let existing { route.lastSeq = try LogReader(path: existing).lastSeq ?? 0 } else { newLogs += 1 }
-            routes[key] = route
-            claimed.insert(route.path)
-            sessions += 1
-        }
+        let number = try router.number(of: first.session)
+        let route = router.routes[number]
         var numbered = events
         var seq = route.lastSeq
         for i in numbered.indices {
@@ -73,13 +58,15 @@ final class ImportWriting {
                 }
             }
         }
-        routes[key]!.lastSeq = seq
-        for event in numbered {
-            batches[route.sink].append(StoreIngester.Item(event: event, path: route.path, file: file, line: line))
+        router.setLastSeq(seq, of: number)
+        let announce = router.pathToAnnounce(number)
+        for (i, event) in numbered.enumerated() {
+            batches[route.sink].append(event, route: number, announcing: i == 0 ? announce : nil, file: file, line: line,
+                                       canonicalLine: nil)
         }
-        if batches[route.sink].count >= batchEvents {
+        if batches[route.sink].items.count >= batchEvents {
             guard queues[route.sink].push(batches[route.sink]) else { throw LogError(path: route.path, kind: .closed) }
-            batches[route.sink].removeAll(keepingCapacity: true)
+            batches[route.sink] = StoreIngester.Batch()
         }
         return nil
     }
@@ -89,8 +76,8 @@ final class ImportWriting {
     func finish() -> (stored: Int, rejections: [StoreIngester.Rejection], failure: LogError?) {
         if !finished {
             finished = true
-            for (i, batch) in batches.enumerated() where !batch.isEmpty { _ = queues[i].push(batch) }
-            batches = batches.map { _ in [] }
+            for (i, batch) in batches.enumerated() where !batch.items.isEmpty { _ = queues[i].push(batch) }
+            batches = batches.map { _ in StoreIngester.Batch() }
             for queue in queues { queue.close() }
             for worker in workers { worker.join() }
         }

@@ -163,6 +163,26 @@ public final class LogWriter {
         return staged[0].0...staged[staged.count - 1].0
     }
 
+    /// Appends `event` whose canonical line (without `\n`) the caller
+    /// already has — a line ``EventLineParser`` found canonical, with the
+    /// event's own seq — so the line is kept instead of written again. The
+    /// same checks as ``append(_:)`` apply; the caller vouches for the line.
+    @discardableResult
+    func append(_ event: Event, canonicalLine line: UnsafeRawBufferPointer) throws(LogError) -> Int {
+        precondition(event.seq != 0, "a canonical line carries its seq")
+        let seq = try check(event)
+        guard line.count <= EventParser.maxLineBytes else {
+            throw LogError(path: path, kind: .rejected("canonical line is \(line.count) bytes, over the limit of \(EventParser.maxLineBytes)"), seq: seq)
+        }
+        try failing { () throws(LogError) in
+            pending.appendLine(line)
+            absorb(event, seq: seq, lineBytes: line.count + 1)
+            if shouldSeal { try seal() }
+            try afterAppend()
+        }
+        return seq
+    }
+
     /// Parses one NDJSON line (``EventParser``), then appends it.
     @discardableResult
     public func append(line: [UInt8]) throws(LogError) -> Int {
@@ -238,6 +258,25 @@ public final class LogWriter {
     /// Checks `event` against the log and writes its canonical line (with
     /// `\n`) into `canonical`; returns its seq. Changes nothing else.
     private func stage(_ event: Event) throws(LogError) -> Int {
+        let seq = try check(event)
+        canonical.reset()
+        if event.seq == seq {
+            canonical.write(event)
+        } else {
+            var numbered = event
+            numbered.seq = seq
+            canonical.write(numbered)
+        }
+        guard canonical.bytes.count <= EventParser.maxLineBytes else {
+            throw LogError(path: path, kind: .rejected("canonical line is \(canonical.bytes.count) bytes, over the limit of \(EventParser.maxLineBytes)"), seq: seq)
+        }
+        canonical.bytes.append(0x0A)
+        return seq
+    }
+
+    /// Checks `event` against the log (open, session, seq, `t`); returns the
+    /// seq it gets. Changes nothing.
+    private func check(_ event: Event) throws(LogError) -> Int {
         guard !closed else { throw LogError(path: path, kind: .closed) }
         if let failure { throw failure }
         func reject(_ why: String, seq: Int?) -> LogError {
@@ -260,18 +299,6 @@ public final class LogWriter {
         guard event.t.milliseconds >= Self.earliestT, event.t.milliseconds <= Self.latestT else {
             throw reject("t is outside years 0000–9999", seq: seq)
         }
-        canonical.reset()
-        if event.seq == seq {
-            canonical.write(event)
-        } else {
-            var numbered = event
-            numbered.seq = seq
-            canonical.write(numbered)
-        }
-        guard canonical.bytes.count <= EventParser.maxLineBytes else {
-            throw reject("canonical line is \(canonical.bytes.count) bytes, over the limit of \(EventParser.maxLineBytes)", seq: seq)
-        }
-        canonical.bytes.append(0x0A)
         return seq
     }
 
