@@ -51,15 +51,20 @@ public struct Funnel: Hashable, Sendable {
         // (A step equal to an earlier one shares its column; steps are few,
         // so they are compared, not hashed.)
         var next = [[Int32]](repeating: [], count: steps.count)
-        for (k, step) in steps.enumerated() {
-            if let same = steps[..<k].firstIndex(of: step) { next[k] = next[same]; continue }
-            var column = [Int32](repeating: Int32(n), count: n + 1)
-            var i = n - 1
-            while i >= 0 {
-                column[i] = step.matches(occurrences[i]) ? Int32(i) : column[i + 1]
-                i -= 1
+        occurrences.withUnsafeBufferPointer { occurrences in
+            for k in steps.indices {
+                if let same = steps[..<k].firstIndex(of: steps[k]) { next[k] = next[same]; continue }
+                let target = steps[k].target, glob = steps[k].glob
+                next[k] = [Int32](unsafeUninitializedCapacity: n + 1) { column, count in
+                    column[n] = Int32(n)
+                    var i = n - 1
+                    while i >= 0 {
+                        column[i] = occurrences[i].target == target && glob.matches(occurrences[i].name) ? Int32(i) : column[i + 1]
+                        i -= 1
+                    }
+                    count = n + 1
+                }
             }
-            next[k] = column
         }
         // excluded[i]: how many occurrences before index i match an exclusion.
         var excluded: [Int32] = []

@@ -29,8 +29,8 @@ public struct GlobPattern: Hashable, Sendable, CustomStringConvertible {
     ///   m; O(n + m) for the usual patterns (each literal run is found by
     ///   scanning forward once).
     public func matches(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { matches(bytes: $0) }
+        if let result = text.utf8.withContiguousStorageIfAvailable({ matches(bytes: $0) }) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer { matches(bytes: $0) }
     }
 
     private func matches(bytes text: UnsafeBufferPointer<UInt8>) -> Bool {

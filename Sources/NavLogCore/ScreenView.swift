@@ -52,7 +52,7 @@ extension NavigationState {
     /// ``apply(_:screenViews:)`` without the ``ScreenView``: the new visible
     /// screen of the event's scene when the event changed it, else `nil`.
     @inline(__always)
-    mutating func applyTrackingScreen(_ event: Event) -> (anomalies: [AnomalyKind], screen: String?) {
+    mutating func applyTrackingScreen(_ event: Event, names: ScreenNameCache? = nil) -> (anomalies: [AnomalyKind], screen: String?) {
         guard event.kind.canChangeScreen else { return (apply(event), nil) }
         let wasEnded = ended
         seq = event.seq
@@ -66,7 +66,7 @@ extension NavigationState {
         let own = Self.apply(event.kind, to: &sceneTable.values[index], before: remembered, &before, &after)
         lastScreen = after
         if let own { record(own) }
-        let screen = after.hasSameName(as: before) ? nil : after.name
+        let screen = after.hasSameName(as: before) ? nil : names?.name(of: after) ?? after.name
         return (finish(own, wasEnded: wasEnded), screen)
     }
 

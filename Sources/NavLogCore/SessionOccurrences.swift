@@ -30,8 +30,10 @@ public struct SessionOccurrences: Sendable {
     /// When the session started: its first `session.start`, else its first event.
     public var startTime: Timestamp? { sessionStart?.t ?? firstEventTime }
 
-    /// Applies the next event of the session.
-    public mutating func add(_ event: Event) {
+    /// Applies the next event of the session. `names`, when given, finds
+    /// screen names built before (one table serves all the sessions a
+    /// thread follows).
+    public mutating func add(_ event: Event, names: ScreenNameCache? = nil) {
         if firstEventTime == nil { firstEventTime = event.t }
         switch event.kind {
         case .mark(let label):
@@ -43,7 +45,7 @@ public struct SessionOccurrences: Sendable {
         default:
             break
         }
-        if let screen = state.applyTrackingScreen(event).screen {
+        if let screen = state.applyTrackingScreen(event, names: names).screen {
             occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .screen, name: screen, scene: event.sceneID))
         }
     }

@@ -114,14 +114,15 @@ struct AnalyticsInputs {
     /// an NDJSON file's sessions are followed side by side and handed out at
     /// its end, in order of first appearance.
     static func forEachSession(
-        in source: Source, keepsMarks: Bool, scratch: LogScanScratch? = nil, _ body: (SessionOccurrences) throws -> Void
+        in source: Source, keepsMarks: Bool, scratch: LogScanScratch? = nil, names: ScreenNameCache? = nil,
+        _ body: (SessionOccurrences) throws -> Void
     ) throws {
         switch source {
         case .log:
             var recorder: SessionOccurrences?
             try forEachEvent(in: source, scratch: scratch) { event in
                 if recorder == nil { recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks) }
-                recorder!.add(event)
+                recorder!.add(event, names: names)
             }
             if let recorder { try body(recorder) }
         case .ndjson:
@@ -129,11 +130,11 @@ struct AnalyticsInputs {
             var recorders: [SessionOccurrences] = []
             try forEachEvent(in: source) { event in
                 if let i = index[event.session] {
-                    recorders[i].add(event)
+                    recorders[i].add(event, names: names)
                 } else {
                     index[event.session] = recorders.count
                     var recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
-                    recorder.add(event)
+                    recorder.add(event, names: names)
                     recorders.append(recorder)
                 }
             }
@@ -153,9 +154,10 @@ struct AnalyticsInputs {
         DispatchQueue.concurrentPerform(iterations: shared.slots.count) { worker in
             let slot = shared.slots[worker]
             let scratch = LogScanScratch()
+            let names = ScreenNameCache()
             while let (i, source) = shared.take() {
                 do {
-                    try Self.forEachSession(in: source, keepsMarks: keepsMarks, scratch: scratch) { session in
+                    try Self.forEachSession(in: source, keepsMarks: keepsMarks, scratch: scratch, names: names) { session in
                         body(&slot.value, session)
                     }
                 } catch {
