@@ -21,21 +21,14 @@ struct BlameCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).")
-    var log: String
-
-    @Option(name: .long, help: ArgumentHelp("Where in the session: N, an RFC 3339 instant, or end.", valueName: "SPEC"))
-    var at: String = "end"
+    @OptionGroup var point: SessionPointOptions
 
     @Flag(name: .long, help: "Print JSON instead of a listing.")
     var json = false
 
-    @Option(name: .long, help: "Which session, when the input holds several.")
-    var session: String?
-
     func run() throws {
-        let spec: StateSpec
-        do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
+        let spec = try point.spec()
+        let (log, session) = (point.log, point.session)
         var blame: StateBlame
         if SessionInput.isLog(log) {
             let reader = try SessionInput.openLog(log, session: session)

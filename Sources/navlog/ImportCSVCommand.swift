@@ -19,7 +19,7 @@ struct ImportCSVCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var options: ImportOptions
+    @OptionGroup var options: StoreWriteOptions
 
     @Option(help: ArgumentHelp("The column(s) naming the session, comma-separated (joined with ':').", valueName: "col"))
     var session: String

@@ -19,7 +19,7 @@ struct ImportGA4Command: ParsableCommand {
             """
     )
 
-    @OptionGroup var options: ImportOptions
+    @OptionGroup var options: StoreWriteOptions
 
     @Option(help: ArgumentHelp("Inactivity that ends a session without ga_session_id, in minutes.", valueName: "minutes"))
     var gap: Int = 30

@@ -17,7 +17,7 @@ struct ImportReactNavigationCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var options: ImportOptions
+    @OptionGroup var options: StoreWriteOptions
 
     func run() throws {
         var converter = ReactNavigationConverter()

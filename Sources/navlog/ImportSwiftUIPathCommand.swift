@@ -25,7 +25,7 @@ struct ImportSwiftUIPathCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var options: ImportOptions
+    @OptionGroup var options: StoreWriteOptions
 
     @Option(help: ArgumentHelp("The stack the path is set on.", valueName: "stack"))
     var stack: String

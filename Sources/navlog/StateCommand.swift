@@ -18,22 +18,14 @@ struct StateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).")
-    var log: String
-
-    @Option(name: .long, help: ArgumentHelp("Where in the session: N, an RFC 3339 instant, or end.", valueName: "SPEC"))
-    var at: String = "end"
+    @OptionGroup var point: SessionPointOptions
 
     @Flag(name: .long, help: "Print the contract's JSON (keys sorted) instead of a tree.")
     var json = false
 
-    @Option(name: .long, help: "Which session, when the input holds several.")
-    var session: String?
-
     func run() throws {
-        let spec: StateSpec
-        do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
-        let state = try SessionInput.state(of: log, session: session, at: spec)
+        let spec = try point.spec()
+        let state = try SessionInput.state(of: point.log, session: point.session, at: spec)
         if json {
             Output.line(state.jsonText)
         } else {
