@@ -16,13 +16,37 @@ import Musl
 extension CanonicalWriter {
     /// Writes `e` if it is a common event; returns whether it did.
     mutating func writeCommonEvent(_ e: Event) -> Bool {
-        guard e.meta == nil, e.extra.isEmpty else { return false }
+        guard let bound = Self.commonLineBound(e) else { return false }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { scratch in
+            var line = RawLine(scratch.baseAddress!)
+            line.writeCommon(e, timestamps: &timestamps)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: line.count))
+        }
+        return true
+    }
+
+    /// Writes the canonical line of `e` (no newline) at `out`, which has room
+    /// for `capacity` bytes, and returns its length — when `e` is a common
+    /// event whose line surely fits; otherwise writes nothing and returns
+    /// `nil` (use ``write(_:)``). Lets a caller write lines straight into its
+    /// own buffer, with no copy.
+    public mutating func writeLine(_ e: Event, to out: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+        guard let bound = Self.commonLineBound(e), bound <= capacity else { return nil }
+        var line = RawLine(out.assumingMemoryBound(to: UInt8.self))
+        line.writeCommon(e, timestamps: &timestamps)
+        return line.count
+    }
+
+    /// The most bytes the canonical line of a common event can take, or
+    /// `nil` when `e` is not common or could take over 8 KiB.
+    static func commonLineBound(_ e: Event) -> Int? {
+        guard e.meta == nil, e.extra.isEmpty else { return nil }
         // Strings whose bytes are written, for the space bound (escapes take
         // at most 6 bytes for 1).
         var stringBytes = e.session.utf8.count + (e.scene?.utf8.count ?? 0)
         switch e.kind {
         case .stackPush(let stack, let value):
-            guard value.data == nil else { return false }
+            guard value.data == nil else { return nil }
             stringBytes += stack.utf8.count + value.type.utf8.count + (value.id?.utf8.count ?? 0)
         case .stackPop(let stack, _), .stackPopToRoot(let stack), .tabSelect(let stack), .tabVisibility(let stack, _),
              .mark(let stack), .modalPresent(let stack, _), .modalDismiss(let stack?), .urlOpen(let stack),
@@ -31,24 +55,18 @@ extension CanonicalWriter {
         case .modalDismiss(nil), .layoutChange, .sessionEnd, .sceneOpen, .sceneClose:
             break
         case .stackSet(let stack, let path):
-            guard let bytes = Self.plainRouteBytes(path) else { return false }
+            guard let bytes = Self.plainRouteBytes(path) else { return nil }
             stringBytes += stack.utf8.count + bytes
         case .splitSelect(let split, _, let selection):
-            guard let bytes = Self.plainRouteBytes(selection) else { return false }
+            guard let bytes = Self.plainRouteBytes(selection) else { return nil }
             stringBytes += (split?.utf8.count ?? 0) + bytes
         case .tabsDefine(let tabs):
             stringBytes += tabs.reduce(tabs.count * 3) { $0 + $1.utf8.count }
         case .sessionStart, .stateRestore:
-            return false
+            return nil
         }
         let bound = 256 + 6 * stringBytes
-        guard bound <= 8192 else { return false }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { scratch in
-            var line = RawLine(scratch.baseAddress!)
-            line.writeCommon(e, timestamps: &timestamps)
-            bytes.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: line.count))
-        }
-        return true
+        return bound <= 8192 ? bound : nil
     }
 }
 
@@ -91,26 +109,32 @@ struct RawLine {
     /// A JSON string literal, escaped exactly as ``CanonicalWriter/writeString(_:)`` does.
     @inline(__always) mutating func string(_ s: String) {
         byte(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return }
-            if !CanonicalWriter.needsEscaping(utf8) {
-                p.update(from: base, count: utf8.count)
-                p += utf8.count
-                return
-            }
-            for b in utf8 {
-                if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                    var escape = CanonicalWriter(capacity: 8)
-                    escape.appendEscape(b)
-                    p.update(from: escape.bytes, count: escape.bytes.count)
-                    p += escape.bytes.count
-                } else {
-                    byte(b)
-                }
-            }
+        // A native string's bytes are read in place (no copy of the string).
+        if s.utf8.withContiguousStorageIfAvailable({ escaped($0) }) == nil {
+            var s = s
+            s.withUTF8 { escaped($0) }
         }
         byte(UInt8(ascii: "\""))
+    }
+
+    /// A string's UTF-8, escaped where JSON needs it (no quotes).
+    @inline(__always) private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let base = utf8.baseAddress else { return }
+        if !CanonicalWriter.needsEscaping(utf8) {
+            p.update(from: base, count: utf8.count)
+            p += utf8.count
+            return
+        }
+        for b in utf8 {
+            if b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                var escape = CanonicalWriter(capacity: 8)
+                escape.appendEscape(b)
+                p.update(from: escape.bytes, count: escape.bytes.count)
+                p += escape.bytes.count
+            } else {
+                byte(b)
+            }
+        }
     }
 
     /// A decimal integer.

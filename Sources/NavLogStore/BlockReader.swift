@@ -72,10 +72,26 @@ final class BlockReader {
     }
 
     /// Parses a line of the last block read; a line that does not parse is damage.
+    /// A line whose seq is outside the block's range is damage too (a log
+    /// from a faulty writer): readers rely on the range to move on.
     func parse(_ line: UnsafeRawBufferPointer, of entry: BlockEntry) throws(LogError) -> Event {
-        do { return try parser.parse(line) } catch {
+        let event: Event
+        do { event = try parser.parse(line) } catch {
             throw LogError.corrupt(file.path, "stored line does not parse: \(error)", offset: entry.dataOffset,
                                    frame: entry.dataFrameIndex, seq: entry.firstSeq)
+        }
+        guard event.seq >= entry.firstSeq, event.seq <= entry.lastSeq else {
+            throw LogError.corrupt(file.path, "stored line has seq \(event.seq), outside its block's \(entry.firstSeq)…\(entry.lastSeq)",
+                                   offset: entry.dataOffset, frame: entry.dataFrameIndex, seq: entry.firstSeq)
+        }
+        return event
+    }
+
+    /// Throws when a block read to its end did not reach its last seq.
+    func checkEnd(lastSeq: Int, of entry: BlockEntry) throws(LogError) {
+        guard lastSeq >= entry.lastSeq else {
+            throw LogError.corrupt(file.path, "block ends at seq \(lastSeq), its entry says \(entry.lastSeq)",
+                                   offset: entry.dataOffset, frame: entry.dataFrameIndex, seq: entry.firstSeq)
         }
     }
 

@@ -97,6 +97,7 @@ public final class LogCursor {
                     try body(event)
                 }
                 guard loadedBlock == block else { continue }
+                try blockReader.checkEnd(lastSeq: lastSeq, of: entry)
                 loadedBlock += 1
                 position = 0
                 if loadedBlock < reader.blocks.count { try load(loadedBlock) }
@@ -137,6 +138,7 @@ public final class LogCursor {
             lastSeq = event.seq
             return event
         }
+        try blockReader.checkEnd(lastSeq: lastSeq, of: entry)
         return nil
     }
 }

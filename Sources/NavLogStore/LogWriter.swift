@@ -117,13 +117,43 @@ public final class LogWriter {
     /// 0000–9999, or its canonical line is over ``EventParser/maxLineBytes``.
     @discardableResult
     public func append(_ event: Event) throws(LogError) -> Int {
-        let seq = try stage(event)
+        let seq = try check(event)
+        // A common event's line is written straight into the block's buffer,
+        // past its end, and kept by moving the end.
+        pending.reserve(Self.lineRoom)
+        let room = pending.capacity - pending.count - 1
+        let written: Int?
+        if event.seq == seq {
+            written = canonical.writeLine(event, to: pending.base + pending.count, capacity: room)
+        } else {
+            var numbered = event
+            numbered.seq = seq
+            written = canonical.writeLine(numbered, to: pending.base + pending.count, capacity: room)
+        }
+        guard let length = written else {
+            try stageWritten(event, seq: seq)
+            try failing { () throws(LogError) in
+                try acceptStaged(event, seq: seq)
+                try afterAppend()
+            }
+            return seq
+        }
+        guard length <= EventParser.maxLineBytes else {
+            throw LogError(path: path, kind: .rejected("canonical line is \(length) bytes, over the limit of \(EventParser.maxLineBytes)"), seq: seq)
+        }
+        (pending.base + pending.count + length).storeBytes(of: 0x0A, as: UInt8.self)
+        pending.count += length + 1
         try failing { () throws(LogError) in
-            try acceptStaged(event, seq: seq)
+            absorb(event, seq: seq, lineBytes: length + 1)
+            if shouldSeal { try seal() }
             try afterAppend()
         }
         return seq
     }
+
+    /// Room kept free past the block's end for a line written in place
+    /// (``CanonicalWriter/writeLine(_:to:capacity:)`` writes only lines sure to fit).
+    static let lineRoom = 8192 + 1
 
     /// Validates every event, then appends them all (or none); durability
     /// applies once, to the whole batch. Returns the seqs assigned.
@@ -259,6 +289,13 @@ public final class LogWriter {
     /// `\n`) into `canonical`; returns its seq. Changes nothing else.
     private func stage(_ event: Event) throws(LogError) -> Int {
         let seq = try check(event)
+        try stageWritten(event, seq: seq)
+        return seq
+    }
+
+    /// Writes the canonical line (with `\n`) of a checked event, numbered
+    /// `seq`, into `canonical`; refuses it when it is over the length limit.
+    private func stageWritten(_ event: Event, seq: Int) throws(LogError) {
         canonical.reset()
         if event.seq == seq {
             canonical.write(event)
@@ -271,7 +308,6 @@ public final class LogWriter {
             throw LogError(path: path, kind: .rejected("canonical line is \(canonical.bytes.count) bytes, over the limit of \(EventParser.maxLineBytes)"), seq: seq)
         }
         canonical.bytes.append(0x0A)
-        return seq
     }
 
     /// Checks `event` against the log (open, session, seq, `t`); returns the

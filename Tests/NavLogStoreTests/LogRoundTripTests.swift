@@ -128,4 +128,51 @@ import Testing
         let cursor2 = reader.cursor(fromSeq: events[gap].seq + 1)
         #expect(try cursor2.next() == events[gap + 1])
     }
+
+    /// Events without a seq are numbered as they are written, whether their
+    /// line is written straight into the block (common kinds) or not (meta,
+    /// session.start): the file is the one their numbered copies make.
+    @Test func eventsWithoutSeqAreWrittenNumbered() throws {
+        let dir = TemporaryDirectory()
+        let numbered = sampleEvents(3000)        // seqs 1…3000, some with meta, a session.start
+        #expect(numbered.contains { $0.meta != nil })
+        let unnumbered = numbered.map { var e = $0; e.seq = 0; return e }
+        let options = LogWriterOptions(blockTargetBytes: 8192)
+        let writer = try LogWriter(path: dir.file("a.navlog"), options: options)
+        for (i, event) in unnumbered.enumerated() { #expect(try writer.append(event) == i + 1) }
+        try writer.close()
+        try writeLog(dir.file("b.navlog"), numbered, options: options)
+        #expect(try readAll(dir.file("a.navlog")) == numbered)
+        #expect(fileBytes(dir.file("a.navlog")) == fileBytes(dir.file("b.navlog")))
+    }
+
+    /// A log whose lines do not carry the seqs its index says (written by a
+    /// faulty writer; its checksums are right) is reported as damaged by
+    /// every way of reading it — never read in a loop.
+    @Test func linesThatDisagreeWithTheIndexAreDamage() throws {
+        let dir = TemporaryDirectory()
+        let events = sampleEvents(2000).filter { $0.meta == nil }
+        let writer = try LogWriter(path: dir.file("bad.navlog"), options: LogWriterOptions(blockTargetBytes: 4096))
+        for event in events {
+            // The line says seq 1 whatever the event's seq is.
+            var wrong = event
+            wrong.seq = 1
+            var line = CanonicalWriter()
+            line.write(wrong)
+            try line.bytes.withUnsafeBytes { buf in _ = try writer.append(event, canonicalLine: buf) }
+        }
+        try writer.close()
+        let reader = try LogReader(path: dir.file("bad.navlog"))
+        #expect(reader.blocks.count > 5)
+        func isCorrupt(_ body: () throws -> Void) -> Bool {
+            do { try body() } catch let error as LogError {
+                if case .corrupt = error.kind { return true }
+            } catch {}
+            return false
+        }
+        #expect(isCorrupt { _ = try readAll(dir.file("bad.navlog")) })
+        #expect(isCorrupt { try reader.cursor().forEach { _ in } })
+        #expect(isCorrupt { try reader.cursor(fromSeq: 700).forEach { _ in } })
+        #expect(isCorrupt { try reader.scan(workers: 1) { _ in } })
+    }
 }
