@@ -29,11 +29,16 @@ func runAnalyticsBenchmark(_ arguments: [String]) {
         case "--mean-events": mean = Int(value) ?? mean
         case "--runs": runs = Int(value) ?? runs
         case "--work": work = value
-        default: fatalError("analytics: unknown argument \(arguments[i])")
+        default:
+            printError("navlog-bench analytics: unknown argument \(arguments[i]) (--sessions N, --mean-events M, --runs R, --work DIR)")
+            exit(2)
         }
         i += 2
     }
-    guard access("tools/funnel.sql", R_OK) == 0 else { fatalError("analytics: run from the repository root (tools/funnel.sql not found)") }
+    guard access("tools/funnel.sql", R_OK) == 0 else {
+        printError("navlog-bench analytics: run from the repository root (tools/funnel.sql not found)")
+        exit(2)
+    }
     let navlog = siblingExecutable("navlog")
     let dir = work ?? makeTemporaryDirectory()
     print("analytics benchmark · \(machineDescription())")
@@ -169,7 +174,10 @@ func runProcess(_ executable: String, _ arguments: [String], stdoutPath: String?
         var buffer = [CChar](repeating: 0, count: 1 << 16)
         while fgets(&buffer, Int32(buffer.count), f) != nil { output += cString(buffer) }
         fclose(f)
+    }
+    if let capturePath {
         unlink(capturePath)
+        rmdir(String(capturePath.dropLast("/out".count)))
     }
     let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
