@@ -174,5 +174,6 @@ import Testing
         #expect(isCorrupt { try reader.cursor().forEach { _ in } })
         #expect(isCorrupt { try reader.cursor(fromSeq: 700).forEach { _ in } })
         #expect(isCorrupt { try reader.scan(workers: 1) { _ in } })
+        #expect(try !LogVerifier.verify(path: dir.file("bad.navlog")).problems.isEmpty)
     }
 }
