@@ -81,7 +81,7 @@ final class LineChunk: @unchecked Sendable {
                     continue
                 }
                 let text = UnsafeRawBufferPointer(rebasing: all[line.start..<line.start + line.length])
-                if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                if NDJSONLineReader.isBlank(text) {
                     results.append(.blank)
                     continue
                 }

@@ -138,14 +138,11 @@ public final class LogWriter {
             }
             return seq
         }
-        guard length <= EventParser.maxLineBytes else {
-            throw LogError(path: path, kind: .rejected("canonical line is \(length) bytes, over the limit of \(EventParser.maxLineBytes)"), seq: seq)
-        }
+        guard length <= EventParser.maxLineBytes else { throw lineTooLong(length, seq: seq) }
         (pending.base + pending.count + length).storeBytes(of: 0x0A, as: UInt8.self)
         pending.count += length + 1
         try failing { () throws(LogError) in
-            absorb(event, seq: seq, lineBytes: length + 1)
-            if shouldSeal { try seal() }
+            try accept(event, seq: seq, lineBytes: length + 1)
             try afterAppend()
         }
         return seq
@@ -201,13 +198,10 @@ public final class LogWriter {
     func append(_ event: Event, canonicalLine line: UnsafeRawBufferPointer) throws(LogError) -> Int {
         precondition(event.seq != 0, "a canonical line carries its seq")
         let seq = try check(event)
-        guard line.count <= EventParser.maxLineBytes else {
-            throw LogError(path: path, kind: .rejected("canonical line is \(line.count) bytes, over the limit of \(EventParser.maxLineBytes)"), seq: seq)
-        }
+        guard line.count <= EventParser.maxLineBytes else { throw lineTooLong(line.count, seq: seq) }
         try failing { () throws(LogError) in
             pending.appendLine(line)
-            absorb(event, seq: seq, lineBytes: line.count + 1)
-            if shouldSeal { try seal() }
+            try accept(event, seq: seq, lineBytes: line.count + 1)
             try afterAppend()
         }
         return seq
@@ -304,10 +298,13 @@ public final class LogWriter {
             numbered.seq = seq
             canonical.write(numbered)
         }
-        guard canonical.bytes.count <= EventParser.maxLineBytes else {
-            throw LogError(path: path, kind: .rejected("canonical line is \(canonical.bytes.count) bytes, over the limit of \(EventParser.maxLineBytes)"), seq: seq)
-        }
+        guard canonical.bytes.count <= EventParser.maxLineBytes else { throw lineTooLong(canonical.bytes.count, seq: seq) }
         canonical.bytes.append(0x0A)
+    }
+
+    /// The refusal of an event whose canonical line is over the limit.
+    private func lineTooLong(_ bytes: Int, seq: Int) -> LogError {
+        LogError(path: path, kind: .rejected("canonical line is \(bytes) bytes, over the limit of \(EventParser.maxLineBytes)"), seq: seq)
     }
 
     /// Checks `event` against the log (open, session, seq, `t`); returns the
@@ -341,7 +338,13 @@ public final class LogWriter {
     /// Accepts a staged event: its line joins the block, the state advances.
     private func acceptStaged(_ event: Event, seq: Int) throws(LogError) {
         canonical.bytes.withUnsafeBytes { pending.append($0) }
-        absorb(event, seq: seq, lineBytes: canonical.bytes.count)
+        try accept(event, seq: seq, lineBytes: canonical.bytes.count)
+    }
+
+    /// Accepts an event whose line (with its `\n`) is already at the end of
+    /// the block: counts it in, and seals the block when it is full.
+    private func accept(_ event: Event, seq: Int, lineBytes: Int) throws(LogError) {
+        absorb(event, seq: seq, lineBytes: lineBytes)
         if shouldSeal { try seal() }
     }
 

@@ -25,9 +25,12 @@ public final class NDJSONLineReader {
         /// The line's length when it was over the limit and skipped.
         public var overLimitBytes: Int?
         /// Whether the line holds only JSON whitespace (contract: skipped).
-        public var isBlank: Bool {
-            overLimitBytes == nil && bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-        }
+        public var isBlank: Bool { overLimitBytes == nil && NDJSONLineReader.isBlank(bytes) }
+    }
+
+    /// Whether a line's bytes are only JSON whitespace (a blank line, skipped).
+    static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 
     /// The path as given (`-` for standard input).
