@@ -87,14 +87,16 @@ public struct EventLineParser {
 final class LineParserStorage {
     /// Where each known field's value is, by ``CanonicalKey`` raw value.
     let slots = UnsafeMutablePointer<ValueSlot>.allocate(capacity: CanonicalKey.allCases.count)
-    var sessionBytes: [UInt8] = []
-    var session: String = ""
+    @exclusivity(unchecked) var sessionBytes: [UInt8] = []
+    @exclusivity(unchecked) var session: String = ""
+    /// Where values are written again to compare them with the line's.
+    @exclusivity(unchecked) var scratch = CanonicalWriter(capacity: 1024)
     /// The date of the last canonical `t`.
-    var timestamps = CanonicalTimestampCache()
+    @exclusivity(unchecked) var timestamps = CanonicalTimestampCache()
     /// Whether lines are checked for being canonical.
     let checksCanonicalForm: Bool
     /// The check's answer for the last line (set once the line is accepted).
-    var lastLineIsCanonical = false
+    @exclusivity(unchecked) var lastLineIsCanonical = false
 
     init(checkingCanonicalForm: Bool) {
         checksCanonicalForm = checkingCanonicalForm
@@ -107,14 +109,16 @@ final class LineParserStorage {
 
     deinit { slots.deallocate() }
 
-    /// The session id for these bytes, reusing the last one when equal.
+    /// The session id for these bytes, reusing the last one when equal (and
+    /// a short one seen before: interleaved sessions alternate).
     func session(_ raw: UnsafeRawBufferPointer) -> String {
-            if raw.count == sessionBytes.count,
+        if raw.count == sessionBytes.count,
            raw.count == 0 || sessionBytes.withUnsafeBytes({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) {
             return session
         }
-        sessionBytes = Array(raw)
-        session = String(decoding: raw, as: UTF8.self)
+        sessionBytes.removeAll(keepingCapacity: true)
+        sessionBytes.append(contentsOf: raw)
+        session = raw.count <= StringInterner.maxBytes ? names.string(raw) : String(decoding: raw, as: UTF8.self)
         return session
     }
 }
@@ -373,17 +377,35 @@ private struct LineParser {
 
     /// Whether the decoded fields are written back exactly as they appear:
     /// `seq` and `t` in their canonical forms, strings without escapes, plain
-    /// integers, and no field whose canonical form this check does not
-    /// know cheaply (`meta`, objects, route arrays, restored states).
-    func fieldsAreCanonical(_ tag: KindTag) -> Bool {
+    /// integers, and `meta`, objects and arrays exactly as ``CanonicalWriter``
+    /// writes them again (restored states are not checked: never canonical).
+    func fieldsAreCanonical(_ kind: EventKind, meta: [String: JSONValue]?) -> Bool {
         guard early.seq != nil, early.t != nil, escaped & present == 0 else { return false }
         if has(.cause), !plainInteger(.cause) { return false }
-        if has(.meta) { return false }
-        switch tag {
-        case .stack_push: return early.routeIsCanonical
-        case .stack_pop: return !has(.count) || plainInteger(.count)
-        case .tabs_define, .stack_set, .split_select, .session_start, .state_restore: return false
+        if let meta, !writesBack(.meta, { $0.write(object: meta) }) { return false }
+        switch kind {
+        case .stackPush: return early.routeIsCanonical
+        case .stackPop: return !has(.count) || plainInteger(.count)
+        case .splitSelect(_, _, let selection): return writesBack(.selection) { $0.write(selection) }
+        case .stackSet(_, let path): return writesBack(.path) { $0.write(path) }
+        case .tabsDefine(let tabs): return writesBack(.tabs) { $0.write(.array(tabs.map { .string($0) })) }
+        case .sessionStart(let app, let device):
+            if let app, !writesBack(.app, { $0.write(object: app) }) { return false }
+            if let device, !writesBack(.device, { $0.write(object: device) }) { return false }
+            return true
+        case .stateRestore: return false
         default: return true
+        }
+    }
+
+    /// Whether field `key`'s value in the line is exactly what `write` writes.
+    func writesBack(_ key: CanonicalKey, _ write: (inout CanonicalWriter) -> Void) -> Bool {
+        let slot = slots[key.rawValue]
+        let start = Int(slot.start), end = Int(slot.end)
+        storage.scratch.reset()
+        write(&storage.scratch)
+        return storage.scratch.bytes.count == end - start && storage.scratch.bytes.withUnsafeBytes { written in
+            memcmp(written.baseAddress!, r.bytes.baseAddress! + start, end - start) == 0
         }
     }
 
@@ -546,7 +568,7 @@ private struct LineParser {
         // Known names that this kind does not define are ordinary extra fields.
         let common: UInt32 = CanonicalKey.commonMask
         let leftover = present & ~used & ~common
-        if canonical { storage.lastLineIsCanonical = leftover == 0 && fieldsAreCanonical(tag) }
+        if canonical { storage.lastLineIsCanonical = leftover == 0 && fieldsAreCanonical(kind, meta: meta) }
         if leftover != 0 {
             for key in CanonicalKey.allCases where leftover & (UInt32(1) << UInt32(key.rawValue)) != 0 {
                 var sub = reader(at: key)

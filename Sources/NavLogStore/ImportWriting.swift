@@ -1,35 +1,41 @@
 import NavLogCore
 
-/// The writing side of an import, shared with `navlog ingest`: each
-/// session's events routed to its log in the store (found or created as
-/// ingest does, its seq continued), numbered, and written in batches by
-/// ``StoreIngester``'s writer threads (``WriterSink``, a session always on
-/// the same thread, at most `maxOpenWriters` logs open).
+/// The writing side of an import: each session's events routed to its log
+/// in the store (found or created as ingest does, its seq continued),
+/// numbered, and written in batches by writer threads (``WriterSink``, a
+/// session always on the same thread, at most `maxOpenWriters` logs open).
+/// New logs' names are made durable by one directory sync at the end.
 ///
 /// The events of one record are numbered and queued together, after their
 /// canonical size is checked, so the writer stores all of them.
 final class ImportWriting {
-    private let queues: [BoundedQueue<StoreIngester.Batch>]
+    private let store: Store
+    private let queues: [BoundedQueue<WriterSink.Batch>]
     private let sinks: [WriterSink]
     private let workers: [WorkerThread]
     private let batchEvents: Int
     private var router: SessionRouter
-    private var batches: [StoreIngester.Batch]
+    private var batches: [WriterSink.Batch]
     private var canonical = CanonicalWriter(capacity: 1024)
     private var finished = false
+    private var syncFailure: LogError?
     /// Sessions that got events, and of those, logs that did not exist.
     var sessions: Int { router.routes.count }
     var newLogs: Int { router.newLogs }
 
     init(store: Store, options: StoreIngester.Options, files: [String]) {
+        self.store = store
         let n = max(options.writerThreads, 1)
+        // New logs' names are made durable by one directory sync in finish().
+        var writerOptions = options.writerOptions
+        writerOptions.syncsDirectoryOnCreate = false
         router = SessionRouter(store: store, sinks: n)
-        queues = (0..<n).map { _ in BoundedQueue<StoreIngester.Batch>(capacity: max(options.queuedBatches / n, 1)) }
+        queues = (0..<n).map { _ in BoundedQueue<WriterSink.Batch>(capacity: max(options.queuedBatches / n, 1)) }
         let perSink = max(options.maxOpenWriters / n, 1)
-        sinks = (0..<n).map { _ in WriterSink(maxOpenWriters: perSink, writerOptions: options.writerOptions, files: files) }
+        sinks = (0..<n).map { [writerOptions] _ in WriterSink(maxOpenWriters: perSink, writerOptions: writerOptions, files: files) }
         workers = (0..<n).map { [sinks, queues] i in WorkerThread { sinks[i].run(queues[i]) } }
         batchEvents = options.batchEvents
-        batches = Array(repeating: StoreIngester.Batch(), count: n)
+        batches = Array(repeating: WriterSink.Batch(), count: n)
     }
 
     deinit { _ = finish() }
@@ -61,12 +67,11 @@ final class ImportWriting {
         router.setLastSeq(seq, of: number)
         let announce = router.pathToAnnounce(number)
         for (i, event) in numbered.enumerated() {
-            batches[route.sink].append(event, route: number, announcing: i == 0 ? announce : nil, file: file, line: line,
-                                       canonicalLine: nil)
+            batches[route.sink].append(event, route: number, announcing: i == 0 ? announce : nil, file: file, line: line)
         }
         if batches[route.sink].items.count >= batchEvents {
             guard queues[route.sink].push(batches[route.sink]) else { throw LogError(path: route.path, kind: .closed) }
-            batches[route.sink] = StoreIngester.Batch()
+            batches[route.sink] = WriterSink.Batch()
         }
         return nil
     }
@@ -77,10 +82,15 @@ final class ImportWriting {
         if !finished {
             finished = true
             for (i, batch) in batches.enumerated() where !batch.items.isEmpty { _ = queues[i].push(batch) }
-            batches = batches.map { _ in StoreIngester.Batch() }
+            batches = batches.map { _ in WriterSink.Batch() }
             for queue in queues { queue.close() }
             for worker in workers { worker.join() }
+            // Even after a failure: what was stored stays stored.
+            if newLogs > 0 {
+                do throws(LogError) { try store.syncDirectory() } catch { syncFailure = error }
+            }
         }
-        return (sinks.reduce(0) { $0 + $1.stored }, sinks.flatMap(\.rejections), sinks.lazy.compactMap(\.failure).first)
+        let failure = sinks.lazy.compactMap(\.failure).first ?? syncFailure
+        return (sinks.reduce(0) { $0 + $1.stored }, sinks.flatMap(\.rejections), failure)
     }
 }

@@ -548,7 +548,7 @@ public final class LogWriter {
             .appendFrame(to: &bytes)
         try file.write(bytes, at: 0)
         try file.sync()
-        try LogFile.syncDirectory(containing: path)
+        if options.syncsDirectoryOnCreate { try LogFile.syncDirectory(containing: path) }
         end = Int64(bytes.count)
         nextFrameIndex = 2
     }

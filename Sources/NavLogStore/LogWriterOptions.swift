@@ -39,6 +39,12 @@ public struct LogWriterOptions: Hashable, Sendable {
     /// block, or by `flush()` or `close()`, instead of by the `append` whose
     /// block it was. Ignored with the other durability policies.
     public var sealsInBackground: Bool
+    /// Whether creating a log syncs its directory, so that the new file's
+    /// name is durable before `init` returns (default `true`). A caller that
+    /// creates many logs may turn it off and sync the directory once itself
+    /// before it reports them stored, as `navlog ingest` does. The file's
+    /// own preamble is synced either way.
+    public var syncsDirectoryOnCreate: Bool
 
     /// The default block target (see schemas/navlog-format.md §11).
     public static let defaultBlockTargetBytes = 256 << 10
@@ -55,7 +61,8 @@ public struct LogWriterOptions: Hashable, Sendable {
         maxBlockAgeMilliseconds: Int? = nil,
         checkpointInterval: Int = LogWriterOptions.defaultCheckpointInterval,
         frameSettings: LZ4FrameSettings = LZ4FrameSettings(),
-        sealsInBackground: Bool = false
+        sealsInBackground: Bool = false,
+        syncsDirectoryOnCreate: Bool = true
     ) {
         self.durability = durability
         self.blockTargetBytes = min(max(blockTargetBytes, 1), LogWriterOptions.maxBlockTargetBytes)
@@ -64,5 +71,6 @@ public struct LogWriterOptions: Hashable, Sendable {
         self.checkpointInterval = max(checkpointInterval, 1)
         self.frameSettings = frameSettings
         self.sealsInBackground = sealsInBackground
+        self.syncsDirectoryOnCreate = syncsDirectoryOnCreate
     }
 }

@@ -7,10 +7,63 @@ import Darwin
 #endif
 import NavLogCore
 
-/// Where each session of an ingest or import goes: its log in the store
-/// (found, or a free file name claimed for it), the last seq it has there,
-/// and the writer thread that serves it. Sessions are told apart by their
-/// exact UTF-8 bytes (``SessionKey``); each gets a number, its route's index.
+/// Where each session of an ingest or import is stored: its log in the
+/// store when one holds it (continued from its last seq), else a free file
+/// name claimed for it. Safe to use from several threads: each session is
+/// placed once, under a lock, so two sessions never claim the same name.
+final class LogLocator: @unchecked Sendable {
+    /// A session's log.
+    struct Placement {
+        /// The log's path.
+        var path: String
+        /// The seq of its last stored event; 0 for a new log.
+        var lastSeq: Int
+    }
+
+    private let store: Store
+    private var claimed: Set<String> = []
+    private var placed = 0
+    private var created = 0
+    private var mutex = pthread_mutex_t()
+
+    init(store: Store) {
+        self.store = store
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    /// Sessions placed, and of those, logs that did not exist before.
+    var counts: (sessions: Int, newLogs: Int) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return (placed, created)
+    }
+
+    /// Places `session` (once per session: the caller remembers the answer).
+    ///
+    /// - Throws: ``LogError`` when the store cannot be looked in or the
+    ///   existing log cannot be read.
+    func place(_ session: String) throws(LogError) -> Placement {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        let (existing, free) = try store.locate(session, claimed: claimed)
+        var placement = Placement(path: existing ?? free, lastSeq: 0)
+        if let existing {
+            placement.lastSeq = try LogReader(path: existing).lastSeq ?? 0
+        } else {
+            created += 1
+        }
+        placed += 1
+        claimed.insert(placement.path)
+        return placement
+    }
+}
+
+/// Where each session of an import goes: its log (``LogLocator``), the last
+/// seq it has there, and the writer thread that serves it. Sessions are told
+/// apart by their exact UTF-8 bytes (``SessionNumbers``); each gets a
+/// number, its route's index.
 struct SessionRouter {
     /// A session's log, as the reading side knows it.
     struct Route {
@@ -24,18 +77,16 @@ struct SessionRouter {
         var announced = false
     }
 
-    private let store: Store
+    private let locator: LogLocator
     private let sinks: Int
-    private var numbers: [SessionKey: Int] = [:]
-    private var claimed: Set<String> = []
-    private var nextSink = 0
+    private var numbers = SessionNumbers()
     /// The routes, by session number.
     private(set) var routes: [Route] = []
     /// Of the sessions routed, those whose log did not exist before.
-    private(set) var newLogs = 0
+    var newLogs: Int { locator.counts.newLogs }
 
     init(store: Store, sinks: Int) {
-        self.store = store
+        self.locator = LogLocator(store: store)
         self.sinks = max(sinks, 1)
     }
 
@@ -45,20 +96,10 @@ struct SessionRouter {
     /// - Throws: ``LogError`` when the store cannot be listed or the existing
     ///   log cannot be read.
     mutating func number(of session: String) throws(LogError) -> Int {
-        let key = SessionKey(session)
-        if let known = numbers[key] { return known }
-        let (existing, free) = try store.locate(session, claimed: claimed)
-        var route = Route(path: existing ?? free, lastSeq: 0, sink: nextSink)
-        if let existing {
-            route.lastSeq = try LogReader(path: existing).lastSeq ?? 0
-        } else {
-            newLogs += 1
-        }
-        nextSink = (nextSink + 1) % sinks
-        let number = routes.count
-        routes.append(route)
-        numbers[key] = number
-        claimed.insert(route.path)
+        let (number, isNew) = numbers.number(of: session)
+        guard isNew else { return number }
+        let placement = try locator.place(session)
+        routes.append(Route(path: placement.path, lastSeq: placement.lastSeq, sink: number % sinks))
         return number
     }
 
@@ -72,30 +113,4 @@ struct SessionRouter {
 
     /// Records the last seq queued for session `number`.
     mutating func setLastSeq(_ seq: Int, of number: Int) { routes[number].lastSeq = seq }
-}
-
-/// A session id compared and hashed by its exact UTF-8 bytes, not by Swift's
-/// canonical equivalence (`"e\u{301}" == "\u{E9}"` for `String`).
-struct SessionKey: Hashable {
-    let id: String
-    init(_ session: String) { id = session }
-
-    static func == (a: SessionKey, b: SessionKey) -> Bool {
-        let count = a.id.utf8.count
-        guard count == b.id.utf8.count else { return false }
-        let same: Bool? = a.id.utf8.withContiguousStorageIfAvailable { x in
-            b.id.utf8.withContiguousStorageIfAvailable { y in
-                count == 0 || memcmp(x.baseAddress!, y.baseAddress!, count) == 0
-            }
-        } ?? nil
-        return same ?? a.id.utf8.elementsEqual(b.id.utf8)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        let done: Void? = id.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        if done == nil {
-            let bytes = Array(id.utf8)
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        }
-    }
 }

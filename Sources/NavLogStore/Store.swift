@@ -150,6 +150,12 @@ public struct Store: Sendable {
         try LogWriter(path: locate(session).free, options: options)
     }
 
+    /// Makes the names of logs created without a directory sync durable
+    /// (``LogWriterOptions/syncsDirectoryOnCreate``).
+    func syncDirectory() throws(LogError) {
+        try LogFile.syncDirectory(containing: directory + "/" + Self.logExtension)
+    }
+
     // MARK: Listing
 
     /// The paths of every `.navlog` file in the store, sorted by name.

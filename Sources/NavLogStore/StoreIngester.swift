@@ -11,38 +11,37 @@ import NavLogCore
 /// }
 /// ```
 ///
-/// Threads: the caller's reads lines in chunks, which
-/// ``Options/parseThreads`` threads parse (the caller helps rather than
-/// waits); the caller then numbers and routes each chunk's events in input
-/// order (and reports rejections and progress, on its own thread);
-/// ``Options/writerThreads`` writer threads append to the logs, compressing
-/// and writing, each serving its own share of the sessions (so a session's
-/// events stay in order). A line that is already canonical is stored as it
-/// was read, not encoded again. Memory is bounded: a few chunks are parsed
-/// at a time, lines stream through queues of at most
-/// ``Options/queuedBatches`` batches, and at most ``Options/maxOpenWriters``
-/// logs are open at once (the least recently used is closed when another is
-/// needed, and reopened, continuing, if its session comes back).
+/// Threads: the caller's reads lines in chunks and deals each line to the
+/// thread that owns its session, found by skimming the line
+/// (``SessionSkim``; a line that cannot be skimmed is parsed to learn it).
+/// ``Options/writerThreads`` threads (``IngestWorker``) each own a share of
+/// the sessions: they parse their lines, number them and append them to the
+/// logs, compressing and writing; a line that is already canonical is
+/// stored as it was read. A session's lines stay in input order, so seqs
+/// are those of a one-thread ingest, and rejections are reported in input
+/// order, on the calling thread, once their chunk is done. Memory is
+/// bounded: a few chunks are in flight, and at most
+/// ``Options/maxOpenWriters`` logs are open at once (the least recently used
+/// is closed when another is needed, and reopened, continuing, if its
+/// session comes back).
 public final class StoreIngester {
     /// Settings.
     public struct Options: Sendable {
         /// Logs open for writing at once (each holds up to one block of raw lines).
         public var maxOpenWriters: Int
-        /// Events handed to the writer thread at a time.
+        /// Events handed to an import's writer thread at a time.
         public var batchEvents: Int
-        /// Batches that may wait for the writer thread.
+        /// Batches that may wait for an import's writer threads.
         public var queuedBatches: Int
         /// How the logs are written.
         public var writerOptions: LogWriterOptions
-        /// Threads writing logs (besides the caller's, which reads).
+        /// Threads that parse and write (besides the caller's, which reads),
+        /// each owning a share of the sessions.
         public var writerThreads: Int
-        /// Threads parsing input lines (besides the caller's, which helps).
-        public var parseThreads: Int
 
         public init(maxOpenWriters: Int = 128, batchEvents: Int = 4096, queuedBatches: Int = 8,
-                    writerOptions: LogWriterOptions = LogWriterOptions(), writerThreads: Int = 2, parseThreads: Int = 2) {
+                    writerOptions: LogWriterOptions = LogWriterOptions(), writerThreads: Int = 2) {
             self.writerThreads = max(writerThreads, 1)
-            self.parseThreads = max(parseThreads, 0)
             self.maxOpenWriters = max(maxOpenWriters, 1)
             self.batchEvents = max(batchEvents, 1)
             self.queuedBatches = max(queuedBatches, 1)
@@ -102,39 +101,6 @@ public final class StoreIngester {
         self.options = options
     }
 
-    /// One event on its way to a writer thread.
-    struct Item: Sendable {
-        var event: Event
-        /// Its session's number in this run (the writer's key for the log).
-        var route: Int
-        var file: Int
-        var line: Int
-        /// Where its input line is in the batch's ``Batch/lines`` when the
-        /// line is canonical and kept as it is (`lineLength` -1: it is not).
-        var lineStart: Int
-        var lineLength: Int
-    }
-
-    /// Events handed to a writer thread at once, with the canonical input
-    /// lines they keep.
-    struct Batch: Sendable {
-        var items: [Item] = []
-        var lines: [UInt8] = []
-        /// The logs' paths of the sessions this batch is the first to name.
-        var paths: [(route: Int, path: String)] = []
-
-        /// Adds an event of session `route`; `line` is its input line when
-        /// that is canonical and to be stored as it is.
-        mutating func append(_ event: consuming Event, route: Int, announcing path: String?, file: Int, line number: Int,
-                             canonicalLine line: UnsafeRawBufferPointer?) {
-            if let path { paths.append((route, path)) }
-            let start = lines.count
-            if let line { lines.append(contentsOf: line) }
-            items.append(Item(event: event, route: route, file: file, line: number,
-                              lineStart: start, lineLength: line?.count ?? -1))
-        }
-    }
-
     /// Reads every input in order and stores its events. `onReject` and
     /// `onProgress` run on the calling thread (`onProgress` every 16,384 lines
     /// and once at the end).
@@ -147,10 +113,16 @@ public final class StoreIngester {
         onProgress: (Progress) -> Void = { _ in }
     ) throws(LogError) -> Report {
         let n = options.writerThreads
-        let queues = (0..<n).map { _ in BoundedQueue<Batch>(capacity: max(options.queuedBatches / n, 1)) }
-        let perSink = max(options.maxOpenWriters / n, 1)
-        let sinks = (0..<n).map { _ in WriterSink(maxOpenWriters: perSink, writerOptions: options.writerOptions, files: paths) }
-        let workers = (0..<n).map { i in WorkerThread { [sink = sinks[i], queue = queues[i]] in sink.run(queue) } }
+        let locator = LogLocator(store: store)
+        let queues = (0..<n).map { _ in BoundedQueue<IngestChunk>(capacity: Self.chunksInFlight) }
+        let perThread = max(options.maxOpenWriters / n, 1)
+        // New logs' names are made durable by one directory sync at the end.
+        var writerOptions = options.writerOptions
+        writerOptions.syncsDirectoryOnCreate = false
+        let workers = (0..<n).map { [writerOptions] i in
+            IngestWorker(index: i, files: paths, locator: locator, maxOpenWriters: perThread, writerOptions: writerOptions)
+        }
+        let threads = (0..<n).map { i in WorkerThread { [worker = workers[i], queue = queues[i]] in worker.run(queue) } }
         var report = Report()
         var failure: LogError?
         do {
@@ -159,236 +131,124 @@ public final class StoreIngester {
             failure = error
         }
         for queue in queues { queue.close() }
-        for worker in workers { worker.join() }
-        report.stored = 0
-        for sink in sinks {
-            for rejection in sink.rejections {
-                report.rejected += 1
-                onReject(rejection)
-            }
-            report.stored += sink.stored
+        for thread in threads { thread.join() }
+        (report.sessions, report.newLogs) = locator.counts
+        // Even after a failure: what was stored stays stored.
+        var syncFailure: LogError?
+        if report.newLogs > 0 {
+            do throws(LogError) { try store.syncDirectory() } catch { syncFailure = error }
         }
-        if let error = sinks.lazy.compactMap(\.failure).first { throw error }
+        if let error = workers.lazy.compactMap(\.failure).first { throw error }
         if let failure { throw failure }
+        if let syncFailure { throw syncFailure }
         return report
     }
 
-    /// The reading side: read lines in chunks, parse them on the pool's
-    /// threads, then — in input order, on this thread — number, route and
-    /// batch them.
+    /// The reading side: reads lines into chunks, deals each line to the
+    /// thread owning its session, and — in input order — reports what each
+    /// chunk's lines came to once its threads are done with it.
     private func read(
-        paths: [String], into queues: [BoundedQueue<Batch>], report: inout Report,
+        paths: [String], into queues: [BoundedQueue<IngestChunk>], report: inout Report,
         onReject: (Rejection) -> Void, onProgress: (Progress) -> Void
     ) throws(LogError) {
-        // Sessions are told apart by their exact bytes (Swift's String `==`
-        // is canonical equivalence: "e\u{301}" == "\u{E9}").
-        var router = SessionRouter(store: store, sinks: queues.count)
-        defer {
-            report.sessions = router.routes.count
-            report.newLogs = router.newLogs
-        }
-        var batches: [Batch] = Array(repeating: Batch(), count: queues.count)
-        var canonical = CanonicalWriter(capacity: 1024)
+        let n = queues.count
+        let dealer = SessionDealer(threads: n)
         var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
-        let batchEvents = options.batchEvents
-        // Lines this long may grow over the limit once canonical (integer
-        // ids become strings, seq is filled in): they are checked here, so
-        // the writer never refuses an event the sequencer numbered.
-        let checkCanonicalAbove = EventParser.maxLineBytes * 3 / 4
-        let pool = LineParsePool(threads: options.parseThreads, window: 2 * options.parseThreads + 2)
-        defer { pool.stop() }
+        var inFlight: [IngestChunk] = []
+        var spare: [IngestChunk] = []
 
-        /// Numbers, routes and batches one parsed chunk's lines.
-        func take(_ chunk: LineChunk) throws(LogError) {
-            let path = paths[chunk.file]
-            for i in chunk.lines.indices {
-                let line = chunk.lines[i]
-                report.lines += 1
-                progress.linesRead += 1
-                progress.bytesRead += Int64((line.overLimitBytes ?? line.length) + 1)
-                if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
-                func reject(_ reason: String, keep: Bool = true) {
-                    report.rejected += 1
-                    progress.rejected += 1
-                    onReject(Rejection(file: path, line: line.number, reason: reason,
-                                       bytes: keep ? chunk.withLine(i) { [UInt8]($0) } : nil))
-                }
-                var event: Event
-                var keepsLine: Bool
-                switch chunk.takeParsed(i) {
-                case .blank:
-                    report.blankLines += 1
-                    continue
-                case .overLimit(let length):
-                    reject(EventParseError.lineTooLong(bytes: length, limit: EventParser.maxLineBytes).description, keep: false)
-                    continue
-                case .rejected(let error):
-                    reject(error.description)
-                    continue
-                case .event(let parsedEvent, let canonical):
-                    event = parsedEvent
-                    // A line already canonical with its own seq is stored as it is.
-                    keepsLine = canonical && event.seq != 0
-                }
-                // A session seen for the first time: find its log, continue its seq.
-                let number = try router.number(of: event.session)
-                let route = router.routes[number]
-                // Numbering as Sequencer does (contract §5), per exact session bytes.
-                if event.seq == 0 {
-                    guard route.lastSeq < Int.max else {
-                        reject("field \"seq\": session has reached the largest seq")
-                        continue
-                    }
-                    event.seq = route.lastSeq + 1
-                } else if event.seq <= route.lastSeq {
-                    reject(EventParseError.seqNotIncreasing(seq: event.seq, previous: route.lastSeq).description)
-                    continue
-                }
-                if line.length > checkCanonicalAbove {
-                    canonical.reset()
-                    canonical.write(event)
-                    if canonical.bytes.count > EventParser.maxLineBytes {
-                        reject("canonical line is \(canonical.bytes.count) bytes, over the limit of \(EventParser.maxLineBytes)")
-                        continue
-                    }
-                }
-                router.setLastSeq(event.seq, of: number)
-                let sink = route.sink
-                let announce = router.pathToAnnounce(number)
-                chunk.withLine(i) { text in
-                    batches[sink].append(event, route: number, announcing: announce, file: chunk.file, line: line.number,
-                                         canonicalLine: keepsLine ? text : nil)
-                }
-                if batches[sink].items.count >= batchEvents {
-                    let batch = batches[sink]
-                    batches[sink] = Batch()
-                    batches[sink].items.reserveCapacity(batchEvents)
-                    batches[sink].lines.reserveCapacity(batch.lines.count)
-                    guard queues[sink].push(batch) else { throw LogError(path: route.path, kind: .closed) }
-                }
+        /// Waits for the oldest chunk in flight and reports it.
+        func finishOldest() throws(LogError) {
+            let chunk = inFlight.removeFirst()
+            chunk.waitUntilDone()
+            for rejection in chunk.allRejections() {
+                report.rejected += 1
+                progress.rejected += 1
+                onReject(rejection)
             }
+            report.stored += chunk.stored
+            spare.append(chunk)
+            // A thread stopped: its own error is the one to report.
+            if chunk.failed { throw LogError(path: paths[chunk.file], kind: .closed) }
         }
 
-        func submit(_ chunk: LineChunk) throws(LogError) {
-            while pool.isFull, let oldest = pool.next() { try take(oldest) }
-            pool.submit(chunk)
+        func handOut(_ chunk: IngestChunk) throws(LogError) {
+            chunk.handOut()
+            for queue in queues { guard queue.push(chunk) else { throw LogError(path: paths[chunk.file], kind: .closed) } }
+            inFlight.append(chunk)
+            while inFlight.count >= Self.chunksInFlight { try finishOldest() }
+        }
+
+        func newChunk(file: Int) -> IngestChunk {
+            let chunk = spare.popLast() ?? IngestChunk(threads: n)
+            chunk.reset(file: file)
+            return chunk
+        }
+
+        /// Deals one line to its session's thread (or refuses it here).
+        func deal(_ line: NDJSONLineReader.Line, to chunk: IngestChunk, path: String) {
+            report.lines += 1
+            progress.linesRead += 1
+            progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
+            chunk.countLine(bytes: line.overLimitBytes ?? line.bytes.count)
+            if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
+            if let over = line.overLimitBytes {
+                chunk.rejections.append(Rejection(file: path, line: line.number,
+                    reason: EventParseError.lineTooLong(bytes: over, limit: EventParser.maxLineBytes).description, bytes: nil))
+                return
+            }
+            let text = line.bytes
+            if NDJSONLineReader.isBlank(text) {
+                report.blankLines += 1
+                return
+            }
+            do throws(EventParseError) {
+                try dealer.deal(text, number: line.number, to: chunk)
+            } catch {
+                chunk.rejections.append(Rejection(file: path, line: line.number, reason: error.description,
+                                                  bytes: [UInt8](text)))
+            }
         }
 
         do throws(LogError) {
             for (fileIndex, path) in paths.enumerated() {
-                let lines: NDJSONLineReader
-                do { lines = try NDJSONLineReader(path: path) } catch {
+                let reader: NDJSONLineReader
+                do { reader = try NDJSONLineReader(path: path) } catch {
                     throw LogError(path: path, kind: .io(call: error.operation, errno: error.errno))
                 }
-                var chunk = LineChunk(file: fileIndex, capacity: Self.chunkBytes)
+                var chunk = newChunk(file: fileIndex)
                 do throws(NDJSONFailure<LogError>) {
-                    try lines.forEachLine { (line) throws(LogError) in
-                        chunk.add(line)
-                        if chunk.lines.count >= Self.chunkLines || chunk.bytes.count >= Self.chunkBytes {
-                            try submit(chunk)
-                            chunk = LineChunk(file: fileIndex, capacity: Self.chunkBytes)
+                    try reader.forEachLine { (line) throws(LogError) in
+                        deal(line, to: chunk, path: path)
+                        if chunk.lineCount >= Self.chunkLines || chunk.bytesRead >= Self.chunkBytes {
+                            try handOut(chunk)
+                            chunk = newChunk(file: fileIndex)
                         }
                     }
                 } catch {
                     switch error {
                     case .read(let e):
                         // Lines read before the failure are still stored.
-                        if !chunk.lines.isEmpty { try submit(chunk) }
-                        while let oldest = pool.next() { try take(oldest) }
+                        if chunk.lineCount > 0 { try handOut(chunk) }
+                        while !inFlight.isEmpty { try finishOldest() }
                         throw LogError(path: path, kind: .io(call: e.operation, errno: e.errno))
                     case .body(let e): throw e
                     }
                 }
-                if !chunk.lines.isEmpty { try submit(chunk) }
+                if chunk.lineCount > 0 { try handOut(chunk) }
             }
-            while let oldest = pool.next() { try take(oldest) }
+            while !inFlight.isEmpty { try finishOldest() }
         } catch {
-            // A writer thread stopped: its own error is the one to report.
+            // A thread stopped: its own error is the one to report.
             if case .closed = error.kind { return }
             throw error
         }
-        for (i, batch) in batches.enumerated() where !batch.items.isEmpty { _ = queues[i].push(batch) }
         onProgress(progress)
     }
 
-    /// Lines, and bytes, read before a chunk goes to be parsed.
-    static let chunkLines = 1024
-    static let chunkBytes = 128 << 10
-}
-
-/// The writing side of an ingest: appends each event to its session's log,
-/// keeping at most `maxOpenWriters` logs open (least recently used closed
-/// first). Runs on its own thread; its results are read after `join()`.
-final class WriterSink: @unchecked Sendable {
-    private let maxOpenWriters: Int
-    private let writerOptions: LogWriterOptions
-    private let files: [String]
-    private var open: [Int: (writer: LogWriter, lastUse: Int)] = [:]
-    /// The path of each session's log, by route number.
-    private var paths: [Int: String] = [:]
-    private var clock = 0
-    private(set) var stored = 0
-    private(set) var rejections: [StoreIngester.Rejection] = []
-    private(set) var failure: LogError?
-
-    init(maxOpenWriters: Int, writerOptions: LogWriterOptions, files: [String]) {
-        self.maxOpenWriters = maxOpenWriters
-        self.writerOptions = writerOptions
-        self.files = files
-    }
-
-    func run(_ queue: BoundedQueue<StoreIngester.Batch>) {
-        while let batch = queue.pop() {
-            guard failure == nil else { continue }
-            for (route, path) in batch.paths { paths[route] = path }
-            let error: LogError? = batch.lines.withUnsafeBytes { lines in
-                batch.items.withUnsafeBufferPointer { items in
-                    do throws(LogError) {
-                        for i in items.indices { try append(items[i], lines: lines) }
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-            }
-            if let error {
-                failure = error
-                queue.fail()
-            }
-        }
-        // Every log is closed (made durable), even after a failure elsewhere:
-        // what was stored stays stored.
-        for (_, entry) in open {
-            do { try entry.writer.close() } catch { if failure == nil { failure = error } }
-        }
-        open.removeAll()
-    }
-
-    private func append(_ item: StoreIngester.Item, lines: UnsafeRawBufferPointer) throws(LogError) {
-        clock += 1
-        let writer: LogWriter
-        if let entry = open[item.route] {
-            writer = entry.writer
-            open[item.route]!.lastUse = clock
-        } else {
-            if open.count >= maxOpenWriters, let oldest = open.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                open.removeValue(forKey: oldest.key)
-                try oldest.value.writer.close()
-            }
-            writer = try LogWriter(path: paths[item.route]!, options: writerOptions)
-            open[item.route] = (writer, clock)
-        }
-        do {
-            if item.lineLength >= 0 {
-                try writer.append(item.event, canonicalLine: UnsafeRawBufferPointer(rebasing: lines[item.lineStart..<item.lineStart + item.lineLength]))
-            } else {
-                try writer.append(item.event)
-            }
-            stored += 1
-        } catch {
-            // Checked on the reading side already; kept as a rejection if it ever happens.
-            guard case .rejected(let why) = error.kind else { throw error }
-            rejections.append(StoreIngester.Rejection(file: files[item.file], line: item.line, reason: why, bytes: nil))
-        }
-    }
+    /// Lines, and bytes, read before a chunk is handed out.
+    static let chunkLines = 4096
+    static let chunkBytes: Int64 = 512 << 10
+    /// Chunks handed out and not yet reported.
+    static let chunksInFlight = 8
 }

@@ -1,0 +1,114 @@
+/// Finds an NDJSON event line's session id without parsing the event: the
+/// top-level `"session"` member's string, passed over the other members'
+/// values by their JSON structure alone. Ingest uses it to send each line to
+/// the thread that owns its session before the line is parsed.
+///
+/// ```swift
+/// let line = Array(#"{"scene":"main","seq":3,"session":"s-1","t":"…","type":"mark"}"#.utf8)
+/// line.withUnsafeBytes { SessionSkim.sessionBytes(in: $0) }   // the bytes of s-1
+/// ```
+///
+/// The answer is `nil` whenever skimming cannot be sure: the line is not an
+/// object, a key before `session` has escapes (`"sess\u0069on"` is that
+/// key too), the session is not a string or has escapes, or the structure
+/// breaks off. The caller then parses the line to learn its session. For a
+/// line ``EventParser`` accepts, a non-`nil` answer is exactly the UTF-8 of
+/// the event's `session`; for a line it rejects, the answer means nothing.
+public enum SessionSkim {
+    /// Where the session id's bytes are in `line` (between its quotes), or
+    /// `nil` when skimming cannot be sure (see the type's notes).
+    public static func sessionBytes(in line: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard let p = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        let n = line.count
+        var i = skipWhitespace(p, n, from: 0)
+        guard i < n, p[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        while true {
+            i = skipWhitespace(p, n, from: i)
+            guard i < n, p[i] == UInt8(ascii: "\"") else { return nil }
+            // The key: a plain string, else not sure.
+            guard let keyEnd = plainStringEnd(p, n, from: i + 1) else { return nil }
+            let isSession = keyEnd - (i + 1) == 7
+                && p[i + 1] == UInt8(ascii: "s") && p[i + 2] == UInt8(ascii: "e") && p[i + 3] == UInt8(ascii: "s")
+                && p[i + 4] == UInt8(ascii: "s") && p[i + 5] == UInt8(ascii: "i") && p[i + 6] == UInt8(ascii: "o")
+                && p[i + 7] == UInt8(ascii: "n")
+            i = skipWhitespace(p, n, from: keyEnd + 1)
+            guard i < n, p[i] == UInt8(ascii: ":") else { return nil }
+            i = skipWhitespace(p, n, from: i + 1)
+            guard i < n else { return nil }
+            if isSession {
+                guard p[i] == UInt8(ascii: "\""), let end = plainStringEnd(p, n, from: i + 1) else { return nil }
+                return (i + 1)..<end
+            }
+            guard let next = skipValue(p, n, from: i) else { return nil }
+            i = skipWhitespace(p, n, from: next)
+            guard i < n, p[i] == UInt8(ascii: ",") else { return nil }
+            i += 1
+        }
+    }
+
+    /// JSON whitespace.
+    @inline(__always)
+    private static func skipWhitespace(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int) -> Int {
+        var i = start
+        while i < n, p[i] == 0x20 || p[i] == 0x09 || p[i] == 0x0D || p[i] == 0x0A { i += 1 }
+        return i
+    }
+
+    /// The index of the closing quote of a string whose first content byte
+    /// is at `start`, when the string has no escape; `nil` otherwise.
+    @inline(__always)
+    private static func plainStringEnd(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int) -> Int? {
+        var i = start
+        while i < n {
+            let b = p[i]
+            if b == UInt8(ascii: "\"") { return i }
+            if b == UInt8(ascii: "\\") { return nil }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Just past the value at `start` (string, object, array or scalar),
+    /// by its structure alone; `nil` when it breaks off.
+    private static func skipValue(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int) -> Int? {
+        var i = start
+        var depth = 0
+        repeat {
+            guard i < n else { return nil }
+            switch p[i] {
+            case UInt8(ascii: "\""):
+                i += 1
+                while true {
+                    guard i < n else { return nil }
+                    let b = p[i]
+                    if b == UInt8(ascii: "\"") { break }
+                    i += b == UInt8(ascii: "\\") ? 2 : 1
+                }
+                i += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                i += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { return nil }
+                depth -= 1
+                i += 1
+            case UInt8(ascii: ","), UInt8(ascii: ":"), 0x20, 0x09, 0x0D, 0x0A:
+                guard depth > 0 else { return nil }
+                i += 1
+            default:
+                // A scalar's bytes (number, true, false, null).
+                i += 1
+                if depth == 0 {
+                    while i < n {
+                        let b = p[i]
+                        if b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == UInt8(ascii: "]")
+                            || b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A { break }
+                        i += 1
+                    }
+                }
+            }
+        } while depth > 0
+        return i
+    }
+}

@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A run of consecutive input lines of one ingest, dealt out to the
+/// ingest's threads: each thread gets the lines of the sessions it owns (its
+/// ``Share``), parses and stores them, and says what it refused. The
+/// reading thread waits for the chunk to be done, then reports its
+/// refusals — its own and the threads' — in line order.
+final class IngestChunk: @unchecked Sendable {
+    /// One input line in a share.
+    struct Line {
+        /// 1-based line number in its input.
+        var number: Int
+        /// Where its bytes are in the share's ``Share/bytes`` (without the `\n`).
+        var start: Int
+        var length: Int
+        /// Its session's number in this ingest.
+        var route: Int
+    }
+
+    /// The lines one thread handles. Only the reading thread touches it
+    /// until the chunk is handed out; then only that thread, until it
+    /// calls ``IngestChunk/finishShare()``.
+    final class Share {
+        @exclusivity(unchecked) var bytes: [UInt8] = []
+        @exclusivity(unchecked) var lines: [Line] = []
+        /// Sessions this ingest had not named before: number and id bytes.
+        @exclusivity(unchecked) var newRoutes: [(route: Int, key: [UInt8])] = []
+        /// What the thread refused.
+        @exclusivity(unchecked) var rejections: [StoreIngester.Rejection] = []
+        /// Events the thread stored.
+        @exclusivity(unchecked) var stored = 0
+        /// Whether the thread had stopped on an error (its lines not stored).
+        @exclusivity(unchecked) var failed = false
+
+        func add(_ line: UnsafeRawBufferPointer, number: Int, route: Int) {
+            lines.append(Line(number: number, start: bytes.count, length: line.count, route: route))
+            bytes.append(contentsOf: line)
+        }
+
+        func reset() {
+            bytes.removeAll(keepingCapacity: true)
+            lines.removeAll(keepingCapacity: true)
+            newRoutes.removeAll()
+            rejections.removeAll()
+            stored = 0
+            failed = false
+        }
+    }
+
+    /// The input the lines come from (index into the ingest's inputs).
+    private(set) var file = 0
+    /// One share a thread.
+    let shares: [Share]
+    /// Lines the reading thread refused itself (over the limit, or not
+    /// events at all when it had to parse them to find their session).
+    var rejections: [StoreIngester.Rejection] = []
+    /// Lines in the chunk, blank ones included.
+    private(set) var lineCount = 0
+    /// Bytes of input the chunk covers (lines and their `\n`).
+    var bytesRead: Int64 = 0
+
+    private var unfinished = 0
+    private var mutex = pthread_mutex_t()
+    private var doneCondition = pthread_cond_t()
+
+    init(threads: Int) {
+        shares = (0..<max(threads, 1)).map { _ in Share() }
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&doneCondition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(&doneCondition)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Empties the chunk for lines of input `file`.
+    func reset(file: Int) {
+        self.file = file
+        for share in shares { share.reset() }
+        rejections.removeAll()
+        lineCount = 0
+        bytesRead = 0
+    }
+
+    /// Counts a line read (whatever becomes of it).
+    func countLine(bytes: Int) {
+        lineCount += 1
+        bytesRead += Int64(bytes + 1)
+    }
+
+    /// Marks the chunk handed out: every share must then be finished.
+    func handOut() {
+        pthread_mutex_lock(&mutex)
+        unfinished = shares.count
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// Called by a thread when it is done with its share.
+    func finishShare() {
+        pthread_mutex_lock(&mutex)
+        unfinished -= 1
+        if unfinished == 0 { pthread_cond_broadcast(&doneCondition) }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// Waits until every share is finished.
+    func waitUntilDone() {
+        pthread_mutex_lock(&mutex)
+        while unfinished > 0 { pthread_cond_wait(&doneCondition, &mutex) }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// Every refusal of the chunk, in line order.
+    func allRejections() -> [StoreIngester.Rejection] {
+        var all = rejections
+        for share in shares { all += share.rejections }
+        if all.count > 1 { all.sort { $0.line < $1.line } }
+        return all
+    }
+
+    /// Whether a thread had stopped on an error by the time it got here.
+    var failed: Bool { shares.contains { $0.failed } }
+
+    /// Events stored from the chunk.
+    var stored: Int { shares.reduce(0) { $0 + $1.stored } }
+}

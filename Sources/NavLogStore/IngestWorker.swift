@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+
+/// One thread of an ingest: owns a share of the sessions, and for each of
+/// their lines, in input order, parses the event, numbers it (contract §5:
+/// an absent seq is the last accepted one + 1, a seq must increase) and
+/// appends it to the session's log — the line as read when it is already
+/// canonical. Keeps at most `maxOpenWriters` logs open (``OpenLogs``).
+/// Its results are read after `join()`.
+final class IngestWorker: @unchecked Sendable {
+    /// A session this thread owns.
+    private struct Route {
+        /// The id's bytes, as the reading thread found them.
+        var key: [UInt8]
+        /// Its log, once its first event was parsed.
+        var placement: LogLocator.Placement?
+    }
+
+    private let index: Int
+    private let files: [String]
+    private let locator: LogLocator
+    private let logs: OpenLogs
+    /// By session number; the sessions of other threads stay empty.
+    @exclusivity(unchecked) private var routes: [Route] = []
+    @exclusivity(unchecked) private var parser = EventLineParser(checkingCanonicalForm: true)
+    @exclusivity(unchecked) private var canonical = CanonicalWriter(capacity: 1024)
+    /// The first failure to write; the thread then only finishes shares.
+    @exclusivity(unchecked) private(set) var failure: LogError?
+
+    /// Lines this long may grow over the limit once canonical (integer ids
+    /// become strings, seq is filled in): they are checked before they are
+    /// appended, so the writer never refuses an event numbered already.
+    static let checkCanonicalAbove = EventParser.maxLineBytes * 3 / 4
+
+    /// The worker that handles share `index` of each chunk.
+    init(index: Int, files: [String], locator: LogLocator, maxOpenWriters: Int, writerOptions: LogWriterOptions) {
+        self.index = index
+        self.files = files
+        self.locator = locator
+        self.logs = OpenLogs(limit: maxOpenWriters, options: writerOptions)
+    }
+
+    /// Handles chunks until the queue is closed, then closes every log
+    /// (made durable), even after a failure: what was stored stays stored.
+    func run(_ queue: BoundedQueue<IngestChunk>) {
+        while let chunk = queue.pop() {
+            if failure == nil {
+                do throws(LogError) { try handle(chunk.shares[index], file: chunk.file) } catch { failure = error }
+            }
+            if failure != nil { chunk.shares[index].failed = true }
+            chunk.finishShare()
+        }
+        if let error = logs.closeAll(), failure == nil { failure = error }
+    }
+
+    private func handle(_ share: IngestChunk.Share, file: Int) throws(LogError) {
+        for (route, key) in share.newRoutes {
+            if routes.count <= route { routes += repeatElement(Route(key: []), count: route + 1 - routes.count) }
+            routes[route] = Route(key: key)
+        }
+        let failure: LogError? = share.bytes.withUnsafeBytes { all in
+            do throws(LogError) {
+                for line in share.lines {
+                    let text = UnsafeRawBufferPointer(rebasing: all[line.start..<line.start + line.length])
+                    if let reason = try store(text, route: line.route) {
+                        share.rejections.append(StoreIngester.Rejection(file: files[file], line: line.number,
+                                                                        reason: reason, bytes: [UInt8](text)))
+                    } else {
+                        share.stored += 1
+                    }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Stores one line of session `route`; returns why it was refused, or `nil`.
+    private func store(_ text: UnsafeRawBufferPointer, route number: Int) throws(LogError) -> String? {
+        var event: Event
+        do { event = try parser.parse(text) } catch { return error.description }
+        // A line already canonical with its own seq is stored as it is.
+        let keepsLine = parser.lastLineIsCanonical && event.seq != 0
+        guard Self.same(event.session, routes[number].key) else {
+            // The reading thread's skim disagrees with the parser: refused
+            // rather than stored in another session's log.
+            return "internal error: the session was skimmed as \"\(String(decoding: routes[number].key, as: UTF8.self))\" but parsed as \"\(event.session)\""
+        }
+        if routes[number].placement == nil { routes[number].placement = try locator.place(event.session) }
+        let lastSeq = routes[number].placement!.lastSeq
+        // Numbering as Sequencer does (contract §5), per exact session bytes.
+        if event.seq == 0 {
+            guard lastSeq < Int.max else { return "field \"seq\": session has reached the largest seq" }
+            event.seq = lastSeq + 1
+        } else if event.seq <= lastSeq {
+            return EventParseError.seqNotIncreasing(seq: event.seq, previous: lastSeq).description
+        }
+        if text.count > Self.checkCanonicalAbove {
+            canonical.reset()
+            canonical.write(event)
+            if canonical.bytes.count > EventParser.maxLineBytes {
+                return "canonical line is \(canonical.bytes.count) bytes, over the limit of \(EventParser.maxLineBytes)"
+            }
+        }
+        let writer = try logs.writer(for: number, path: routes[number].placement!.path)
+        do {
+            if keepsLine {
+                try writer.append(event, canonicalLine: text)
+            } else {
+                try writer.append(event)
+            }
+        } catch {
+            guard case .rejected(let why) = error.kind else { throw error }
+            return why
+        }
+        routes[number].placement!.lastSeq = event.seq
+        return nil
+    }
+
+    /// Whether `session` is exactly the bytes `key`.
+    private static func same(_ session: String, _ key: [UInt8]) -> Bool {
+        var session = session
+        return session.withUTF8 { utf8 in
+            utf8.count == key.count && (key.isEmpty || memcmp(utf8.baseAddress!, key, key.count) == 0)
+        }
+    }
+}

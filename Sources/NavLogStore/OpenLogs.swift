@@ -1,0 +1,58 @@
+/// The logs a writing thread keeps open, at most `limit` at once: when
+/// another is needed, the least recently used is closed (made durable) first.
+/// Logs are known by a route number (small, dense: an index here); a closed
+/// one is reopened, continuing, when its route comes back.
+final class OpenLogs {
+    private let limit: Int
+    private let options: LogWriterOptions
+    /// By route: its writer while open, and when it was last used.
+    @exclusivity(unchecked) private var writers: [LogWriter?] = []
+    @exclusivity(unchecked) private var lastUse: [Int] = []
+    /// The routes open now.
+    @exclusivity(unchecked) private var open: [Int] = []
+    @exclusivity(unchecked) private var clock = 0
+
+    init(limit: Int, options: LogWriterOptions) {
+        self.limit = max(limit, 1)
+        self.options = options
+    }
+
+    /// The writer of route `route`'s log at `path`, opened when it is not.
+    ///
+    /// - Throws: ``LogError`` when the least recently used log cannot be
+    ///   closed or this one cannot be opened.
+    func writer(for route: Int, path: @autoclosure () -> String) throws(LogError) -> LogWriter {
+        clock += 1
+        if route < writers.count, let writer = writers[route] {
+            lastUse[route] = clock
+            return writer
+        }
+        if writers.count <= route {
+            writers += repeatElement(nil, count: route + 1 - writers.count)
+            lastUse += repeatElement(0, count: route + 1 - lastUse.count)
+        }
+        if open.count >= limit {
+            let oldest = open.indices.min { lastUse[open[$0]] < lastUse[open[$1]] }!
+            let evicted = open.remove(at: oldest)
+            let writer = writers[evicted]!
+            writers[evicted] = nil
+            try writer.close()
+        }
+        let writer = try LogWriter(path: path(), options: options)
+        writers[route] = writer
+        lastUse[route] = clock
+        open.append(route)
+        return writer
+    }
+
+    /// Closes every open log, even after a failure; returns the first error.
+    func closeAll() -> LogError? {
+        var failure: LogError?
+        for route in open {
+            do { try writers[route]!.close() } catch { if failure == nil { failure = error } }
+            writers[route] = nil
+        }
+        open.removeAll()
+        return failure
+    }
+}

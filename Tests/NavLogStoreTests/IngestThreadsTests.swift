@@ -1,0 +1,104 @@
+import Testing
+import NavLogCore
+@testable import NavLogStore
+
+/// Ingest deals each session's lines to one thread; whatever the number of
+/// threads, and however few logs may be open, it must store the same events
+/// with the same seqs and report the same rejections in input order as a
+/// one-thread ingest.
+@Suite("Ingest threads")
+struct IngestThreadsTests {
+    /// Interleaved sessions with every kind of trouble mixed in: lines the
+    /// reading thread cannot skim (escaped keys, non-string sessions, not
+    /// JSON), lines that skim but do not parse, seq regressions, blank and
+    /// over-long lines, a session id that differs only in Unicode form.
+    static func troubledInput() -> (bytes: [UInt8], lines: Int) {
+        var rng = SeededGenerator(seed: 17)
+        let sessions = (1...12).map { sampleEvents(300, session: "s-\($0)", seed: UInt64($0), gaps: $0 % 3 == 0) }
+        var next = Array(repeating: 0, count: sessions.count)
+        var out: [UInt8] = []
+        var lines = 0
+        let t = #""t":"2026-11-20T10:00:00.000Z""#
+        let troubles = [
+            #"{"label":"x","sess\u0069on":"s-1",\#(t),"type":"mark"}"#,           // not skimmable, parses: stored
+            #"{"session":7,\#(t),"type":"mark","label":"x"}"#,                     // not skimmable, rejected
+            "not json at all",
+            #"{"seq":"one","session":"s-2",\#(t),"type":"mark","label":"x"}"#,    // skims, rejected by its thread
+            #"{"seq":1,"session":"s-3",\#(t),"type":"mark","label":"again"}"#,    // seq regression
+            #"{"meta":{"session":"s-4"},"session":"s-5",\#(t),"type":"mark","label":"m"}"#,
+            #"{"session":"e\#u{301}",\#(t),"type":"mark","label":"decomposed"}"#,
+            #"{"session":"\#u{E9}",\#(t),"type":"mark","label":"precomposed"}"#,
+            #"{"session":"s-6",\#(t),"type":"mark","label":"dup","label":"dup"}"#,
+            "   ",
+            "",
+        ]
+        while next.contains(where: { $0 < 300 }) {
+            let s = Int(rng.next() % UInt64(sessions.count))
+            guard next[s] < 300 else { continue }
+            if rng.next() % 25 == 0 {
+                out += Array(troubles[Int(rng.next() % UInt64(troubles.count))].utf8)
+            } else if rng.next() % 400 == 0 {
+                out += Array(#"{"label":""#.utf8) + Array(repeating: UInt8(ascii: "x"), count: EventParser.maxLineBytes) + Array(#""}"#.utf8)
+            } else {
+                var event = sessions[s][next[s]]
+                if rng.next() % 4 == 0 { event.seq = 0 }
+                out += ndjson([event]).dropLast()
+                next[s] += 1
+            }
+            out.append(0x0A)
+            lines += 1
+        }
+        return (out, lines)
+    }
+
+    @Test func anyNumberOfThreadsStoresAndRejectsExactlyAsOne() throws {
+        let dir = TemporaryDirectory()
+        let (input, lines) = Self.troubledInput()
+        writeFile(dir.file("in.ndjson"), input)
+        let options = LogWriterOptions(blockTargetBytes: 4096, checkpointInterval: 64)
+        // By their session's bytes (file names may differ when ids collide):
+        // each log's bytes, and its events as canonical NDJSON.
+        typealias Result = (report: StoreIngester.Report, rejections: [String], bytes: [[UInt8]: [UInt8]], events: [[UInt8]: [UInt8]])
+        var results: [Result] = []
+        // With logs closed and reopened (few open at once) the events are
+        // the same but the files are laid out differently (a closed log has
+        // a footer that the reopened one continues past).
+        for (threads, maxOpen) in [(1, 128), (2, 128), (3, 128), (2, 1), (3, 4)] {
+            let store = try Store(directory: dir.file("store-\(threads)-\(maxOpen)"), create: true)
+            let ingester = StoreIngester(store: store, options: .init(maxOpenWriters: maxOpen, writerOptions: options,
+                                                                     writerThreads: threads))
+            var rejections: [String] = []
+            let report = try ingester.ingest(paths: [dir.file("in.ndjson")], onReject: { rejections.append("\($0.line): \($0.reason)") })
+            var bytes: [[UInt8]: [UInt8]] = [:], events: [[UInt8]: [UInt8]] = [:]
+            for entry in try store.entries() {
+                let session = Array(try #require(entry.session).utf8)
+                bytes[session] = fileBytes(entry.path)
+                events[session] = ndjson(try readAll(entry.path))
+                #expect(try LogVerifier.verify(path: entry.path).problems.isEmpty)
+            }
+            results.append((report, rejections, bytes, events))
+        }
+        let one = results[0]
+        #expect(one.report.lines == lines)
+        #expect(one.report.stored + one.report.rejected + one.report.blankLines == lines)
+        #expect(one.report.rejected > 20 && one.report.sessions == 14 && one.events.count == 14)
+        #expect(one.rejections.contains { $0.contains("internal error") } == false)
+        let lineNumbers = one.rejections.map { Int($0.prefix { $0 != ":" })! }
+        #expect(lineNumbers == lineNumbers.sorted(), "rejections are reported in input order")
+        for other in results.dropFirst() {
+            #expect(other.report.lines == one.report.lines && other.report.stored == one.report.stored)
+            #expect(other.report.rejected == one.report.rejected && other.report.blankLines == one.report.blankLines)
+            #expect(other.report.sessions == one.report.sessions && other.report.newLogs == one.report.newLogs)
+            #expect(other.rejections == one.rejections)
+            #expect(other.events.keys.sorted { $0.lexicographicallyPrecedes($1) } == one.events.keys.sorted { $0.lexicographicallyPrecedes($1) })
+            for (session, events) in one.events {
+                #expect(other.events[session] == events, "events of \(String(decoding: session, as: UTF8.self)) differ")
+            }
+        }
+        for other in results[1..<3] {
+            for (session, bytes) in one.bytes {
+                #expect(other.bytes[session] == bytes, "log of \(String(decoding: session, as: UTF8.self)) differs")
+            }
+        }
+    }
+}
