@@ -16,7 +16,7 @@
 /// records them.
 public struct FlatExportWriter {
     private struct Open { var state: NavigationState; var start: Timestamp; var app: [String: JSONValue]? }
-    private var open: [String: Open] = [:]
+    private var open: [SessionID: Open] = [:]
     private var views: [ScreenView] = []
     private var writer = CanonicalWriter(capacity: 1024)
 
@@ -27,11 +27,12 @@ public struct FlatExportWriter {
 
     /// What an event shows in a flat stream: the screens it changed to and its mark.
     private mutating func flat(_ event: Event) -> (Open, screens: [String], mark: String?, meta: [String: JSONValue]?) {
-        var session = open[event.session] ?? Open(state: NavigationState(session: event.session), start: event.t, app: nil)
+        let key = SessionID(event.session)
+        var session = open[key] ?? Open(state: NavigationState(session: event.session), start: event.t, app: nil)
         if case .sessionStart(let app, _) = event.kind, session.app == nil { session.app = app }
         views.removeAll(keepingCapacity: true)
         session.state.apply(event, screenViews: &views)
-        if case .sessionEnd = event.kind { open.removeValue(forKey: event.session) } else { open[event.session] = session }
+        if case .sessionEnd = event.kind { open.removeValue(forKey: key) } else { open[key] = session }
         var mark: String?
         if case .mark(let label) = event.kind { mark = label }
         return (session, views.map(\.screen), mark, event.meta)

@@ -26,9 +26,9 @@ public struct GA4Converter: ImportConverter {
 
     private struct OpenSession { var id: String; var latest: Int64 }
     /// Open sessions by id (`ga_session_id` ones) …
-    private var open: [String: Int64] = [:]
+    private var open: [SessionID: Int64] = [:]
     /// … and each user's open gap-delimited session.
-    private var openByUser: [String: OpenSession] = [:]
+    private var openByUser: [SessionID: OpenSession] = [:]
     private var watermark = Int64.min
     private var sinceSweep = 0
 
@@ -50,15 +50,16 @@ public struct GA4Converter: ImportConverter {
         var isNew = false
         if let ga = r.gaSessionID {
             session = r.user + ":" + String(ga)
-            if open.updateValue(max(ms, open[session] ?? ms), forKey: session) == nil { isNew = true }
-        } else if var current = openByUser[r.user], abs(ms - current.latest) <= gap {
+            let key = SessionID(session)
+            if open.updateValue(max(ms, open[key] ?? ms), forKey: key) == nil { isNew = true }
+        } else if var current = openByUser[SessionID(r.user)], abs(ms - current.latest) <= gap {
             session = current.id
             current.latest = max(current.latest, ms)
-            openByUser[r.user] = current
+            openByUser[SessionID(r.user)] = current
         } else {
             let (q, rem) = ms.quotientAndRemainder(dividingBy: 1000)
             session = r.user + ":" + String(rem < 0 ? q - 1 : q)
-            openByUser[r.user] = OpenSession(id: session, latest: ms)
+            openByUser[SessionID(r.user)] = OpenSession(id: session, latest: ms)
             isNew = true
         }
         if isNew {

@@ -55,7 +55,7 @@ public struct NavigationState: Hashable, Sendable {
 
     /// Everything but the fold's lookup cache is compared.
     public static func == (a: NavigationState, b: NavigationState) -> Bool {
-        a.session == b.session && a.seq == b.seq && a.t == b.t && a.anomalies == b.anomalies
+        SessionID.same(a.session, b.session) && a.seq == b.seq && a.t == b.t && a.anomalies == b.anomalies
             && a.ended == b.ended && a.sceneTable == b.sceneTable
     }
 

@@ -256,7 +256,7 @@ private struct VerifyRun {
                 ok = false
                 return problemsHere.count < 5
             }
-            if let session, event.session != session {
+            if let session, !SessionID.same(event.session, session) {
                 problemsHere.append(("session \"\(event.session)\" differs from the log's \"\(session)\"", event.seq))
                 ok = false
             }

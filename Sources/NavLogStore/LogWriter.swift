@@ -316,7 +316,7 @@ public final class LogWriter {
             LogError(path: path, kind: .rejected(why), seq: seq)
         }
         guard !event.session.isEmpty else { throw reject("session is empty", seq: event.seq == 0 ? nil : event.seq) }
-        if let session, event.session != session {
+        if let session, !SessionID.same(event.session, session) {
             throw reject("session \"\(event.session)\" is not the log's session \"\(session)\"", seq: event.seq == 0 ? nil : event.seq)
         }
         let seq: Int
@@ -611,7 +611,7 @@ public final class LogWriter {
             var valid = salvage.frameBytes > 0
             try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
                 guard let event = try? parser.parse(line), event.seq > (events.last?.seq ?? lastSeq),
-                      session == nil || event.session == session else {
+                      session.map({ SessionID.same(event.session, $0) }) ?? true else {
                     valid = false
                     return false
                 }

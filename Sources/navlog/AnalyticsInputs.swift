@@ -126,13 +126,14 @@ struct AnalyticsInputs {
             }
             if let recorder { try body(recorder) }
         case .ndjson:
-            var index: [String: Int] = [:]
+            var index: [SessionID: Int] = [:]
             var recorders: [SessionOccurrences] = []
             try forEachEvent(in: source) { event in
-                if let i = index[event.session] {
+                let key = SessionID(event.session)
+                if let i = index[key] {
                     recorders[i].add(event, names: names)
                 } else {
-                    index[event.session] = recorders.count
+                    index[key] = recorders.count
                     var recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
                     recorder.add(event, names: names)
                     recorders.append(recorder)

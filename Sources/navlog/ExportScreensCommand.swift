@@ -46,7 +46,7 @@ struct ScreenRows: ExportRows {
     private var csv = CSVWriter()
     private var scratch = CanonicalWriter()
     private var lastSession: String?
-    private var seen: Set<String> = []
+    private var seen: Set<SessionID> = []
 
     init(ndjson: Bool, withMarks: Bool) {
         self.ndjson = ndjson
@@ -55,7 +55,7 @@ struct ScreenRows: ExportRows {
 
     mutating func write(_ event: Event, view: ScreenView?, to out: inout [UInt8]) {
         if withMarks {
-            if event.session != lastSession, seen.insert(event.session).inserted { row(event, "", "session", to: &out) }
+            if lastSession.map({ !SessionID.same(event.session, $0) }) ?? true, seen.insert(SessionID(event.session)).inserted { row(event, "", "session", to: &out) }
             lastSession = event.session
             switch event.kind {
             case .mark(let label): row(event, label, "mark", to: &out)

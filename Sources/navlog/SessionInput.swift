@@ -19,15 +19,16 @@ enum SessionInput {
             let reader = try openLog(path, session: session)
             do { return try reader.state(at: spec) } catch { throw CLIFailure(error) }
         }
-        var states: [String: NavigationState] = [:]
+        var states: [SessionID: NavigationState] = [:]
         let only = try readNDJSON(path, session: session) { event in
+            let key = SessionID(event.session)
             if spec.includes(event) {
-                states[event.session, default: NavigationState(session: event.session)].apply(event)
-            } else if states[event.session] == nil {
-                states[event.session] = NavigationState(session: event.session)
+                states[key, default: NavigationState(session: event.session)].apply(event)
+            } else if states[key] == nil {
+                states[key] = NavigationState(session: event.session)
             }
         }
-        return states[only]!
+        return states[SessionID(only)]!
     }
 
     /// Every event of the one session in `path`, in seq order. Rejected
@@ -47,9 +48,9 @@ enum SessionInput {
             guard let first = events.first else { throw CLIFailure.trouble("\(path): no events") }
             return (first.session, events)
         }
-        var bySession: [String: [Event]] = [:]
-        let only = try readNDJSON(path, session: session) { bySession[$0.session, default: []].append($0) }
-        return (only, bySession[only]!)
+        var bySession: [SessionID: [Event]] = [:]
+        let only = try readNDJSON(path, session: session) { bySession[SessionID($0.session), default: []].append($0) }
+        return (only, bySession[SessionID(only)]!)
     }
 
     /// Reads NDJSON, handing `body` every accepted event (of `session`, when
@@ -59,15 +60,15 @@ enum SessionInput {
         let reader: NDJSONEventReader
         do { reader = try NDJSONEventReader(path: path) } catch { throw CLIFailure.trouble("\(error)") }
         var sequencer = Sequencer()
-        var seen: Set<String> = []
+        var seen: Set<SessionID> = []
         var order: [String] = []
         var rejected = 0
         do {
             try reader.forEach(sequencer: &sequencer) { (result) throws(Never) in
                 switch result {
                 case .success(let event):
-                    if let session, event.session != session { return }
-                    if seen.insert(event.session).inserted { order.append(event.session) }
+                    if let session, !SessionID.same(event.session, session) { return }
+                    if seen.insert(SessionID(event.session)).inserted { order.append(event.session) }
                     body(event)
                 case .failure(let reject):
                     rejected += 1

@@ -13,6 +13,23 @@ struct StateCommandTests {
         #expect(r.stdout == #"{"anomalies":{"pop-underflow":1},"scenes":{"main":{"modals":[],"screen":"tab:home","sizeClass":null,"splits":{},"stacks":{"checkout":[{"type":"Payment"}],"home":[],"search":[{"data":{"query":"crumble"},"type":"Results"},{"id":"plum-crumble","type":"Recipe"}]},"tabs":{"hidden":["favorites"],"order":["home","search","favorites","settings"],"selected":"home"}}},"seq":23,"session":"demo-1","t":"2026-11-20T10:01:00.000Z"}"# + "\n")
     }
 
+    @Test func canonicallyEquivalentSessionIdsAreTwoSessions() throws {
+        let dir = try TemporaryDirectory()
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        let file = try dir.file("two.ndjson", """
+            {"session":"\(composed)","t":"2026-11-20T10:00:01Z","type":"stack.push","stack":"main","value":{"type":"A"}}
+            {"session":"\(decomposed)","t":"2026-11-20T10:00:02Z","type":"stack.push","stack":"main","value":{"type":"B"}}
+
+            """)
+        let both = navlog("state", file, "--json")
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("holds 2 sessions"))
+        let one = navlog("state", file, "--session", decomposed, "--json")
+        #expect(one.status == 0)
+        #expect(one.stdout.contains(#""main":[{"type":"B"}]"#) && !one.stdout.contains(#"{"type":"A"}"#))
+        #expect(one.stdout.contains(#""seq":1,"#))
+    }
+
     @Test func atZeroIsTheEmptyState() {
         let r = navlog("state", Self.sample, "--at", "0", "--json")
         #expect(r.status == 0)

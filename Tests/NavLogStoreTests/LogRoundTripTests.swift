@@ -177,3 +177,21 @@ import Testing
         #expect(try !LogVerifier.verify(path: dir.file("bad.navlog")).problems.isEmpty)
     }
 }
+
+/// A log holds one session, told apart by its exact bytes.
+@Suite struct LogSessionBytesTests {
+    @Test func aLogRefusesACanonicallyEquivalentButDifferentSession() throws {
+        let dir = TemporaryDirectory()
+        let t = Timestamp(milliseconds: 1_795_168_800_000)
+        let writer = try LogWriter(path: dir.file("cafe.navlog"))
+        try writer.append(Event(session: "caf\u{E9}", t: t, kind: .mark(label: "a")))
+        #expect(throws: LogError.self) {
+            try writer.append(Event(session: "cafe\u{301}", t: t, kind: .mark(label: "b")))
+        }
+        try writer.append(Event(session: "caf\u{E9}", t: t, kind: .mark(label: "c")))
+        try writer.close()
+        let events = try readAll(dir.file("cafe.navlog"))
+        #expect(events.map(\.seq) == [1, 2])
+        #expect(events.allSatisfy { Array($0.session.utf8) == Array("caf\u{E9}".utf8) })
+    }
+}

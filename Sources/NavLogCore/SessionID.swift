@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A session id (or any id that names a session, such as a user's) that is
+/// compared and hashed by its exact UTF-8 bytes.
+///
+/// Swift's `String ==` holds canonically equivalent strings equal: `"e\u{301}"`
+/// and `"\u{E9}"` are one `String` key but two session ids to navlog, which
+/// keeps them apart everywhere, as the store's file names do (a log refuses
+/// the other one's events; inputs holding both hold two sessions).
+///
+/// ```swift
+/// var last: [SessionID: Int] = [:]
+/// last[SessionID("e\u{301}")] = 3
+/// last[SessionID("\u{E9}")]            // nil
+/// SessionID.same("e\u{301}", "\u{E9}") // false
+/// ```
+public struct SessionID: Hashable, Sendable, CustomStringConvertible {
+    /// The id.
+    public let id: String
+
+    public init(_ id: String) { self.id = id }
+
+    public static func == (a: SessionID, b: SessionID) -> Bool { same(a.id, b.id) }
+
+    public func hash(into hasher: inout Hasher) {
+        if id.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+            Array(id.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    public var description: String { id }
+
+    /// Whether two ids are the same bytes.
+    @inlinable
+    public static func same(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (a.utf8, b.utf8)
+        guard x.count == y.count else { return false }
+        // Native strings, small ones included, lend their bytes as they are.
+        if let equal = x.withContiguousStorageIfAvailable({ p in
+            y.withContiguousStorageIfAvailable { q in p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 }
+        }), let equal {
+            return equal
+        }
+        return x.elementsEqual(y)
+    }
+}
