@@ -87,8 +87,13 @@ public struct EventLineParser {
 final class LineParserStorage {
     /// Where each known field's value is, by ``CanonicalKey`` raw value.
     let slots = UnsafeMutablePointer<ValueSlot>.allocate(capacity: CanonicalKey.allCases.count)
-    @exclusivity(unchecked) var sessionBytes: [UInt8] = []
+    /// The last session id's bytes (in a buffer of `sessionCapacity`) and string.
+    @exclusivity(unchecked) private var sessionBuffer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)
+    @exclusivity(unchecked) private var sessionCapacity = 64
+    @exclusivity(unchecked) private var sessionCount = 0
     @exclusivity(unchecked) var session: String = ""
+    /// The last session id's bytes.
+    var sessionBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: sessionBuffer, count: sessionCount) }
     /// Where values are written again to compare them with the line's.
     @exclusivity(unchecked) var scratch = CanonicalWriter(capacity: 1024)
     /// The date of the last canonical `t`.
@@ -107,18 +112,24 @@ final class LineParserStorage {
     /// Known keys written plainly.
     let keys = CanonicalKeyMatcher.shared
 
-    deinit { slots.deallocate() }
+    deinit {
+        slots.deallocate()
+        sessionBuffer.deallocate()
+    }
 
     /// The session id for these bytes, reusing the last one when equal (and
     /// a short one seen before: interleaved sessions alternate).
     func session(_ raw: UnsafeRawBufferPointer) -> String {
-        if raw.count == sessionBytes.count,
-           raw.count == 0 || sessionBytes.withUnsafeBytes({ memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 }) {
-            return session
+        let n = raw.count
+        if n == sessionCount, n == 0 || memcmp(sessionBuffer, raw.baseAddress!, n) == 0 { return session }
+        if n > sessionCapacity {
+            sessionBuffer.deallocate()
+            sessionCapacity = max(n, 2 * sessionCapacity)
+            sessionBuffer = .allocate(byteCount: sessionCapacity, alignment: 8)
         }
-        sessionBytes.removeAll(keepingCapacity: true)
-        sessionBytes.append(contentsOf: raw)
-        session = raw.count <= StringInterner.maxBytes ? names.string(raw) : String(decoding: raw, as: UTF8.self)
+        if n > 0 { sessionBuffer.copyMemory(from: raw.baseAddress!, byteCount: n) }
+        sessionCount = n
+        session = n <= StringInterner.maxBytes ? names.string(raw) : String(decoding: raw, as: UTF8.self)
         return session
     }
 }
@@ -285,7 +296,7 @@ private struct LineParser {
         case .session:
             let n = storage.sessionBytes.count
             guard n > 0, i + n + 2 <= b.count, b[i] == UInt8(ascii: "\""), b[i + n + 1] == UInt8(ascii: "\""),
-                  storage.sessionBytes.withUnsafeBytes({ memcmp($0.baseAddress!, b.baseAddress! + i + 1, n) == 0 })
+                  memcmp(storage.sessionBytes.baseAddress!, b.baseAddress! + i + 1, n) == 0
             else { return false }
             early.session = storage.session
             r.i = i + n + 2

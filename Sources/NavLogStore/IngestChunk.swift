@@ -27,7 +27,7 @@ final class IngestChunk: @unchecked Sendable {
     /// until the chunk is handed out; then only that thread, until it
     /// calls ``IngestChunk/finishShare()``.
     final class Share {
-        @exclusivity(unchecked) var bytes: [UInt8] = []
+        let bytes = ByteBuffer(capacity: 256 << 10)
         @exclusivity(unchecked) var lines: [Line] = []
         /// Sessions this ingest had not named before: number and id bytes.
         @exclusivity(unchecked) var newRoutes: [(route: Int, key: [UInt8])] = []
@@ -40,11 +40,11 @@ final class IngestChunk: @unchecked Sendable {
 
         func add(_ line: UnsafeRawBufferPointer, number: Int, route: Int) {
             lines.append(Line(number: number, start: bytes.count, length: line.count, route: route))
-            bytes.append(contentsOf: line)
+            bytes.append(line)
         }
 
         func reset() {
-            bytes.removeAll(keepingCapacity: true)
+            bytes.removeAll()
             lines.removeAll(keepingCapacity: true)
             newRoutes.removeAll()
             rejections.removeAll()

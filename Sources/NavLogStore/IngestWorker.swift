@@ -64,23 +64,16 @@ final class IngestWorker: @unchecked Sendable {
             if routes.count <= route { routes += repeatElement(Route(key: []), count: route + 1 - routes.count) }
             routes[route] = Route(key: key)
         }
-        let failure: LogError? = share.bytes.withUnsafeBytes { all in
-            do throws(LogError) {
-                for line in share.lines {
-                    let text = UnsafeRawBufferPointer(rebasing: all[line.start..<line.start + line.length])
-                    if let reason = try store(text, route: line.route) {
-                        share.rejections.append(StoreIngester.Rejection(file: files[file], line: line.number,
-                                                                        reason: reason, bytes: [UInt8](text)))
-                    } else {
-                        share.stored += 1
-                    }
-                }
-                return nil
-            } catch {
-                return error
+        let all = share.bytes.bytes
+        for line in share.lines {
+            let text = UnsafeRawBufferPointer(rebasing: all[line.start..<line.start + line.length])
+            if let reason = try store(text, route: line.route) {
+                share.rejections.append(StoreIngester.Rejection(file: files[file], line: line.number,
+                                                                reason: reason, bytes: [UInt8](text)))
+            } else {
+                share.stored += 1
             }
         }
-        if let failure { throw failure }
     }
 
     /// Stores one line of session `route`; returns why it was refused, or `nil`.

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavLogCore
 
 /// Appends events to a `.navlog` file (schemas/navlog-format.md §6).
@@ -34,7 +41,11 @@ public final class LogWriter {
     /// The seq of the last accepted event (0 when none).
     @exclusivity(unchecked) public private(set) var lastSeq: Int = 0
     /// The session of the log (`nil` until the first event).
-    @exclusivity(unchecked) public private(set) var session: String?
+    @exclusivity(unchecked) public private(set) var session: String? {
+        didSet { sessionUTF8 = session.map { Array($0.utf8) } ?? [] }
+    }
+    /// The bytes of `session`, which an event's session must equal exactly.
+    @exclusivity(unchecked) private var sessionUTF8: [UInt8] = []
     /// Events in the log, including those not yet durable.
     @exclusivity(unchecked) public private(set) var eventCount: Int = 0
     /// What opening had to repair, if anything.
@@ -316,7 +327,7 @@ public final class LogWriter {
             LogError(path: path, kind: .rejected(why), seq: seq)
         }
         guard !event.session.isEmpty else { throw reject("session is empty", seq: event.seq == 0 ? nil : event.seq) }
-        if let session, !SessionID.same(event.session, session) {
+        if let session, !isLogSession(event.session) {
             throw reject("session \"\(event.session)\" is not the log's session \"\(session)\"", seq: event.seq == 0 ? nil : event.seq)
         }
         let seq: Int
@@ -333,6 +344,16 @@ public final class LogWriter {
             throw reject("t is outside years 0000–9999", seq: seq)
         }
         return seq
+    }
+
+    /// Whether `id` is exactly the log's session (by bytes, ``SessionID``).
+    @inline(__always)
+    private func isLogSession(_ id: String) -> Bool {
+        sessionUTF8.withUnsafeBytes { key in
+            id.utf8.withContiguousStorageIfAvailable { p in
+                p.count == key.count && (p.isEmpty || memcmp(p.baseAddress!, key.baseAddress!, p.count) == 0)
+            } ?? id.utf8.elementsEqual(key)
+        }
     }
 
     /// Accepts a staged event: its line joins the block, the state advances.
