@@ -55,18 +55,31 @@ public enum SessionSkim {
         return i
     }
 
+    /// The index of the first `"` or `\` at or after `start` (`n` when none),
+    /// passing over other bytes eight at a time.
+    @inline(__always)
+    private static func nextQuoteOrBackslash(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int) -> Int {
+        var i = start
+        let raw = UnsafeRawPointer(p)
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let quote = v ^ (ones &* 0x22), slash = v ^ (ones &* 0x5C)
+            // A byte is flagged when it is 0 after the xor: exact for the lowest one.
+            let found = (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)) & high
+            if found != 0 { return i + found.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < n, p[i] != UInt8(ascii: "\""), p[i] != UInt8(ascii: "\\") { i += 1 }
+        return i
+    }
+
     /// The index of the closing quote of a string whose first content byte
     /// is at `start`, when the string has no escape; `nil` otherwise.
     @inline(__always)
     private static func plainStringEnd(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int) -> Int? {
-        var i = start
-        while i < n {
-            let b = p[i]
-            if b == UInt8(ascii: "\"") { return i }
-            if b == UInt8(ascii: "\\") { return nil }
-            i += 1
-        }
-        return nil
+        let i = nextQuoteOrBackslash(p, n, from: start)
+        return i < n && p[i] == UInt8(ascii: "\"") ? i : nil
     }
 
     /// Just past the value at `start` (string, object, array or scalar),
@@ -80,10 +93,10 @@ public enum SessionSkim {
             case UInt8(ascii: "\""):
                 i += 1
                 while true {
+                    i = nextQuoteOrBackslash(p, n, from: i)
                     guard i < n else { return nil }
-                    let b = p[i]
-                    if b == UInt8(ascii: "\"") { break }
-                    i += b == UInt8(ascii: "\\") ? 2 : 1
+                    if p[i] == UInt8(ascii: "\"") { break }
+                    i += 2  // an escape: its next byte is never the end
                 }
                 i += 1
             case UInt8(ascii: "{"), UInt8(ascii: "["):

@@ -27,7 +27,7 @@ struct SessionNumbers {
 
     /// The number of session `key`, numbering it when new.
     mutating func number(of key: UnsafeRawBufferPointer) -> (number: Int, isNew: Bool) {
-        let hash = XXHash64.hash(key)
+        let hash = Self.hash(key)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] != 0 {
@@ -53,6 +53,38 @@ struct SessionNumbers {
     func key(_ number: Int) -> [UInt8] {
         let entry = entries[number]
         return Array(keyBytes[entry.start..<entry.start + entry.length])
+    }
+
+    /// A hash of the key: for up to 16 bytes, two words mixed (ids are
+    /// usually that short); XXH64 beyond.
+    @inline(__always)
+    private static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
+        let n = key.count
+        guard n <= 16, let base = key.baseAddress else { return XXHash64.hash(key) }
+        let w0: UInt64, w1: UInt64
+        if n >= 8 {
+            w0 = base.loadUnaligned(as: UInt64.self)
+            w1 = base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 4 {
+            w0 = UInt64(base.loadUnaligned(as: UInt32.self))
+            w1 = UInt64(base.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+        } else if n > 0 {
+            let b = base.assumingMemoryBound(to: UInt8.self)
+            w0 = UInt64(b[0]) | UInt64(b[n >> 1]) << 8 | UInt64(b[n - 1]) << 16
+            w1 = 0
+        } else {
+            (w0, w1) = (0, 0)
+        }
+        // Both words folded in, then a full 64-bit finaliser (MurmurHash3's
+        // fmix64): ids often differ only in their last bytes, which sit in
+        // a word's top bits, and the table indexes by the low bits.
+        var h = w0 ^ (w1 &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(n) << 59)
+        h ^= h >> 33
+        h &*= 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        h &*= 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 33
+        return h
     }
 
     private func matches(_ entry: Entry, _ key: UnsafeRawBufferPointer) -> Bool {
