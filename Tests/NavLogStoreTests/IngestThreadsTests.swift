@@ -102,3 +102,35 @@ struct IngestThreadsTests {
         }
     }
 }
+
+/// A thread that cannot open its session's log stops the ingest with that
+/// error, without hanging the others; what was stored stays stored.
+@Suite("Ingest threads: a failing log")
+struct IngestFailureTests {
+    @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3])
+    func anUnreadableLogStopsTheIngestWithItsError(threads: Int) throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(directory: dir.file("store"), create: true)
+        let bad = store.directory + "/" + Store.fileName(forSession: "s-2", attempt: 0)
+        writeFile(bad, Array("this is not a navlog file, and longer than a preamble of fifty-five bytes".utf8))
+        var input: [UInt8] = []
+        let sessions = (1...3).map { sampleEvents(4000, session: "s-\($0)", seed: UInt64($0)) }
+        for i in 0..<4000 { for events in sessions { input += ndjson([events[i]]) } }
+        writeFile(dir.file("in.ndjson"), input)
+        let ingester = StoreIngester(store: store, options: .init(writerThreads: threads))
+        var failure: LogError?
+        do {
+            _ = try ingester.ingest(paths: [dir.file("in.ndjson")], onReject: { Issue.record("rejected: \($0)") })
+        } catch {
+            failure = error
+        }
+        let error = try #require(failure)
+        #expect(error.path == bad, "\(error)")
+        #expect(fileBytes(bad) == Array("this is not a navlog file, and longer than a preamble of fifty-five bytes".utf8))
+        for session in ["s-1", "s-3"] {
+            if let path = try store.path(forSession: session) {
+                #expect(try LogVerifier.verify(path: path).problems.isEmpty)
+            }
+        }
+    }
+}
