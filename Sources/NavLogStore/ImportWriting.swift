@@ -4,7 +4,7 @@ import NavLogCore
 /// in the store (found or created as ingest does, its seq continued),
 /// numbered, and written in batches by writer threads (``WriterSink``, a
 /// session always on the same thread, at most `maxOpenWriters` logs open).
-/// New logs' names are made durable by one directory sync at the end.
+/// The logs, and new logs' names, are made durable together at the end.
 ///
 /// The events of one record are numbered and queued together, after their
 /// canonical size is checked, so the writer stores all of them.
@@ -26,9 +26,10 @@ final class ImportWriting {
     init(store: Store, options: StoreIngester.Options, files: [String]) {
         self.store = store
         let n = max(options.writerThreads, 1)
-        // New logs' names are made durable by one directory sync in finish().
+        // Logs, and new logs' names, are made durable together in finish().
         var writerOptions = options.writerOptions
         writerOptions.syncsDirectoryOnCreate = false
+        writerOptions.syncsOnClose = false
         router = SessionRouter(store: store, sinks: n)
         queues = (0..<n).map { _ in BoundedQueue<WriterSink.Batch>(capacity: max(options.queuedBatches / n, 1)) }
         let perSink = max(options.maxOpenWriters / n, 1)
@@ -86,8 +87,8 @@ final class ImportWriting {
             for queue in queues { queue.close() }
             for worker in workers { worker.join() }
             // Even after a failure: what was stored stays stored.
-            if newLogs > 0 {
-                do throws(LogError) { try store.syncDirectory() } catch { syncFailure = error }
+            if !router.routes.isEmpty {
+                do throws(LogError) { try store.syncLogs(router.paths) } catch { syncFailure = error }
             }
         }
         let failure = sinks.lazy.compactMap(\.failure).first ?? syncFailure

@@ -33,6 +33,13 @@ final class LogLocator: @unchecked Sendable {
 
     deinit { pthread_mutex_destroy(&mutex) }
 
+    /// The logs of the sessions placed so far.
+    var paths: [String] {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return Array(claimed)
+    }
+
     /// Sessions placed, and of those, logs that did not exist before.
     var counts: (sessions: Int, newLogs: Int) {
         pthread_mutex_lock(&mutex)

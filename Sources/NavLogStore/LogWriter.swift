@@ -252,8 +252,8 @@ public final class LogWriter {
         }
     }
 
-    /// Seals the open block, writes the footer and trailer, syncs, and
-    /// releases the lock. The writer cannot be used afterwards.
+    /// Seals the open block, writes the footer and trailer, syncs (unless
+    /// ``LogWriterOptions/syncsOnClose`` is off), and releases the lock. The writer cannot be used afterwards.
     public func close() throws(LogError) {
         guard !closed else { return }
         if let failure { throw failure }
@@ -279,7 +279,7 @@ public final class LogWriter {
             end += Int64(bytes.count)
             unsynced = true
         }
-        try sync()
+        if options.syncsOnClose { try sync() }
         closed = true
         file.close()
     }

@@ -45,6 +45,13 @@ public struct LogWriterOptions: Hashable, Sendable {
     /// before it reports them stored, as `navlog ingest` does. The file's
     /// own preamble is synced either way.
     public var syncsDirectoryOnCreate: Bool
+    /// Whether `close()` syncs the file after writing its footer (default
+    /// `true`: the log is durable when `close()` returns). A caller that
+    /// closes many logs may turn it off and make them durable together
+    /// before it reports them stored, as `navlog ingest` does (one `syncfs`
+    /// on Linux). Until then a crash may tear the log's tail, which reading
+    /// and `navlog repair` handle as for any unflushed append.
+    public var syncsOnClose: Bool
 
     /// The default block target (see schemas/navlog-format.md §11).
     public static let defaultBlockTargetBytes = 256 << 10
@@ -62,7 +69,8 @@ public struct LogWriterOptions: Hashable, Sendable {
         checkpointInterval: Int = LogWriterOptions.defaultCheckpointInterval,
         frameSettings: LZ4FrameSettings = LZ4FrameSettings(),
         sealsInBackground: Bool = false,
-        syncsDirectoryOnCreate: Bool = true
+        syncsDirectoryOnCreate: Bool = true,
+        syncsOnClose: Bool = true
     ) {
         self.durability = durability
         self.blockTargetBytes = min(max(blockTargetBytes, 1), LogWriterOptions.maxBlockTargetBytes)
@@ -72,5 +80,6 @@ public struct LogWriterOptions: Hashable, Sendable {
         self.frameSettings = frameSettings
         self.sealsInBackground = sealsInBackground
         self.syncsDirectoryOnCreate = syncsDirectoryOnCreate
+        self.syncsOnClose = syncsOnClose
     }
 }

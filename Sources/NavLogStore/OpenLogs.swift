@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The logs a writing thread keeps open, at most `limit` at once: when
 /// another is needed, the least recently used is closed (made durable) first.
 /// Logs are known by a route number (small, dense: an index here); a closed
@@ -38,11 +46,29 @@ final class OpenLogs {
             writers[evicted] = nil
             try writer.close()
         }
-        let writer = try LogWriter(path: path(), options: options)
+        let writer = try open(path(), reopening: lastUse[route] != 0)
         writers[route] = writer
         lastUse[route] = clock
         open.append(route)
         return writer
+    }
+
+    /// Opens a log; one this thread closed itself is given a moment when it
+    /// is still locked. A child process forked by another thread of this
+    /// process holds copies of our descriptors, and with them the lock we
+    /// released, until it execs (they are close-on-exec): a few milliseconds
+    /// at most. A log locked by another writer is still refused, later.
+    private func open(_ path: String, reopening: Bool) throws(LogError) -> LogWriter {
+        var attempts = 0
+        while true {
+            do {
+                return try LogWriter(path: path, options: options)
+            } catch {
+                guard reopening, case .locked = error.kind, attempts < 40 else { throw error }
+                attempts += 1
+                usleep(5_000)
+            }
+        }
     }
 
     /// Closes every open log, even after a failure; returns the first error.

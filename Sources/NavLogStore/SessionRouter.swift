@@ -24,6 +24,8 @@ struct SessionRouter {
     private(set) var routes: [Route] = []
     /// Of the sessions routed, those whose log did not exist before.
     var newLogs: Int { locator.counts.newLogs }
+    /// The logs of the sessions routed.
+    var paths: [String] { locator.paths }
 
     init(store: Store, sinks: Int) {
         self.locator = LogLocator(store: store)

@@ -156,6 +156,15 @@ public struct Store: Sendable {
         try LogFile.syncDirectory(containing: directory + "/" + Self.logExtension)
     }
 
+    /// Makes logs closed without a sync (``LogWriterOptions/syncsOnClose``)
+    /// durable, and the directory: one `syncfs` where there is one, else
+    /// each log in turn and then the directory.
+    func syncLogs(_ paths: [String]) throws(LogError) {
+        if try LogFile.syncFileSystem(containing: directory) { return }
+        for path in paths where LogFile.exists(path) { try LogFile(path: path, mode: .read).sync() }
+        try syncDirectory()
+    }
+
     // MARK: Listing
 
     /// The paths of every `.navlog` file in the store, sorted by name.

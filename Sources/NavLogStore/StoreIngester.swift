@@ -116,9 +116,10 @@ public final class StoreIngester {
         let locator = LogLocator(store: store)
         let queues = (0..<n).map { _ in BoundedQueue<IngestChunk>(capacity: Self.chunksInFlight) }
         let perThread = max(options.maxOpenWriters / n, 1)
-        // New logs' names are made durable by one directory sync at the end.
+        // Logs, and new logs' names, are made durable together at the end.
         var writerOptions = options.writerOptions
         writerOptions.syncsDirectoryOnCreate = false
+        writerOptions.syncsOnClose = false
         let workers = (0..<n).map { [writerOptions] i in
             IngestWorker(index: i, files: paths, locator: locator, maxOpenWriters: perThread, writerOptions: writerOptions)
         }
@@ -135,8 +136,8 @@ public final class StoreIngester {
         (report.sessions, report.newLogs) = locator.counts
         // Even after a failure: what was stored stays stored.
         var syncFailure: LogError?
-        if report.newLogs > 0 {
-            do throws(LogError) { try store.syncDirectory() } catch { syncFailure = error }
+        if report.sessions > 0 {
+            do throws(LogError) { try store.syncLogs(locator.paths) } catch { syncFailure = error }
         }
         if let error = workers.lazy.compactMap(\.failure).first { throw error }
         if let failure { throw failure }
