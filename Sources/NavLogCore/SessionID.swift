@@ -39,14 +39,17 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
     /// Whether two ids are the same bytes.
     @inlinable
     public static func same(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (a.utf8, b.utf8)
-        guard x.count == y.count else { return false }
+        guard a.utf8.count == b.utf8.count else { return false }
+        return b.utf8.withContiguousStorageIfAvailable { same(a, utf8: UnsafeRawBufferPointer($0)) }
+            ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Whether `id` is exactly the bytes `key`.
+    @inlinable
+    public static func same(_ id: String, utf8 key: UnsafeRawBufferPointer) -> Bool {
         // Native strings, small ones included, lend their bytes as they are.
-        if let equal = x.withContiguousStorageIfAvailable({ p in
-            y.withContiguousStorageIfAvailable { q in p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 }
-        }), let equal {
-            return equal
-        }
-        return x.elementsEqual(y)
+        id.utf8.withContiguousStorageIfAvailable { p in
+            p.count == key.count && (p.isEmpty || memcmp(p.baseAddress!, key.baseAddress!, p.count) == 0)
+        } ?? id.utf8.elementsEqual(key)
     }
 }

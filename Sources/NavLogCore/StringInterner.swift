@@ -10,7 +10,7 @@
 /// the result is then exactly `String(decoding: bytes, as: UTF8.self)`.
 final class StringInterner {
     /// Strings longer than this are not cached.
-    static let maxBytes = 16
+    static let maxBytes = ShortBytes.maxCount
     private static let slotBits = 10
     private static let slotCount = 1 << slotBits
 
@@ -40,23 +40,10 @@ final class StringInterner {
     @inline(__always)
     func string(_ raw: UnsafeRawBufferPointer) -> String {
         let n = raw.count
-        guard n > 0, n <= Self.maxBytes, let base = raw.baseAddress else {
+        guard n > 0, n <= Self.maxBytes else {
             return String(decoding: raw, as: UTF8.self)
         }
-        // Two words that, together with n, determine the bytes exactly,
-        // loaded without reading outside them.
-        let w0: UInt64, w1: UInt64
-        if n >= 8 {
-            w0 = base.loadUnaligned(as: UInt64.self)
-            w1 = base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-        } else if n >= 4 {
-            w0 = UInt64(base.loadUnaligned(as: UInt32.self))
-            w1 = UInt64(base.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
-        } else {
-            let b = base.assumingMemoryBound(to: UInt8.self)
-            w0 = UInt64(b[0]) | UInt64(b[n >> 1]) << 8 | UInt64(b[n - 1]) << 16
-            w1 = 0
-        }
+        let (w0, w1) = ShortBytes.words(raw)
         let mixed = (w0 ^ (w1 &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(n)) &* 0xBF58_476D_1CE4_E5B9
         let slot = Int(truncatingIfNeeded: mixed >> UInt64(64 - Self.slotBits))
         if lengths[slot] == UInt8(truncatingIfNeeded: n), words[2 * slot] == w0, words[2 * slot + 1] == w1 {

@@ -61,7 +61,7 @@ final class ImportWriting {
                 canonical.reset()
                 canonical.write(numbered[i])
                 if canonical.bytes.count > EventParser.maxLineBytes {
-                    return .invalidValue(field: "(event)", reason: "canonical line is \(canonical.bytes.count) bytes, over the limit of \(EventParser.maxLineBytes)")
+                    return .invalidValue(field: "(event)", reason: LogWriter.lineTooLongReason(canonical.bytes.count))
                 }
             }
         }

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavLogCore
 
 /// One thread of an ingest: owns a share of the sessions, and for each of
@@ -46,8 +39,9 @@ final class IngestWorker: @unchecked Sendable {
         self.logs = OpenLogs(limit: maxOpenWriters, options: writerOptions)
     }
 
-    /// Handles chunks until the queue is closed, then closes every log
-    /// (made durable), even after a failure: what was stored stays stored.
+    /// Handles chunks until the queue is closed, then closes every log (the
+    /// ingest makes them durable together), even after a failure: what was
+    /// stored stays stored.
     func run(_ queue: BoundedQueue<IngestChunk>) {
         while let chunk = queue.pop() {
             if failure == nil {
@@ -82,7 +76,7 @@ final class IngestWorker: @unchecked Sendable {
         do { event = try parser.parse(text) } catch { return error.description }
         // A line already canonical with its own seq is stored as it is.
         let keepsLine = parser.lastLineIsCanonical && event.seq != 0
-        guard Self.same(event.session, routes[number].key) else {
+        guard routes[number].key.withUnsafeBytes({ SessionID.same(event.session, utf8: $0) }) else {
             // The reading thread's skim disagrees with the parser: refused
             // rather than stored in another session's log.
             return "internal error: the session was skimmed as \"\(String(decoding: routes[number].key, as: UTF8.self))\" but parsed as \"\(event.session)\""
@@ -100,7 +94,7 @@ final class IngestWorker: @unchecked Sendable {
             canonical.reset()
             canonical.write(event)
             if canonical.bytes.count > EventParser.maxLineBytes {
-                return "canonical line is \(canonical.bytes.count) bytes, over the limit of \(EventParser.maxLineBytes)"
+                return LogWriter.lineTooLongReason(canonical.bytes.count)
             }
         }
         let writer = try logs.writer(for: number, path: routes[number].placement!.path)
@@ -116,13 +110,5 @@ final class IngestWorker: @unchecked Sendable {
         }
         routes[number].placement!.lastSeq = event.seq
         return nil
-    }
-
-    /// Whether `session` is exactly the bytes `key`.
-    private static func same(_ session: String, _ key: [UInt8]) -> Bool {
-        var session = session
-        return session.withUTF8 { utf8 in
-            utf8.count == key.count && (key.isEmpty || memcmp(utf8.baseAddress!, key, key.count) == 0)
-        }
     }
 }

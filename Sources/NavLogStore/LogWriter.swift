@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavLogCore
 
 /// Appends events to a `.navlog` file (schemas/navlog-format.md §6).
@@ -253,7 +246,8 @@ public final class LogWriter {
     }
 
     /// Seals the open block, writes the footer and trailer, syncs (unless
-    /// ``LogWriterOptions/syncsOnClose`` is off), and releases the lock. The writer cannot be used afterwards.
+    /// ``LogWriterOptions/syncsOnClose`` is off), and releases the lock. The
+    /// writer cannot be used afterwards.
     public func close() throws(LogError) {
         guard !closed else { return }
         if let failure { throw failure }
@@ -315,7 +309,12 @@ public final class LogWriter {
 
     /// The refusal of an event whose canonical line is over the limit.
     private func lineTooLong(_ bytes: Int, seq: Int) -> LogError {
-        LogError(path: path, kind: .rejected("canonical line is \(bytes) bytes, over the limit of \(EventParser.maxLineBytes)"), seq: seq)
+        LogError(path: path, kind: .rejected(Self.lineTooLongReason(bytes)), seq: seq)
+    }
+
+    /// Why an event whose canonical line has `bytes` bytes (over the limit) is refused.
+    static func lineTooLongReason(_ bytes: Int) -> String {
+        "canonical line is \(bytes) bytes, over the limit of \(EventParser.maxLineBytes)"
     }
 
     /// Checks `event` against the log (open, session, seq, `t`); returns the
@@ -349,11 +348,7 @@ public final class LogWriter {
     /// Whether `id` is exactly the log's session (by bytes, ``SessionID``).
     @inline(__always)
     private func isLogSession(_ id: String) -> Bool {
-        sessionUTF8.withUnsafeBytes { key in
-            id.utf8.withContiguousStorageIfAvailable { p in
-                p.count == key.count && (p.isEmpty || memcmp(p.baseAddress!, key.baseAddress!, p.count) == 0)
-            } ?? id.utf8.elementsEqual(key)
-        }
+        sessionUTF8.withUnsafeBytes { SessionID.same(id, utf8: $0) }
     }
 
     /// Accepts a staged event: its line joins the block, the state advances.

@@ -7,9 +7,9 @@ import Darwin
 #endif
 
 /// The logs a writing thread keeps open, at most `limit` at once: when
-/// another is needed, the least recently used is closed (made durable) first.
-/// Logs are known by a route number (small, dense: an index here); a closed
-/// one is reopened, continuing, when its route comes back.
+/// another is needed, the least recently used is closed (sealed, its footer
+/// written) first. Logs are known by a route number (small, dense: an index
+/// here); a closed one is reopened, continuing, when its route comes back.
 final class OpenLogs {
     private let limit: Int
     private let options: LogWriterOptions

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NavLogCore
 
 /// Session ids numbered 0, 1, 2, … in the order first seen, looked up by
 /// their exact UTF-8 bytes (Swift's `String ==` would hold `"e\u{301}"` and
@@ -60,21 +61,8 @@ struct SessionNumbers {
     @inline(__always)
     private static func hash(_ key: UnsafeRawBufferPointer) -> UInt64 {
         let n = key.count
-        guard n <= 16, let base = key.baseAddress else { return XXHash64.hash(key) }
-        let w0: UInt64, w1: UInt64
-        if n >= 8 {
-            w0 = base.loadUnaligned(as: UInt64.self)
-            w1 = base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-        } else if n >= 4 {
-            w0 = UInt64(base.loadUnaligned(as: UInt32.self))
-            w1 = UInt64(base.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
-        } else if n > 0 {
-            let b = base.assumingMemoryBound(to: UInt8.self)
-            w0 = UInt64(b[0]) | UInt64(b[n >> 1]) << 8 | UInt64(b[n - 1]) << 16
-            w1 = 0
-        } else {
-            (w0, w1) = (0, 0)
-        }
+        guard n > 0, n <= ShortBytes.maxCount else { return XXHash64.hash(key) }
+        let (w0, w1) = ShortBytes.words(key)
         // Both words folded in, then a full 64-bit finaliser (MurmurHash3's
         // fmix64): ids often differ only in their last bytes, which sit in
         // a word's top bits, and the table indexes by the low bits.

@@ -150,19 +150,14 @@ public struct Store: Sendable {
         try LogWriter(path: locate(session).free, options: options)
     }
 
-    /// Makes the names of logs created without a directory sync durable
-    /// (``LogWriterOptions/syncsDirectoryOnCreate``).
-    func syncDirectory() throws(LogError) {
-        try LogFile.syncDirectory(containing: directory + "/" + Self.logExtension)
-    }
-
     /// Makes logs closed without a sync (``LogWriterOptions/syncsOnClose``)
-    /// durable, and the directory: one `syncfs` where there is one, else
-    /// each log in turn and then the directory.
+    /// durable, and the names of logs created without a directory sync
+    /// (``LogWriterOptions/syncsDirectoryOnCreate``): one `syncfs` where
+    /// there is one, else each log in turn and then the directory.
     func syncLogs(_ paths: [String]) throws(LogError) {
         if try LogFile.syncFileSystem(containing: directory) { return }
         for path in paths where LogFile.exists(path) { try LogFile(path: path, mode: .read).sync() }
-        try syncDirectory()
+        try LogFile.syncDirectory(containing: directory + "/" + Self.logExtension)
     }
 
     // MARK: Listing

@@ -188,10 +188,11 @@ public final class StoreIngester {
 
         /// Deals one line to its session's thread (or refuses it here).
         func deal(_ line: NDJSONLineReader.Line, to chunk: IngestChunk, path: String) {
+            let length = line.overLimitBytes ?? line.bytes.count
             report.lines += 1
             progress.linesRead += 1
-            progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
-            chunk.countLine(bytes: line.overLimitBytes ?? line.bytes.count)
+            progress.bytesRead += Int64(length + 1)
+            chunk.countLine(bytes: length)
             if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
             if let over = line.overLimitBytes {
                 chunk.rejections.append(Rejection(file: path, line: line.number,

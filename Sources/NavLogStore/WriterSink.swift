@@ -50,8 +50,8 @@ final class WriterSink: @unchecked Sendable {
                 queue.fail()
             }
         }
-        // Every log is closed (made durable), even after a failure elsewhere:
-        // what was stored stays stored.
+        // Every log is closed (made durable with the others at the end), even
+        // after a failure elsewhere: what was stored stays stored.
         if let error = logs.closeAll(), failure == nil { failure = error }
     }
 
