@@ -13,6 +13,7 @@ final class ImportWriting {
     private let queues: [BoundedQueue<WriterSink.Batch>]
     private let sinks: [WriterSink]
     private let workers: [WorkerThread]
+    private let preambles: PreambleSyncer
     private let batchEvents: Int
     private var router: SessionRouter
     private var batches: [WriterSink.Batch]
@@ -26,14 +27,19 @@ final class ImportWriting {
     init(store: Store, options: StoreIngester.Options, files: [String]) {
         self.store = store
         let n = max(options.writerThreads, 1)
-        // Logs, and new logs' names, are made durable together in finish().
+        // Logs, and new logs' names, are made durable together in finish();
+        // new logs' preambles on a thread of their own.
         var writerOptions = options.writerOptions
         writerOptions.syncsDirectoryOnCreate = false
         writerOptions.syncsOnClose = false
+        let preambles = PreambleSyncer(directory: store.directory)
+        self.preambles = preambles
         router = SessionRouter(store: store, sinks: n)
         queues = (0..<n).map { _ in BoundedQueue<WriterSink.Batch>(capacity: max(options.queuedBatches / n, 1)) }
         let perSink = max(options.maxOpenWriters / n, 1)
-        sinks = (0..<n).map { [writerOptions] _ in WriterSink(maxOpenWriters: perSink, writerOptions: writerOptions, files: files) }
+        sinks = (0..<n).map { [writerOptions] _ in
+            WriterSink(maxOpenWriters: perSink, writerOptions: writerOptions, preambleSyncer: preambles, files: files)
+        }
         workers = (0..<n).map { [sinks, queues] i in WorkerThread { sinks[i].run(queues[i]) } }
         batchEvents = options.batchEvents
         batches = Array(repeating: WriterSink.Batch(), count: n)
@@ -86,6 +92,7 @@ final class ImportWriting {
             batches = batches.map { _ in WriterSink.Batch() }
             for queue in queues { queue.close() }
             for worker in workers { worker.join() }
+            preambles.stop()
             // Even after a failure: what was stored stays stored.
             if !router.routes.isEmpty {
                 do throws(LogError) { try store.syncLogs(router.paths) } catch { syncFailure = error }

@@ -32,11 +32,12 @@ final class IngestWorker: @unchecked Sendable {
     static let checkCanonicalAbove = EventParser.maxLineBytes * 3 / 4
 
     /// The worker that handles share `index` of each chunk.
-    init(index: Int, files: [String], locator: LogLocator, maxOpenWriters: Int, writerOptions: LogWriterOptions) {
+    init(index: Int, files: [String], locator: LogLocator, maxOpenWriters: Int, writerOptions: LogWriterOptions,
+         preambleSyncer: PreambleSyncer) {
         self.index = index
         self.files = files
         self.locator = locator
-        self.logs = OpenLogs(limit: maxOpenWriters, options: writerOptions)
+        self.logs = OpenLogs(limit: maxOpenWriters, options: writerOptions, preambleSyncer: preambleSyncer)
     }
 
     /// Handles chunks until the queue is closed, then closes every log (the

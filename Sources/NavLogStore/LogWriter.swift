@@ -75,6 +75,10 @@ public final class LogWriter {
     @exclusivity(unchecked) private var eventsSinceCheckpoint = 0
     @exclusivity(unchecked) private var chain: StateChain?
     @exclusivity(unchecked) private var unsynced = false
+    /// Who syncs a new file's preamble, if not the writer itself.
+    private let preambleSyncer: PreambleSyncer?
+    /// The handed-over sync of this file's preamble, until it is done.
+    @exclusivity(unchecked) private var preambleSync: PreambleSyncer.Ticket?
     @exclusivity(unchecked) private var lastSyncAt: Int64 = 0
 
     /// Opens (or creates) the log at `path` for appending and takes its lock.
@@ -83,16 +87,24 @@ public final class LogWriter {
     ///   `.notANavlog` / `.unsupportedVersion` for a foreign file, `.corrupt`
     ///   for damage that is not a torn tail, `.io` for system errors.
     public convenience init(path: String, options: LogWriterOptions = LogWriterOptions()) throws(LogError) {
+        try self.init(path: path, options: options, preambleSyncer: nil)
+    }
+
+    /// Opens (or creates) the log at `path`; a new log's preamble is synced
+    /// by `preambleSyncer` when given, and waited for before anything more
+    /// is written to the file.
+    convenience init(path: String, options: LogWriterOptions, preambleSyncer: PreambleSyncer?) throws(LogError) {
         let file = try LogFile(path: path, mode: .readWrite)
         try file.lockExclusive()
-        try self.init(lockedFile: file, options: options)
+        try self.init(lockedFile: file, options: options, preambleSyncer: preambleSyncer)
     }
 
     /// Continues a file this process already holds the lock of (repair).
-    init(lockedFile file: LogFile, options: LogWriterOptions) throws(LogError) {
+    init(lockedFile file: LogFile, options: LogWriterOptions, preambleSyncer: PreambleSyncer? = nil) throws(LogError) {
         self.path = file.path
         self.options = options
         self.file = file
+        self.preambleSyncer = preambleSyncer
         do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
             throw LogError(path: file.path, kind: .compression(error.description))
         }
@@ -260,6 +272,7 @@ public final class LogWriter {
     private func closeFile() throws(LogError) {
         try seal()
         try drainSealer()
+        try awaitPreamble()
         if let sealer {
             _ = sealer.stop()
             self.sealer = nil
@@ -436,6 +449,7 @@ public final class LogWriter {
             } catch {
                 throw LogError(path: path, kind: .compression(error.description), offset: end)
             }
+            try awaitPreamble()
             try file.write(out.bytes, at: end)
             end += Int64(out.count)
             pending.removeAll()
@@ -445,6 +459,7 @@ public final class LogWriter {
     }
 
     private func sync() throws(LogError) {
+        try awaitPreamble()
         if unsynced {
             try file.sync()
             unsynced = false
@@ -527,6 +542,7 @@ public final class LogWriter {
                                        blockIndex: entry.blockIndex, frameIndex: nextFrameIndex + 2)
         }
         out.append(records)
+        try awaitPreamble()
         try file.write(out.bytes, at: end)
         end += Int64(out.count)
         nextFrameIndex += checkpoint == nil ? 2 : 3
@@ -556,6 +572,15 @@ public final class LogWriter {
         try resume(from: index, fileSize: size)
     }
 
+    /// Waits, when the preamble's sync was handed over, until it is done:
+    /// nothing else reaches the file before the preamble is durable.
+    @inline(__always)
+    private func awaitPreamble() throws(LogError) {
+        guard let ticket = preambleSync else { return }
+        try ticket.wait()
+        preambleSync = nil
+    }
+
     private func writePreamble() throws(LogError) {
         var bytes = NavLogFormat.emptyFrame
         FileHeader(blockTargetBytes: UInt32(options.blockTargetBytes),
@@ -563,7 +588,11 @@ public final class LogWriter {
                    lz4BlockSizeID: options.frameSettings.blockSize.rawValue)
             .appendFrame(to: &bytes)
         try file.write(bytes, at: 0)
-        try file.sync()
+        if let preambleSyncer {
+            preambleSync = preambleSyncer.submit(path)
+        } else {
+            try file.sync()
+        }
         if options.syncsDirectoryOnCreate { try LogFile.syncDirectory(containing: path) }
         end = Int64(bytes.count)
         nextFrameIndex = 2

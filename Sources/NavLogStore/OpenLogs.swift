@@ -13,6 +13,7 @@ import Darwin
 final class OpenLogs {
     private let limit: Int
     private let options: LogWriterOptions
+    private let preambleSyncer: PreambleSyncer?
     /// By route: its writer while open, and when it was last used.
     @exclusivity(unchecked) private var writers: [LogWriter?] = []
     @exclusivity(unchecked) private var lastUse: [Int] = []
@@ -20,9 +21,12 @@ final class OpenLogs {
     @exclusivity(unchecked) private var open: [Int] = []
     @exclusivity(unchecked) private var clock = 0
 
-    init(limit: Int, options: LogWriterOptions) {
+    /// Logs kept open at most `limit` at once; new logs' preambles synced by
+    /// `preambleSyncer` when given (``LogWriter``).
+    init(limit: Int, options: LogWriterOptions, preambleSyncer: PreambleSyncer? = nil) {
         self.limit = max(limit, 1)
         self.options = options
+        self.preambleSyncer = preambleSyncer
     }
 
     /// The writer of route `route`'s log at `path`, opened when it is not.
@@ -62,7 +66,7 @@ final class OpenLogs {
         var attempts = 0
         while true {
             do {
-                return try LogWriter(path: path, options: options)
+                return try LogWriter(path: path, options: options, preambleSyncer: preambleSyncer)
             } catch {
                 guard reopening, case .locked = error.kind, attempts < 40 else { throw error }
                 attempts += 1

@@ -116,12 +116,15 @@ public final class StoreIngester {
         let locator = LogLocator(store: store)
         let queues = (0..<n).map { _ in BoundedQueue<IngestChunk>(capacity: Self.chunksInFlight) }
         let perThread = max(options.maxOpenWriters / n, 1)
-        // Logs, and new logs' names, are made durable together at the end.
+        // Logs, and new logs' names, are made durable together at the end;
+        // new logs' preambles on a thread of their own.
         var writerOptions = options.writerOptions
         writerOptions.syncsDirectoryOnCreate = false
         writerOptions.syncsOnClose = false
+        let preambles = PreambleSyncer(directory: store.directory)
         let workers = (0..<n).map { [writerOptions] i in
-            IngestWorker(index: i, files: paths, locator: locator, maxOpenWriters: perThread, writerOptions: writerOptions)
+            IngestWorker(index: i, files: paths, locator: locator, maxOpenWriters: perThread, writerOptions: writerOptions,
+                         preambleSyncer: preambles)
         }
         let threads = (0..<n).map { i in WorkerThread { [worker = workers[i], queue = queues[i]] in worker.run(queue) } }
         var report = Report()
@@ -133,6 +136,7 @@ public final class StoreIngester {
         }
         for queue in queues { queue.close() }
         for thread in threads { thread.join() }
+        preambles.stop()
         (report.sessions, report.newLogs) = locator.counts
         // Even after a failure: what was stored stays stored.
         var syncFailure: LogError?

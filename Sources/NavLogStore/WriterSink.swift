@@ -34,8 +34,8 @@ final class WriterSink: @unchecked Sendable {
     private(set) var rejections: [StoreIngester.Rejection] = []
     private(set) var failure: LogError?
 
-    init(maxOpenWriters: Int, writerOptions: LogWriterOptions, files: [String]) {
-        self.logs = OpenLogs(limit: maxOpenWriters, options: writerOptions)
+    init(maxOpenWriters: Int, writerOptions: LogWriterOptions, preambleSyncer: PreambleSyncer, files: [String]) {
+        self.logs = OpenLogs(limit: maxOpenWriters, options: writerOptions, preambleSyncer: preambleSyncer)
         self.files = files
     }
 
