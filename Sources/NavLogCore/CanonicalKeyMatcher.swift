@@ -71,7 +71,9 @@ final class CanonicalKeyMatcher: @unchecked Sendable {
     /// opening quote), or `nil`. Needs 17 readable bytes from `offset`.
     @inline(__always)
     func match(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Pattern? {
-        guard offset + 17 <= bytes.count, let base = bytes.baseAddress else { return nil }
+        guard offset + 17 <= bytes.count, let base = bytes.baseAddress,
+              base.load(fromByteOffset: offset, as: UInt8.self) == UInt8(ascii: "\"")
+        else { return nil }
         let w0 = base.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)
         let w1 = base.loadUnaligned(fromByteOffset: offset + 9, as: UInt64.self)
         let group = groups[Self.bucket(w0)]

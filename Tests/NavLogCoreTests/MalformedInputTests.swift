@@ -86,6 +86,10 @@ struct MalformedInputTests {
         #"{"a":01}"#, #"{"a":1.}"#, #"{"a":.5}"#, #"{"a":-}"#, #"{"a":+1}"#, #"{"a":1e}"#, #"{"a":[1,]}"#,
         #"{"a":"\x"}"#, #"{"a":"\u12"}"#, #"{"a":"\ud800"}"#, #"{"a":"\udc00\ud800"}"#, #"{"a":"unterminated}"#,
         "{\"a\":\"tab\there\"}", "{\"a\":\"nl\nhere\"}", #"{"a":NaN}"#, #"{"a":Infinity}"#,
+        // A known key without its opening quote (the key matcher once took these).
+        #"{.seq":10,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark","label":"x"}"#,
+        #"{"label":"x",zsession":"s","seq":1,"t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
+        #"{"label":"x","seq":1,"session":"s",{t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
     ])
     func rejectsInvalidJSON(line: String) {
         guard case .invalidJSON = Self.reject(line) else {
