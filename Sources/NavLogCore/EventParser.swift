@@ -59,10 +59,22 @@ public struct EventLineParser {
         storage = LineParserStorage(checkingCanonicalForm: checkingCanonicalForm)
     }
 
+    /// A parser that reads canonical lines through ``CanonicalLineParser``
+    /// first (the default), or only ever through the general one (tests
+    /// compare the two).
+    init(checkingCanonicalForm: Bool, usingFastPath: Bool) {
+        storage = LineParserStorage(checkingCanonicalForm: checkingCanonicalForm)
+        storage.usesFastPath = usingFastPath
+    }
+
     /// Parses one line (without its newline).
     public mutating func parse(_ line: UnsafeRawBufferPointer) throws(EventParseError) -> Event {
         guard line.count <= EventParser.maxLineBytes else {
             throw .lineTooLong(bytes: line.count, limit: EventParser.maxLineBytes)
+        }
+        if storage.usesFastPath, let event = CanonicalLineParser.parse(line, storage: storage) {
+            storage.lastLineIsCanonical = storage.checksCanonicalForm
+            return event
         }
         var parser = LineParser(reader: JSONReader(line), storage: storage)
         storage.lastLineIsCanonical = false
@@ -102,6 +114,8 @@ final class LineParserStorage {
     let checksCanonicalForm: Bool
     /// The check's answer for the last line (set once the line is accepted).
     @exclusivity(unchecked) var lastLineIsCanonical = false
+    /// Whether lines are tried with ``CanonicalLineParser`` first.
+    @exclusivity(unchecked) var usesFastPath = true
 
     init(checkingCanonicalForm: Bool) {
         checksCanonicalForm = checkingCanonicalForm

@@ -1,0 +1,184 @@
+import Testing
+@testable import NavLogCore
+
+/// `CanonicalLineParser`, the parser's fast path: whatever line it reads, the
+/// general parser reads to the same event and calls canonical; it reads the
+/// canonical lines of the kinds it knows; and a parser with it answers every
+/// line — event or error — exactly as one without it.
+@Suite("Canonical line fast path")
+struct CanonicalLineParserTests {
+    /// The fast path's answer for `line`, checked against the general parser.
+    @discardableResult
+    static func compare(_ line: [UInt8], storage: LineParserStorage, sourceLocation: SourceLocation = #_sourceLocation) -> Event? {
+        let fast = line.withUnsafeBytes { CanonicalLineParser.parse($0, storage: storage) }
+        var general = EventLineParser(checkingCanonicalForm: true, usingFastPath: false)
+        let text = String(decoding: line, as: UTF8.self)
+        let expected = Result { () throws(EventParseError) in try general.parse(line) }
+        if let fast {
+            switch expected {
+            case .success(let event):
+                #expect(fast == event, "fast path differs on \(text)", sourceLocation: sourceLocation)
+                #expect(general.lastLineIsCanonical, "fast path read a line that is not canonical: \(text)",
+                        sourceLocation: sourceLocation)
+            case .failure(let error):
+                Issue.record("fast path read a line the parser refuses (\(error)): \(text)", sourceLocation: sourceLocation)
+            }
+        }
+        // With the fast path in front, the parser answers exactly as before.
+        var full = EventLineParser(checkingCanonicalForm: true)
+        let answer = Result { () throws(EventParseError) in try full.parse(line) }
+        switch (answer, expected) {
+        case (.success(let a), .success(let b)):
+            #expect(a == b, "\(text)", sourceLocation: sourceLocation)
+            #expect(full.lastLineIsCanonical == general.lastLineIsCanonical, "\(text)", sourceLocation: sourceLocation)
+        case (.failure(let a), .failure(let b)):
+            #expect(a.description == b.description, "\(text)", sourceLocation: sourceLocation)
+        default:
+            Issue.record("the parser's answer changed with the fast path: \(text)", sourceLocation: sourceLocation)
+        }
+        return fast
+    }
+
+    static func canonicalLines() -> [(Event, [UInt8])] {
+        let generator = SampleGenerator(.init(sessions: 40, seed: 31, eventsPerSession: 50...400, interleave: true))
+        var writer = CanonicalWriter()
+        return generator.events().map { event in
+            writer.reset()
+            writer.write(event)
+            return (event, writer.bytes)
+        }
+    }
+
+    @Test func generatedCanonicalLinesAreReadAsTheGeneralParserReadsThem() {
+        let storage = LineParserStorage(checkingCanonicalForm: true)
+        var read = 0
+        let lines = Self.canonicalLines()
+        var kinds: Set<String> = []
+        for (event, line) in lines {
+            if let fast = Self.compare(line, storage: storage) {
+                #expect(fast == event)
+                read += 1
+                kinds.insert(fast.type)
+            }
+        }
+        // Only meta, route data, tabs.define, state.restore and
+        // session.start with app or device are left to the general parser.
+        #expect(read * 100 >= lines.count * 85, "read \(read) of \(lines.count)")
+        for kind in ["stack.push", "stack.pop", "tab.select", "split.select", "stack.set", "modal.present",
+                     "modal.dismiss", "stack.popToRoot", "mark", "layout.change", "url.open"] {
+            #expect(kinds.contains(kind), "no \(kind) line was read")
+        }
+    }
+
+    @Test(arguments: [
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.start"}"#,
+        #"{"seq":2,"session":"s","t":"2026-11-20T10:00:00.001Z","type":"session.end"}"#,
+        #"{"scene":"w2","seq":3,"session":"s","t":"2026-11-20T10:00:00.002Z","type":"scene.open"}"#,
+        #"{"scene":"w2","seq":4,"session":"s","t":"2026-11-20T10:00:00.003Z","type":"scene.close"}"#,
+        #"{"seq":5,"session":"s","stack":"home","t":"2026-11-20T10:00:00.004Z","type":"stack.push","value":{"type":"Home"}}"#,
+        #"{"cause":0,"seq":6,"session":"s","stack":"home","t":"2026-11-20T10:00:00.005Z","type":"stack.push","value":{"id":"7","type":"R"}}"#,
+        #"{"count":3,"seq":7,"session":"s","stack":"home","t":"2026-11-20T10:00:00.006Z","type":"stack.pop"}"#,
+        #"{"seq":8,"session":"s","stack":"home","t":"2026-11-20T10:00:00.007Z","type":"stack.pop"}"#,
+        #"{"seq":9,"session":"s","stack":"home","t":"2026-11-20T10:00:00.008Z","type":"stack.popToRoot"}"#,
+        #"{"path":[],"seq":10,"session":"s","stack":"home","t":"2026-11-20T10:00:00.009Z","type":"stack.set"}"#,
+        #"{"path":[{"id":"a","type":"A"},{"type":"B"}],"seq":11,"session":"s","stack":"h","t":"2026-11-20T10:00:00.010Z","type":"stack.set"}"#,
+        #"{"column":"detail","selection":[{"id":"x","type":"X"}],"seq":12,"session":"s","split":"main","t":"2026-11-20T10:00:00.011Z","type":"split.select"}"#,
+        #"{"column":"sidebar","selection":[],"seq":13,"session":"s","t":"2026-11-20T10:00:00.012Z","type":"split.select"}"#,
+        #"{"seq":14,"session":"s","split":"main","t":"2026-11-20T10:00:00.013Z","type":"split.visibility","visibility":"detailOnly"}"#,
+        #"{"modal":"settings","seq":15,"session":"s","style":"fullScreenCover","t":"2026-11-20T10:00:00.014Z","type":"modal.present"}"#,
+        #"{"modal":"settings","seq":16,"session":"s","t":"2026-11-20T10:00:00.015Z","type":"modal.present"}"#,
+        #"{"seq":17,"session":"s","t":"2026-11-20T10:00:00.016Z","type":"modal.dismiss"}"#,
+        #"{"modal":"settings","seq":18,"session":"s","t":"2026-11-20T10:00:00.017Z","type":"modal.dismiss"}"#,
+        #"{"seq":19,"session":"s","t":"2026-11-20T10:00:00.018Z","tab":"search","type":"tab.select"}"#,
+        #"{"hidden":true,"seq":20,"session":"s","t":"2026-11-20T10:00:00.019Z","tab":"search","type":"tab.visibility"}"#,
+        #"{"hidden":false,"seq":21,"session":"s","t":"2026-11-20T10:00:00.020Z","tab":"search","type":"tab.visibility"}"#,
+        #"{"seq":22,"session":"s","t":"2026-11-20T10:00:00.021Z","type":"url.open","url":"recipes://x/y?z=1"}"#,
+        #"{"label":"purchase","seq":23,"session":"s","t":"2026-11-20T10:00:00.022Z","type":"mark"}"#,
+        #"{"seq":24,"session":"s","sizeClass":"regular","t":"2026-11-20T10:00:00.023Z","type":"layout.change"}"#,
+        #"{"seq":25,"session":"s","t":"2026-11-20T10:00:00.024Z","type":"app.background"}"#,
+        #"{"cause":24,"label":"x","scene":"main","seq":123456789012345678,"session":"a-very-long-session-identifier-0001","t":"9999-12-31T23:59:59.999Z","type":"mark"}"#,
+    ])
+    func canonicalLinesOfEveryKnownLayoutAreRead(_ line: String) {
+        let storage = LineParserStorage(checkingCanonicalForm: true)
+        #expect(Self.compare(Array(line.utf8), storage: storage) != nil, "not read: \(line)")
+    }
+
+    @Test(arguments: [
+        #"{"meta":{"a":1},"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark","label":"x"}"#,
+        #"{"label":"x","meta":{"a":1},"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1},"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"id":5,"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"id":"","type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"type":""}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"type":"R","id":"a"}}"#,
+        #"{"seq":1,"session":"s","stack":"","t":"2026-11-20T10:00:00.000Z","type":"stack.pop"}"#,
+        #"{"session":"s","seq":1,"t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1,"seq":2,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1, "session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #" {"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"} "#,
+        #"{"seq":01,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":0,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":-1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1.0,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1234567890123456789,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1,"session":"","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1,"session":"s\u0041","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00Z","type":"session.end"}"#,
+        #"{"seq":1,"session":"s","t":"2026-02-30T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000+00:00","type":"session.end"}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":""}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end","x":1}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark","label":"x"}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end","url":"u"}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","tabs":["a","b"],"type":"tabs.define"}"#,
+        #"{"app":{"v":"1"},"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.start"}"#,
+        #"{"count":0,"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.pop"}"#,
+        #"{"count":1,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"stack.pop"}"#,
+        #"{"modal":"m","seq":1,"session":"s","style":"card","t":"2026-11-20T10:00:00.000Z","type":"modal.present"}"#,
+        #"{"column":"middle","selection":[],"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"split.select"}"#,
+        #"{"column":"detail","seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"split.select"}"#,
+        #"{"hidden":1,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","tab":"a","type":"tab.visibility"}"#,
+        #"{"scene":null,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1,"session":"café","t":"2026-11-20T10:00:00.000Z","type":"session.end"}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end""#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end",}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.end"}x"#,
+        #"{"label":"a\tb","seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
+        #"{}"#,
+        #"{"#,
+        #"}"#,
+    ])
+    func linesOutsideTheLayoutAreLeftToTheGeneralParser(_ line: String) {
+        let storage = LineParserStorage(checkingCanonicalForm: true)
+        #expect(Self.compare(Array(line.utf8), storage: storage) == nil, "read: \(line)")
+    }
+
+    @Test func randomEditsOfCanonicalLinesAreReadOnlyAsTheGeneralParserReadsThem() {
+        let storage = LineParserStorage(checkingCanonicalForm: true)
+        var random = SeededRandom(seed: 7)
+        let alphabet = Array(#" "\{}[],:0123456789-.aeiostxyzTZ"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF]
+        var read = 0, tried = 0
+        for (_, line) in Self.canonicalLines().prefix(2500) {
+            for _ in 0..<4 {
+                var edited = line
+                let at = Int(random.next() % UInt64(edited.count))
+                switch random.next() % 4 {
+                case 0: edited.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
+                case 1: edited.remove(at: at)
+                case 2: edited[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                default:
+                    // A run of bytes repeated: keys twice, values doubled.
+                    let end = min(edited.count, at + 1 + Int(random.next() % 24))
+                    edited.insert(contentsOf: edited[at..<end], at: end)
+                }
+                tried += 1
+                if Self.compare(edited, storage: storage) != nil { read += 1 }
+            }
+        }
+        // Some edits leave a canonical line (a digit for a digit, a letter for a letter).
+        #expect(read > 500, "only \(read) of \(tried) edited lines were read")
+    }
+}
