@@ -71,7 +71,8 @@ extension SceneState {
             let members = try StateDecoding.object(value) { "\(path()).stacks" }
             var canonicalStacks = members
             scene.stacks.reserveCapacity(members.count)
-            for (id, pathValue) in members {
+            // In key order, so that of several problems the same one is reported.
+            for (id, pathValue) in members.sorted(by: { $0.key < $1.key }) {
                 guard let pathValue = StateDecoding.present(pathValue) else {
                     throw .wrongType(field: "\(path()).stacks.\(id)", expected: "an array of route values", found: "null")
                 }
@@ -85,7 +86,7 @@ extension SceneState {
         if let value = StateDecoding.present(object["splits"]) {
             let members = try StateDecoding.object(value) { "\(path()).splits" }
             var canonicalSplits = members
-            for (id, splitValue) in members {
+            for (id, splitValue) in members.sorted(by: { $0.key < $1.key }) {
                 guard let splitValue = StateDecoding.present(splitValue) else {
                     throw .wrongType(field: "\(path()).splits.\(id)", expected: "an object", found: "null")
                 }

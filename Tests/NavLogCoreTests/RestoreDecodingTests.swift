@@ -136,4 +136,16 @@ struct RestoreDecodingTests {
         let line = #"{"session":"s-1","t":"2026-11-20T10:00:00Z","type":"state.restore","state":{"stacks":{"home":[{"id":"x"}]}}}"#
         #expect(throws: EventParseError.missingField(field: "state.stacks.home[0].type")) { try EventParser.parse(line) }
     }
+
+    /// Of several bad stacks or splits, the first by key is reported, every
+    /// time (dictionaries iterate in an order of their own; a fuzzer found
+    /// two parses of one line giving two different errors).
+    @Test func ofSeveralBadStacksTheFirstByKeyIsReportedEveryTime() {
+        let line = #"{"seq":1,"session":"s","state":{"splits":{"q":7,"p":[]},"stacks":{"c":[1],"b":"y","a":["x"]}},"t":"2026-11-20T10:00:00.000Z","type":"state.restore"}"#
+        var errors = Set<String>()
+        for _ in 0..<50 {
+            do { _ = try EventParser.parse(line) } catch { errors.insert(error.description) }
+        }
+        #expect(errors == [EventParseError.wrongType(field: "state.stacks.a[0]", expected: "a route value object", found: "string").description])
+    }
 }
