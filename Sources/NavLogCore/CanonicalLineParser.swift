@@ -205,7 +205,11 @@ struct CanonicalLineParser {
             guard let value = name(.scene) else { return nil }
             scene = value
         }
-        let session = storage.session(UnsafeRawBufferPointer(rebasing: b[sessionRange]))
+        // Short ids come from the name cache (interleaved sessions miss the
+        // parser's one-entry memory of the last session).
+        let sessionBytes = UnsafeRawBufferPointer(rebasing: b[sessionRange])
+        let session = sessionBytes.count <= StringInterner.maxBytes
+            ? storage.names.string(sessionBytes) : storage.session(sessionBytes)
         return Event(kind: kind, session: session, seq: seq, t: t, scene: scene,
                      cause: present & Self.bit(.cause) != 0 ? cause : nil, meta: nil, extra: [:])
     }
@@ -226,10 +230,11 @@ struct CanonicalLineParser {
     }
 
     /// An enumeration field's value, when the line has it and it is one.
-    private func enumeration<E: RawRepresentable & CaseIterable>(_ key: CanonicalKey) -> E? where E.RawValue == String {
+    @inline(__always)
+    private func enumeration<E: CanonicalEnumeration>(_ key: CanonicalKey) -> E? {
         guard let range = range(key) else { return nil }
         let raw = UnsafeRawBufferPointer(rebasing: b[range])
-        for value in E.allCases where value.rawValue.utf8.elementsEqual(raw) { return value }
+        for (name, value) in E.names where name.count == raw.count && name.elementsEqual(raw) { return value }
         return nil
     }
 
@@ -359,4 +364,31 @@ struct CanonicalLineParser {
             return out
         }
     }
+}
+
+/// An enumeration written as one of its raw values, with their bytes at hand.
+protocol CanonicalEnumeration: RawRepresentable, CaseIterable where RawValue == String {
+    /// Each case with its raw value's UTF-8 bytes.
+    static var names: [([UInt8], Self)] { get }
+}
+
+extension CanonicalEnumeration {
+    /// Each case with its raw value's UTF-8 bytes.
+    static func namesOfAllCases() -> [([UInt8], Self)] { allCases.map { (Array($0.rawValue.utf8), $0) } }
+}
+
+extension SplitColumn: CanonicalEnumeration {
+    static let names = namesOfAllCases()
+}
+
+extension SplitVisibility: CanonicalEnumeration {
+    static let names = namesOfAllCases()
+}
+
+extension ModalStyle: CanonicalEnumeration {
+    static let names = namesOfAllCases()
+}
+
+extension SizeClass: CanonicalEnumeration {
+    static let names = namesOfAllCases()
 }

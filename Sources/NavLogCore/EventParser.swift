@@ -62,7 +62,7 @@ public struct EventLineParser {
     /// A parser that reads canonical lines through ``CanonicalLineParser``
     /// first (the default), or only ever through the general one (tests
     /// compare the two).
-    init(checkingCanonicalForm: Bool, usingFastPath: Bool) {
+    package init(checkingCanonicalForm: Bool, usingFastPath: Bool) {
         storage = LineParserStorage(checkingCanonicalForm: checkingCanonicalForm)
         storage.usesFastPath = usingFastPath
     }

@@ -18,7 +18,21 @@ public enum FuzzEntryPoints {
     /// writer's bytes for its event.
     public static func eventLine(_ bytes: UnsafeRawBufferPointer) {
         var parser = EventLineParser(checkingCanonicalForm: true)
-        guard let event = try? parser.parse(bytes) else { return }
+        var general = EventLineParser(checkingCanonicalForm: true, usingFastPath: false)
+        let answer = Result { () throws(EventParseError) in try parser.parse(bytes) }
+        let expected = Result { () throws(EventParseError) in try general.parse(bytes) }
+        // The fast path for canonical lines changes no answer.
+        switch (answer, expected) {
+        case (.success(let a), .success(let b)):
+            precondition(a == b && parser.lastLineIsCanonical == general.lastLineIsCanonical,
+                         "fuzz: the fast path read a line differently: \(String(decoding: bytes, as: UTF8.self))")
+        case (.failure(let a), .failure(let b)):
+            precondition(a.description == b.description,
+                         "fuzz: the fast path changed an error: \(String(decoding: bytes, as: UTF8.self))")
+        default:
+            preconditionFailure("fuzz: the fast path changed the answer: \(String(decoding: bytes, as: UTF8.self))")
+        }
+        guard case .success(let event) = answer else { return }
         if parser.lastLineIsCanonical {
             var canonical = CanonicalWriter()
             canonical.write(event)
