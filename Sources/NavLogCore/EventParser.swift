@@ -339,7 +339,7 @@ private struct LineParser {
             r.i = k
             return true
         case .value:
-            guard b[i] == UInt8(ascii: "{") else { return false }
+            guard i < b.count, b[i] == UInt8(ascii: "{") else { return false }
             return decodeRouteEarly()
         default:
             return false

@@ -90,6 +90,8 @@ struct MalformedInputTests {
         #"{.seq":10,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark","label":"x"}"#,
         #"{"label":"x",zsession":"s","seq":1,"t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
         #"{"label":"x","seq":1,"session":"s",{t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
+        // Cut off right after a key the parser decodes early (read past the end once).
+        #"{"seq":18,"session":"s-000001","n":"s-000001","value":"#,
     ])
     func rejectsInvalidJSON(line: String) {
         guard case .invalidJSON = Self.reject(line) else {
