@@ -20,6 +20,7 @@ public enum SessionSkim {
     public static func sessionBytes(in line: UnsafeRawBufferPointer) -> Range<Int>? {
         guard let p = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let n = line.count
+        if let range = sessionAfterPlainMembers(p, n) { return range }
         var i = skipWhitespace(p, n, from: 0)
         guard i < n, p[i] == UInt8(ascii: "{") else { return nil }
         i += 1
@@ -45,6 +46,55 @@ public enum SessionSkim {
             guard i < n, p[i] == UInt8(ascii: ",") else { return nil }
             i += 1
         }
+    }
+
+    /// The common case, cheaply: the members before `"session"` are written
+    /// without whitespace, with plain keys and plain-string or scalar values
+    /// (nothing nested, no escape), as in a canonical line. `nil` for
+    /// anything else, which the general walk then takes; when it answers,
+    /// the general walk gives the same answer.
+    @inline(__always)
+    private static func sessionAfterPlainMembers(_ p: UnsafePointer<UInt8>, _ n: Int) -> Range<Int>? {
+        guard n > 0, p[0] == UInt8(ascii: "{") else { return nil }
+        let raw = UnsafeRawPointer(p)
+        var i = 1
+        // Room for `"session":"`, read as two overlapping words.
+        while i + 11 <= n {
+            guard p[i] == UInt8(ascii: "\"") else { return nil }
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) == sessionKeyHead,
+               raw.loadUnaligned(fromByteOffset: i + 3, as: UInt64.self) == sessionKeyTail {
+                guard let end = plainStringEnd(p, n, from: i + 11) else { return nil }
+                return (i + 11)..<end
+            }
+            guard let keyEnd = plainStringEnd(p, n, from: i + 1), keyEnd + 2 < n,
+                  p[keyEnd + 1] == UInt8(ascii: ":")
+            else { return nil }
+            // `session` with some other value: the general walk decides.
+            if keyEnd - i == 8, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) == sessionKeyHead { return nil }
+            i = keyEnd + 2
+            if p[i] == UInt8(ascii: "\"") {
+                guard let end = plainStringEnd(p, n, from: i + 1) else { return nil }
+                i = end + 1
+            } else {
+                let start = i
+                while i < n, isScalarByte(p[i]) { i += 1 }
+                guard i > start else { return nil }
+            }
+            guard i < n, p[i] == UInt8(ascii: ",") else { return nil }
+            i += 1
+        }
+        return nil
+    }
+
+    /// `"session` and `ssion":"`, each as the little-endian word of its 8 bytes.
+    private static var sessionKeyHead: UInt64 { 0x6E6F_6973_7365_7322 }
+    private static var sessionKeyTail: UInt64 { 0x223A_226E_6F69_7373 }
+
+    /// A byte of a number, `true`, `false` or `null`.
+    @inline(__always)
+    private static func isScalarByte(_ b: UInt8) -> Bool {
+        (b &- UInt8(ascii: "0")) < 10 || (b | 0x20) &- UInt8(ascii: "a") < 26
+            || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: ".")
     }
 
     /// JSON whitespace.

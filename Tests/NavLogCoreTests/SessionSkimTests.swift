@@ -33,6 +33,8 @@ struct SessionSkimTests {
         #expect(Self.skim(#"  { "x" : [ 1 , { "y" : null } ] ,  "session" :  "s 2" }"#) == "s 2")
         #expect(Self.skim(#"{"n":-1.5e3,"b":true,"z":null,"session":"é-1"}"#) == "é-1")
         #expect(Self.skim(#"{"session":""}"#) == "")
+        #expect(Self.skim(#"{"sessionX":"a","sessio":"b","seq":1,"session":"c"}"#) == "c")
+        #expect(Self.skim(#"{"b":true,"n":-1.5e3,"z":null,"s":"x","session":"plain"}"#) == "plain")
     }
 
     @Test func itDeclinesWhenItCannotBeSure() {
@@ -41,6 +43,8 @@ struct SessionSkimTests {
         #expect(Self.skim(#"{"session":"s\u002d1"}"#) == nil)                    // escapes in the id
         #expect(Self.skim(#"{"session":7}"#) == nil)
         #expect(Self.skim(#"{"session":null}"#) == nil)
+        #expect(Self.skim(#"{"seq":1,"session":7,"session":"s-1"}"#) == nil)          // the first session is not a string
+        #expect(Self.skim(#"{"seq":1 ,"session":"s-1"#) == nil)
         #expect(Self.skim(#"["session","s-1"]"#) == nil)
         #expect(Self.skim(#""session""#) == nil)
         #expect(Self.skim(#"{"label":"x"}"#) == nil)
