@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The fast path of ``EventLineParser``: a line written exactly as
 /// ``CanonicalWriter`` writes it, read in one pass without the general
 /// scanner's bookkeeping.
@@ -5,11 +13,12 @@
 /// It knows one layout: an object whose known keys come in canonical
 /// (ascending) order with no space, strings of printable ASCII without
 /// escapes, integers in their shortest digits, `t` in its 24-byte form, and
-/// route values as `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}`. Every
+/// route values as `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}`, and a
+/// `meta` object of little depth exactly as the writer writes it. Every
 /// event kind is covered but `tabs.define`, `state.restore` and
-/// `session.start` with `app` or `device`; `meta`, route `data`, fields a
-/// kind does not define, and anything else outside that layout are left
-/// to the general parser (``parse(_:storage:)`` returns `nil`), as is every
+/// `session.start` with `app` or `device`; route `data` (never canonical
+/// for the general parser's check), fields a kind does not define, and
+/// anything else outside that layout are left to the general parser (``parse(_:storage:)`` returns `nil`), as is every
 /// line the general parser would refuse. So a line it reads is one the
 /// general parser reads to the same event and finds canonical — which the
 /// tests check line by line against it.
@@ -31,6 +40,7 @@ struct CanonicalLineParser {
     private var hidden = false
     private var route: RouteValue? = nil
     private var routes: [RouteValue] = []
+    private var meta: [String: JSONValue]? = nil
 
     /// The event of a canonical line, or `nil` when the line is not in the
     /// layout this path knows (the general parser then decides).
@@ -52,8 +62,12 @@ struct CanonicalLineParser {
     @inline(__always)
     private static func bit(_ key: CanonicalKey) -> UInt32 { UInt32(1) << UInt32(key.rawValue) }
 
-    /// Keys every kind may have here (`meta` is left to the general parser).
-    private static let common = bit(.cause) | bit(.scene) | bit(.seq) | bit(.session) | bit(.t) | bit(.type)
+    /// Keys every kind may have.
+    private static let common = bit(.cause) | bit(.meta) | bit(.scene) | bit(.seq) | bit(.session) | bit(.t) | bit(.type)
+
+    /// How deep a `meta` object may nest here (deeper ones, up to the
+    /// parser's limit, go to the general parser).
+    private static let metaDepth = 8
 
     private mutating func parse() -> Event? {
         guard base[0] == UInt8(ascii: "{"), base[n - 1] == UInt8(ascii: "}") else { return nil }
@@ -89,7 +103,10 @@ struct CanonicalLineParser {
             case .path, .selection:
                 guard let v = routeArray() else { return nil }
                 routes = v
-            case .app, .device, .meta, .state, .tabs:
+            case .meta:
+                guard let value = metaObject() else { return nil }
+                meta = value
+            case .app, .device, .state, .tabs:
                 return nil
             default:
                 guard let range = string() else { return nil }
@@ -211,7 +228,7 @@ struct CanonicalLineParser {
         let session = sessionBytes.count <= StringInterner.maxBytes
             ? storage.names.string(sessionBytes) : storage.session(sessionBytes)
         return Event(kind: kind, session: session, seq: seq, t: t, scene: scene,
-                     cause: present & Self.bit(.cause) != 0 ? cause : nil, meta: nil, extra: [:])
+                     cause: present & Self.bit(.cause) != 0 ? cause : nil, meta: meta, extra: [:])
     }
 
     /// Where a string field's characters are, when the line has it.
@@ -341,6 +358,23 @@ struct CanonicalLineParser {
         let names = storage.names
         return RouteValue(type: names.string(UnsafeRawBufferPointer(rebasing: b[type])),
                           id: id.map { names.string(UnsafeRawBufferPointer(rebasing: b[$0])) })
+    }
+
+    /// A `meta` object at `i`, when it is exactly what the canonical writer
+    /// writes for it (the general parser's check: written again, compared).
+    private mutating func metaObject() -> [String: JSONValue]? {
+        guard i < n, base[i] == UInt8(ascii: "{") else { return nil }
+        var reader = JSONReader(b, at: i, maxDepth: Self.metaDepth)
+        guard let members = try? reader.parseObjectMembers() else { return nil }
+        let length = reader.i - i
+        storage.scratch.reset()
+        storage.scratch.write(object: members)
+        let same = storage.scratch.bytes.count == length && storage.scratch.bytes.withUnsafeBytes { written in
+            memcmp(written.baseAddress!, base + i, length) == 0
+        }
+        guard same else { return nil }
+        i += length
+        return members
     }
 
     /// `[]` or `[ROUTE,ROUTE,…]` at `i`.
