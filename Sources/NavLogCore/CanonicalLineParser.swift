@@ -312,22 +312,7 @@ struct CanonicalLineParser {
     private mutating func string() -> Range<Int>? {
         guard i < n, base[i] == UInt8(ascii: "\"") else { return nil }
         let start = i + 1
-        var k = start
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let raw = UnsafeRawPointer(base)
-        while k + 8 <= n {
-            let v = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-            let quote = v ^ (ones &* 0x22)
-            let slash = v ^ (ones &* 0x5C)
-            // A quote, a backslash, a control byte or a non-ASCII byte.
-            let special = (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (v &- ones &* 0x20) | v) & high
-            if special != 0 {
-                k += special.trailingZeroBitCount >> 3
-                break
-            }
-            k += 8
-        }
+        var k = PlainStringRun.end(in: UnsafeRawPointer(base), count: n, from: start)
         while k < n {
             let c = base[k]
             if c == UInt8(ascii: "\"") { break }

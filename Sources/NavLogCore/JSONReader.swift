@@ -59,24 +59,7 @@ struct JSONReader {
         let start = i
         var escapes = false
         let n = bytes.count
-        // Fast path: skip 8 plain ASCII bytes at a time (no quote, backslash,
-        // control byte or non-ASCII byte among them).
-        if let base = bytes.baseAddress {
-            while i + 8 <= n {
-                let v = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let high: UInt64 = 0x8080_8080_8080_8080
-                let quote = v ^ (ones &* 0x22)
-                let slash = v ^ (ones &* 0x5C)
-                let special = (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | (v &- ones &* 0x20) | v) & high
-                if special != 0 {
-                    // The lowest flagged byte is exact (borrows only run upwards).
-                    i += special.trailingZeroBitCount >> 3
-                    break
-                }
-                i += 8
-            }
-        }
+        if let base = bytes.baseAddress { i = PlainStringRun.end(in: base, count: n, from: i) }
         while i < n {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {

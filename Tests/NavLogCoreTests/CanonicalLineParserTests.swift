@@ -39,15 +39,8 @@ struct CanonicalLineParserTests {
         return fast
     }
 
-    static func canonicalLines() -> [(Event, [UInt8])] {
-        let generator = SampleGenerator(.init(sessions: 40, seed: 31, eventsPerSession: 50...400, interleave: true))
-        var writer = CanonicalWriter()
-        return generator.events().map { event in
-            writer.reset()
-            writer.write(event)
-            return (event, writer.bytes)
-        }
-    }
+    /// The canonical lines of generated sessions (the canonical check's own).
+    static func canonicalLines() -> [(Event, [UInt8])] { CanonicalLineCheckTests.generatedLines() }
 
     @Test func generatedCanonicalLinesAreReadAsTheGeneralParserReadsThem() {
         let storage = LineParserStorage(checkingCanonicalForm: true)
