@@ -13,11 +13,12 @@ import Musl
 /// It knows one layout: an object whose known keys come in canonical
 /// (ascending) order with no space, strings of printable ASCII without
 /// escapes, integers in their shortest digits, `t` in its 24-byte form, and
-/// route values as `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}`, and a
+/// route values as `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}` (with
+/// a leading `"data":…` written canonically, if any), and a
 /// `meta` object of little depth exactly as the writer writes it. Every
 /// event kind is covered but `tabs.define`, `state.restore` and
-/// `session.start` with `app` or `device`; route `data` (never canonical
-/// for the general parser's check), fields a kind does not define, and
+/// `session.start` with `app` or `device`; route `data` deeper than a few
+/// levels or not written canonically, fields a kind does not define, and
 /// anything else outside that layout are left to the general parser (``parse(_:storage:)`` returns `nil`), as is every
 /// line the general parser would refuse. So a line it reads is one the
 /// general parser reads to the same event and finds canonical — which the
@@ -324,11 +325,29 @@ struct CanonicalLineParser {
         return start..<k
     }
 
-    /// `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}` at `i`.
+    /// `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}` at `i`, or either
+    /// with a first member `"data":DATA` written as the canonical writer
+    /// writes it.
     @inline(__always)
     private mutating func routeValue() -> RouteValue? {
         var id: Range<Int>? = nil
-        if matches(#"{"id":"#) {
+        var data: JSONValue? = nil
+        if matches(#"{"data":"#) {
+            i += 8
+            guard let value = dataValue(), i < n, base[i] == UInt8(ascii: ",") else { return nil }
+            data = value
+            // Back on the `,`, read as the object's opening brace below.
+            if matches(#","id":"#) {
+                i += 6
+                guard let range = string(), matches(#","type":"#) else { return nil }
+                id = range
+                i += 8
+            } else if matches(#","type":"#) {
+                i += 8
+            } else {
+                return nil
+            }
+        } else if matches(#"{"id":"#) {
             i += 6
             guard let range = string(), matches(#","type":"#) else { return nil }
             id = range
@@ -342,7 +361,29 @@ struct CanonicalLineParser {
         i += 1
         let names = storage.names
         return RouteValue(type: names.string(UnsafeRawBufferPointer(rebasing: b[type])),
-                          id: id.map { names.string(UnsafeRawBufferPointer(rebasing: b[$0])) })
+                          id: id.map { names.string(UnsafeRawBufferPointer(rebasing: b[$0])) }, data: data)
+    }
+
+    /// A route's `data` at `i`, when it is exactly what the canonical writer
+    /// writes for it (the general parser's check: written again, compared).
+    /// `null` is left to the general parser, which reads it as no data.
+    private mutating func dataValue() -> JSONValue? {
+        var reader = JSONReader(b, at: i, maxDepth: Self.metaDepth)
+        guard i < n, base[i] != UInt8(ascii: "n"), let value = try? reader.parseValue() else { return nil }
+        let length = reader.i - i
+        storage.scratch.reset()
+        storage.scratch.write(value)
+        guard writtenAgain(length) else { return nil }
+        i += length
+        return value
+    }
+
+    /// Whether the `length` bytes at `i` are what the scratch writer holds.
+    @inline(__always)
+    private func writtenAgain(_ length: Int) -> Bool {
+        storage.scratch.bytes.count == length && storage.scratch.bytes.withUnsafeBytes { written in
+            memcmp(written.baseAddress!, base + i, length) == 0
+        }
     }
 
     /// A `meta` object at `i`, when it is exactly what the canonical writer
@@ -354,10 +395,7 @@ struct CanonicalLineParser {
         let length = reader.i - i
         storage.scratch.reset()
         storage.scratch.write(object: members)
-        let same = storage.scratch.bytes.count == length && storage.scratch.bytes.withUnsafeBytes { written in
-            memcmp(written.baseAddress!, base + i, length) == 0
-        }
-        guard same else { return nil }
+        guard writtenAgain(length) else { return nil }
         i += length
         return members
     }

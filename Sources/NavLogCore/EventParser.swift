@@ -393,7 +393,19 @@ private struct LineParser {
         } catch {
             return false  // not a route value: scanned generally (an extra field, or an error there)
         }
-        if canonical { early.routeIsCanonical = Self.isCanonicalRoute(early.route!, r.bytes[i..<sub.i]) }
+        if canonical {
+            let raw = r.bytes[i..<sub.i]
+            if early.route!.data == nil {
+                early.routeIsCanonical = Self.isCanonicalRoute(early.route!, raw)
+            } else {
+                // With data: canonical when written again exactly as it is.
+                storage.scratch.reset()
+                storage.scratch.write(early.route!)
+                early.routeIsCanonical = storage.scratch.bytes.count == raw.count && storage.scratch.bytes.withUnsafeBytes {
+                    memcmp($0.baseAddress!, raw.base.baseAddress! + raw.startIndex, raw.count) == 0
+                }
+            }
+        }
         r.i = sub.i
         return true
     }
@@ -454,7 +466,8 @@ private struct LineParser {
     }
 
     /// Whether `raw` is exactly `{"id":"ID","type":"TYPE"}` (or `{"type":"TYPE"}`)
-    /// for this route, which was decoded from it.
+    /// for this route, which was decoded from it (a route with data is
+    /// written again and compared instead).
     static func isCanonicalRoute(_ route: RouteValue, _ raw: Slice<UnsafeRawBufferPointer>) -> Bool {
         guard route.data == nil,
               memchr(raw.base.baseAddress! + raw.startIndex, Int32(UInt8(ascii: "\\")), raw.count) == nil

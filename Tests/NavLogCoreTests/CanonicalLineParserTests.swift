@@ -54,8 +54,8 @@ struct CanonicalLineParserTests {
                 kinds.insert(fast.type)
             }
         }
-        // Only route data, tabs.define, state.restore and session.start
-        // with app or device are left to the general parser.
+        // Only tabs.define, state.restore and session.start with app or
+        // device are left to the general parser.
         #expect(read * 100 >= lines.count * 90, "read \(read) of \(lines.count)")
         for kind in ["stack.push", "stack.pop", "tab.select", "split.select", "stack.set", "modal.present",
                      "modal.dismiss", "stack.popToRoot", "mark", "layout.change", "url.open"] {
@@ -93,6 +93,12 @@ struct CanonicalLineParserTests {
         #"{"meta":{},"seq":27,"session":"s","t":"2026-11-20T10:00:00.026Z","type":"session.end"}"#,
         // Numbers in meta are kept as written, so this is canonical too.
         #"{"label":"x","meta":{"a":1.50},"seq":28,"session":"s","t":"2026-11-20T10:00:00.027Z","type":"mark"}"#,
+        // Route data written as the writer writes it, numbers as written.
+        #"{"seq":29,"session":"s","stack":"h","t":"2026-11-20T10:00:00.028Z","type":"stack.push","value":{"data":{"q":1,"r":[true,null,"x"]},"id":"a","type":"R"}}"#,
+        #"{"seq":30,"session":"s","stack":"h","t":"2026-11-20T10:00:00.029Z","type":"stack.push","value":{"data":2.50,"type":"R"}}"#,
+        #"{"seq":31,"session":"s","stack":"h","t":"2026-11-20T10:00:00.030Z","type":"stack.push","value":{"data":"caf\\u00e9","type":"R"}}"#,
+        #"{"path":[{"data":{},"id":"a","type":"A"},{"data":[],"type":"B"}],"seq":32,"session":"s","stack":"h","t":"2026-11-20T10:00:00.031Z","type":"stack.set"}"#,
+        #"{"column":"detail","selection":[{"data":{"n":-1},"id":"x","type":"X"}],"seq":33,"session":"s","t":"2026-11-20T10:00:00.032Z","type":"split.select"}"#,
         #"{"cause":24,"label":"x","scene":"main","seq":123456789012345678,"session":"a-very-long-session-identifier-0001","t":"9999-12-31T23:59:59.999Z","type":"mark"}"#,
     ])
     func canonicalLinesOfEveryKnownLayoutAreRead(_ line: String) {
@@ -108,7 +114,19 @@ struct CanonicalLineParserTests {
         #"{"label":"x","meta":{"a":[[[[[[[[[1]]]]]]]]]},"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
         #"{"label":"x","meta":[1],"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
         #"{"label":"x","meta":null,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
-        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1},"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":null,"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1}}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"r":1,"q":2},"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data": {"q":1},"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1} ,"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":"\u0041"},"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":[[[[[[[[[1]]]]]]]]],"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"id":"a","data":{"q":1},"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1},"data":{"q":1},"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1},"id":5,"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1,},"type":"R"}}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1},"type":"R","id":"a"}}"#,
+        #"{"path":[{"data":{"b":1,"a":2},"type":"A"}],"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.set"}"#,
         #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"id":5,"type":"R"}}"#,
         #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"id":"","type":"R"}}"#,
         #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"type":""}}"#,
