@@ -105,7 +105,7 @@ public final class LZ4FrameEncoder {
     /// content size; appends the frame to `out`.
     public func compressFrame(_ content: UnsafeRawBufferPointer, into out: ByteBuffer) throws(LZ4FrameError) {
         try begin(contentSize: content.count, into: out)
-        try update(content, into: out)
+        try update(content, into: out, lastOfFrame: true)
         try end(into: out)
     }
 
@@ -122,14 +122,22 @@ public final class LZ4FrameEncoder {
     }
 
     /// Compresses `content` as complete LZ4 blocks of the current frame.
-    public func update(_ content: UnsafeRawBufferPointer, into out: ByteBuffer) throws(LZ4FrameError) {
+    ///
+    /// With `lastOfFrame`, the caller promises to end the frame before it
+    /// changes or frees `content`: liblz4 then links nothing more to it and
+    /// skips copying its last 64 KB aside as the next block's dictionary
+    /// (`stableSrc`).
+    public func update(_ content: UnsafeRawBufferPointer, into out: ByteBuffer,
+                       lastOfFrame: Bool = false) throws(LZ4FrameError) {
         guard inFrame else { throw LZ4FrameError(call: "LZ4F_compressUpdate", reason: "no frame begun") }
         guard content.count > 0 else { return }
         let bound = try LZ4FrameError.check(LZ4F_compressBound(content.count, &preferences), "LZ4F_compressBound")
         out.reserve(bound)
+        var options = LZ4F_compressOptions_t()
+        options.stableSrc = lastOfFrame ? 1 : 0
         let written = try LZ4FrameError.check(
             LZ4F_compressUpdate(context, out.base + out.count, out.capacity - out.count,
-                                content.baseAddress, content.count, nil),
+                                content.baseAddress, content.count, &options),
             "LZ4F_compressUpdate")
         out.count += written
     }

@@ -497,7 +497,7 @@ public final class LogWriter {
         out.removeAll()
         do {
             if frameOffset == nil { try encoder.begin(contentSize: sealed.lines.count, into: out) }
-            try encoder.update(sealed.lines.bytes, into: out)
+            try encoder.update(sealed.lines.bytes, into: out, lastOfFrame: true)
             try encoder.end(into: out)
         } catch {
             throw LogError(path: path, kind: .compression(error.description), offset: end, seq: sealed.stats.firstSeq)
