@@ -132,7 +132,7 @@ extension SceneState {
         case .stackPopToRoot(let stack):
             stackTable.values[stackIndex(stack)].removeAll(keepingCapacity: true)
         case .stackSet(let stack, let path):
-            stacks[stack] = path
+            stackTable.values[stackIndex(stack)] = path
         case .tabSelect(let tab):
             return tabs.select(tab)
         case .tabsDefine(let order):
@@ -167,8 +167,13 @@ extension SceneState {
     @inline(__always)
     mutating func stackIndex(_ stack: String) -> Dictionary<String, [RouteValue]>.Index {
         if let last = lastStack, last.id == stack { return last.index }
-        if stackTable.index(forKey: stack) == nil { stackTable[stack] = [] }
-        let index = stackTable.index(forKey: stack)!
+        let index: Dictionary<String, [RouteValue]>.Index
+        if let found = stackTable.index(forKey: stack) {
+            index = found
+        } else {
+            stackTable[stack] = []
+            index = stackTable.index(forKey: stack)!
+        }
         lastStack = (stack, index)
         return index
     }
