@@ -52,10 +52,11 @@ public final class LogWriter {
     @exclusivity(unchecked) private var end: Int64 = 0
     private var nextFrameIndex = 2
     private let encoder: LZ4FrameEncoder
-    private let out = ByteBuffer(capacity: 256 << 10)
+    /// Compressed bytes on their way to the file.
+    private let out: ByteBuffer
     private let checkpointScratch = ByteBuffer(capacity: 16 << 10)
     /// Raw lines not yet compressed.
-    @exclusivity(unchecked) private var pending = ByteBuffer(capacity: 256 << 10)
+    @exclusivity(unchecked) private var pending: ByteBuffer
     /// The thread that compresses and writes sealed blocks, with
     /// ``LogWriterOptions/sealsInBackground``. While it has blocks, it alone
     /// touches the file, `end`, the entries, checkpoints and the encoder;
@@ -105,6 +106,11 @@ public final class LogWriter {
         self.options = options
         self.file = file
         self.preambleSyncer = preambleSyncer
+        // Sized so that a block, the line that fills it and its frame fit
+        // without growing (a copy of the whole block, and fresh pages).
+        let blockBytes = Self.pendingCapacity(options)
+        pending = ByteBuffer(capacity: blockBytes)
+        out = ByteBuffer(capacity: blockBytes + Self.outRoom)
         do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
             throw LogError(path: file.path, kind: .compression(error.description))
         }
@@ -167,6 +173,16 @@ public final class LogWriter {
     /// Room kept free past the block's end for a line written in place
     /// (``CanonicalWriter/writeLine(_:to:capacity:)`` writes only lines sure to fit).
     static let lineRoom = 8192 + 1
+
+    /// The block buffer's first capacity: the block target (up to 4 MiB;
+    /// bigger blocks grow into theirs) and room for the line that fills it.
+    static func pendingCapacity(_ options: LogWriterOptions) -> Int {
+        min(options.blockTargetBytes, 4 << 20) + lineRoom
+    }
+
+    /// Room in the output buffer past a block's bytes: LZ4 frame and block
+    /// headers, checksums, the entry, a checkpoint of a modest state.
+    static let outRoom = 64 << 10
 
     /// Validates every event, then appends them all (or none); durability
     /// applies once, to the whole batch. Returns the seqs assigned.
