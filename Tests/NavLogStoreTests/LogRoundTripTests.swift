@@ -194,6 +194,38 @@ import Testing
         #expect(events.map(\.seq) == [1, 2])
         #expect(events.allSatisfy { Array($0.session.utf8) == Array("caf\u{E9}".utf8) })
     }
+
+    /// Ids of every length around the two-word comparison's edges: the same
+    /// bytes (as another string) are accepted, one byte off anywhere refused.
+    @Test(arguments: [1, 3, 4, 7, 8, 9, 15, 16, 17, 40])
+    func aSessionOneByteOffIsRefusedAtEveryLength(_ length: Int) throws {
+        let dir = TemporaryDirectory()
+        let t = Timestamp(milliseconds: 1_795_168_800_000)
+        let bytes = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+        let id = String(decoding: bytes, as: UTF8.self)
+        let writer = try LogWriter(path: dir.file("s.navlog"))
+        try writer.append(Event(session: id, t: t, kind: .mark(label: "first")))
+        var refused = 0
+        for at in Set([0, length / 2, length - 1]) {
+            var other = bytes
+            other[at] = UInt8(ascii: "Z")
+            do {
+                try writer.append(Event(session: String(decoding: other, as: UTF8.self), t: t, kind: .mark(label: "other")))
+            } catch {
+                refused += 1
+            }
+        }
+        #expect(refused == Set([0, length / 2, length - 1]).count)
+        #expect(throws: LogError.self) {
+            try writer.append(Event(session: id + "a", t: t, kind: .mark(label: "longer")))
+        }
+        // The same bytes, built anew.
+        try writer.append(Event(session: String(decoding: Array(id.utf8), as: UTF8.self), t: t, kind: .mark(label: "again")))
+        try writer.close()
+        let events = try readAll(dir.file("s.navlog"))
+        #expect(events.map(\.seq) == [1, 2])
+        #expect(events.allSatisfy { Array($0.session.utf8) == bytes })
+    }
 }
 
 /// A writer that leaves syncing to its caller writes the same bytes.
