@@ -49,10 +49,11 @@ public enum SessionSkim {
     }
 
     /// The common case, cheaply: the members before `"session"` are written
-    /// without whitespace, with plain keys and plain-string or scalar values
-    /// (nothing nested, no escape), as in a canonical line. `nil` for
-    /// anything else, which the general walk then takes; when it answers,
-    /// the general walk gives the same answer.
+    /// without whitespace between them, with plain keys, and values that are
+    /// plain strings, scalars, or arrays and objects (passed by structure),
+    /// as in a canonical line. `nil` for anything else, which the general
+    /// walk then takes; when it answers, the general walk gives the same
+    /// answer.
     @inline(__always)
     private static func sessionAfterPlainMembers(_ p: UnsafePointer<UInt8>, _ n: Int) -> Range<Int>? {
         guard n > 0, p[0] == UInt8(ascii: "{") else { return nil }
@@ -75,6 +76,11 @@ public enum SessionSkim {
             if p[i] == UInt8(ascii: "\"") {
                 guard let end = plainStringEnd(p, n, from: i + 1) else { return nil }
                 i = end + 1
+            } else if p[i] == UInt8(ascii: "[") || p[i] == UInt8(ascii: "{") {
+                // An array or object (a selection, a path, meta): passed by
+                // its structure, as the general walk passes it.
+                guard let next = skipValue(p, n, from: i) else { return nil }
+                i = next
             } else {
                 let start = i
                 while i < n, isScalarByte(p[i]) { i += 1 }

@@ -35,6 +35,11 @@ struct SessionSkimTests {
         #expect(Self.skim(#"{"session":""}"#) == "")
         #expect(Self.skim(#"{"sessionX":"a","sessio":"b","seq":1,"session":"c"}"#) == "c")
         #expect(Self.skim(#"{"b":true,"n":-1.5e3,"z":null,"s":"x","session":"plain"}"#) == "plain")
+        // Arrays and objects before the session, written without spaces.
+        #expect(Self.skim(#"{"column":"x","selection":[{"id":"a\"session\":\"b","type":"T"}],"seq":1,"session":"real"}"#) == "real")
+        #expect(Self.skim(#"{"meta":{"a":"\\","b":["]","}"]},"session":"real"}"#) == "real")
+        #expect(Self.skim(#"{"path":[],"m":{},"session":"real"}"#) == "real")
+        #expect(Self.skim(#"{"path":[[[{"session":"no"}]]],"session":"real"}"#) == "real")
     }
 
     @Test func itDeclinesWhenItCannotBeSure() {
@@ -52,6 +57,8 @@ struct SessionSkimTests {
         #expect(Self.skim(#"{"label":{"a":1,"session":"s-1"}"#) == nil)
         #expect(Self.skim(#"{"label" "x","session":"s-1"}"#) == nil)
         #expect(Self.skim(#"{"label":"x" "session":"s-1"}"#) == nil)
+        #expect(Self.skim(#"{"path":[1,2]]"session":"s-1"}"#) == nil)
+        #expect(Self.skim(#"{"path":[{"a":"b\"}],"session":"s-1"}"#) == nil)     // the string never ends
         #expect(Self.skim("") == nil)
     }
 
