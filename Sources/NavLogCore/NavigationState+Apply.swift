@@ -140,9 +140,9 @@ extension SceneState {
         case .tabVisibility(let tab, let hidden):
             tabs.setHidden(tab, hidden)
         case .splitSelect(let split, let column, let selection):
-            splits[split ?? "main", default: SplitState()][column] = selection
+            splitTable.values[splitIndex(split ?? "main")][column] = selection
         case .splitVisibility(let split, let visibility):
-            splits[split, default: SplitState()].visibility = visibility
+            splitTable.values[splitIndex(split)].visibility = visibility
         case .modalPresent(let modal, let style):
             if modals.contains(where: { $0.modal == modal }) { return .presentDuplicate }
             modals.append(ModalPresentation(modal: modal, style: style ?? .sheet))
@@ -175,6 +175,22 @@ extension SceneState {
             index = stackTable.index(forKey: stack)!
         }
         lastStack = (stack, index)
+        return index
+    }
+
+    /// Where a split is in ``splitTable``, made empty when new; remembered
+    /// for the next event on the same split.
+    @inline(__always)
+    mutating func splitIndex(_ split: String) -> Dictionary<String, SplitState>.Index {
+        if let last = lastSplit, last.id == split { return last.index }
+        let index: Dictionary<String, SplitState>.Index
+        if let found = splitTable.index(forKey: split) {
+            index = found
+        } else {
+            splitTable[split] = SplitState()
+            index = splitTable.index(forKey: split)!
+        }
+        lastSplit = (split, index)
         return index
     }
 

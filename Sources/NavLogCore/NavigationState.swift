@@ -76,7 +76,17 @@ public struct SceneState: Hashable, Sendable {
     /// The horizontal size class; `nil` until set.
     public var sizeClass: SizeClass?
     /// Split views by id.
-    public var splits: [String: SplitState]
+    public var splits: [String: SplitState] {
+        get { splitTable }
+        set {
+            splitTable = newValue
+            lastSplit = nil
+        }
+        _modify {
+            lastSplit = nil
+            yield &splitTable
+        }
+    }
     /// Navigation stacks by id, bottom first; an emptied stack stays `[]`.
     public var stacks: [String: [RouteValue]] {
         get { stackTable }
@@ -97,6 +107,10 @@ public struct SceneState: Hashable, Sendable {
     /// The stack the fold last changed and its place in ``stackTable`` (see
     /// ``NavigationState/lastScene``).
     var lastStack: (id: String, index: Dictionary<String, [RouteValue]>.Index)?
+    /// Where ``splits`` is kept.
+    var splitTable: [String: SplitState]
+    /// The split the fold last changed and its place in ``splitTable``.
+    var lastSplit: (id: String, index: Dictionary<String, SplitState>.Index)?
 
     /// A new, empty scene (its screen is `root`).
     public init(
@@ -106,7 +120,8 @@ public struct SceneState: Hashable, Sendable {
     ) {
         self.modals = modals
         self.sizeClass = sizeClass
-        self.splits = splits
+        self.splitTable = splits
+        self.lastSplit = nil
         self.stackTable = stacks
         self.lastStack = nil
         self.tabs = tabs
@@ -114,14 +129,14 @@ public struct SceneState: Hashable, Sendable {
 
     /// Everything but the fold's lookup cache is compared.
     public static func == (a: SceneState, b: SceneState) -> Bool {
-        a.modals == b.modals && a.sizeClass == b.sizeClass && a.splits == b.splits
+        a.modals == b.modals && a.sizeClass == b.sizeClass && a.splitTable == b.splitTable
             && a.stackTable == b.stackTable && a.tabs == b.tabs
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(modals)
         hasher.combine(sizeClass)
-        hasher.combine(splits)
+        hasher.combine(splitTable)
         hasher.combine(stackTable)
         hasher.combine(tabs)
     }

@@ -23,11 +23,11 @@ extension SceneState {
             return .modal(modal)
         }
         if let tab = tabs.selected {
-            if !splits.isEmpty, splits.index(forKey: tab) != nil { return splitScreenKey(tab) }
+            if !splitTable.isEmpty, splitTable.index(forKey: tab) != nil { return splitScreenKey(tab) }
             if let value = top(ofStack: tab) { return ScreenKey(value) }
             return .tab(tab)
         }
-        if !splits.isEmpty, splits.index(forKey: "main") != nil { return splitScreenKey("main") }
+        if !splitTable.isEmpty, splitTable.index(forKey: "main") != nil { return splitScreenKey("main") }
         if let value = top(ofStack: "main") { return ScreenKey(value) }
         return .root
     }
@@ -43,7 +43,7 @@ extension SceneState {
     /// The split rule for split `id`, which exists.
     private func splitScreenKey(_ id: String) -> ScreenKey {
         if let value = top(ofStack: id) { return ScreenKey(value) }
-        if let split = splits[id] {
+        if let split = splitTable[id] {
             if let value = split.detail.first ?? split.content.first ?? split.sidebar.first {
                 return ScreenKey(value)
             }

@@ -11,7 +11,10 @@ struct FoldLookupCacheTests {
     static func forgetting(_ state: NavigationState) -> NavigationState {
         var plain = state
         plain.lastScene = nil
-        for id in Array(plain.sceneTable.keys) { plain.sceneTable[id]!.lastStack = nil }
+        for id in Array(plain.sceneTable.keys) {
+            plain.sceneTable[id]!.lastStack = nil
+            plain.sceneTable[id]!.lastSplit = nil
+        }
         return plain
     }
 
@@ -23,7 +26,13 @@ struct FoldLookupCacheTests {
             let scene = random.pick(scenes)
             let stack = random.pick(["home", "search", "a", "b", "x-long-stack-name-over-sixteen"])
             let kind: EventKind
-            switch random.int(below: 10) {
+            let split = random.pick(["main", "library", "a-split-id-longer-than-sixteen"])
+            switch random.int(below: 12) {
+            case 10:
+                let column = random.pick(SplitColumn.allCases)
+                kind = .splitSelect(split: split == "main" && random.percent(50) ? nil : split, column: column,
+                                    selection: random.percent(20) ? [] : [RouteValue(type: "Item", id: "\(seq % 5)")])
+            case 11: kind = .splitVisibility(split: split, visibility: random.pick(SplitVisibility.allCases))
             case 0: kind = .sceneOpen
             case 1: kind = random.percent(30) ? .sceneClose : .stackPopToRoot(stack: stack)
             case 2, 3: kind = .stackPop(stack: stack, count: random.int(in: 1...2))
@@ -60,6 +69,18 @@ struct FoldLookupCacheTests {
                 let id = event.sceneID
                 state.scenes[id]?.stacks.removeAll()
                 plain.scenes[id]?.stacks.removeAll()
+            case 60:
+                let id = event.sceneID
+                state.scenes[id]?.splits["fresh-\(n)"] = SplitState()
+                plain.scenes[id]?.splits["fresh-\(n)"] = SplitState()
+            case 70:
+                let id = event.sceneID
+                state.scenes[id]?.splits.removeAll()
+                plain.scenes[id]?.splits.removeAll()
+            case 80:
+                let id = event.sceneID
+                state.scenes[id]?.splits = ["library": SplitState(detail: [RouteValue(type: "D")])]
+                plain.scenes[id]?.splits = ["library": SplitState(detail: [RouteValue(type: "D")])]
             case 50:
                 copies.append(state)  // shares storage until either side changes
             default:
