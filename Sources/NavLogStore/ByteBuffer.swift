@@ -30,11 +30,19 @@ public final class ByteBuffer {
 
     /// Makes room for `extra` more bytes after ``count``; returns `false`
     /// (and allocates nothing) when that would exceed `limit` bytes in all.
-    @discardableResult
+    @discardableResult @inline(__always)
     public func reserve(_ extra: Int, limit: Int = Int.max) -> Bool {
         let needed = count + extra
         guard needed <= limit, extra >= 0 else { return false }
-        if needed <= capacity { return true }
+        if needed > capacity { grow(to: needed, limit: limit) }
+        return true
+    }
+
+    /// Moves the contents to storage of at least `needed` bytes (at most
+    /// `limit`, which `needed` is within); kept out of line, so that the
+    /// check above costs a comparison where buffers are appended to.
+    @inline(never)
+    private func grow(to needed: Int, limit: Int) {
         var newCapacity = capacity
         while newCapacity < needed { newCapacity = newCapacity > limit / 2 ? limit : newCapacity * 2 }
         newCapacity = max(newCapacity, needed)
@@ -43,7 +51,6 @@ public final class ByteBuffer {
         base.deallocate()
         base = newBase
         capacity = newCapacity
-        return true
     }
 
     /// Appends bytes, growing as needed.
