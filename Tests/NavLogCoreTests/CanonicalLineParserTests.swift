@@ -178,24 +178,13 @@ struct CanonicalLineParserTests {
 
     @Test func randomEditsOfCanonicalLinesAreReadOnlyAsTheGeneralParserReadsThem() {
         let storage = LineParserStorage(checkingCanonicalForm: true)
-        var random = SeededRandom(seed: 7)
-        let alphabet = Array(#" "\{}[],:0123456789-.aeiostxyzTZ"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF]
+        var edits = RandomLineEdits(seed: 7, alphabet: Array(#" "\{}[],:0123456789-.aeiostxyzTZ"#.utf8)
+                                        + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF], repeatingRuns: true)
         var read = 0, tried = 0
         for (_, line) in Self.canonicalLines().prefix(2500) {
             for _ in 0..<4 {
-                var edited = line
-                let at = Int(random.next() % UInt64(edited.count))
-                switch random.next() % 4 {
-                case 0: edited.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
-                case 1: edited.remove(at: at)
-                case 2: edited[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                default:
-                    // A run of bytes repeated: keys twice, values doubled.
-                    let end = min(edited.count, at + 1 + Int(random.next() % 24))
-                    edited.insert(contentsOf: edited[at..<end], at: end)
-                }
                 tried += 1
-                if Self.compare(edited, storage: storage) != nil { read += 1 }
+                if Self.compare(edits.edit(line), storage: storage) != nil { read += 1 }
             }
         }
         // Some edits leave a canonical line (a digit for a digit, a letter for a letter).

@@ -82,21 +82,13 @@ struct SessionSkimTests {
         let generator = SampleGenerator(.init(sessions: 10, seed: 8, eventsPerSession: 50...200, interleave: true))
         var writer = CanonicalWriter()
         var parser = EventLineParser()
-        var random = SeededRandom(seed: 31)
-        let alphabet = Array(#" "\{}[],:0123456789-.aeinostuTZ"#.utf8)
+        var edits = RandomLineEdits(seed: 31, alphabet: Array(#" "\{}[],:0123456789-.aeinostuTZ"#.utf8))
         var parsedAndSkimmed = 0
         for event in generator.events().prefix(3000) {
             writer.reset()
             writer.write(event)
             for _ in 0..<6 {
-                var edited = writer.bytes
-                let at = Int(random.next() % UInt64(edited.count))
-                switch random.next() % 3 {
-                case 0: edited.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
-                case 1: edited.remove(at: at)
-                default: edited[at] = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                }
-                let (parsed, found) = Self.agrees(edited, &parser)
+                let (parsed, found) = Self.agrees(edits.edit(writer.bytes), &parser)
                 if parsed && found { parsedAndSkimmed += 1 }
             }
         }
