@@ -336,24 +336,18 @@ struct CanonicalLineParser {
             i += 8
             guard let value = dataValue(), i < n, base[i] == UInt8(ascii: ",") else { return nil }
             data = value
-            // Back on the `,`, read as the object's opening brace below.
-            if matches(#","id":"#) {
-                i += 6
-                guard let range = string(), matches(#","type":"#) else { return nil }
-                id = range
-                i += 8
-            } else if matches(#","type":"#) {
-                i += 8
-            } else {
-                return nil
-            }
-        } else if matches(#"{"id":"#) {
-            i += 6
+        } else {
+            guard i < n, base[i] == UInt8(ascii: "{") else { return nil }
+        }
+        // Past the `{`, or the `,` after the data: `"id":` or `"type":`.
+        i += 1
+        if matches(#""id":"#) {
+            i += 5
             guard let range = string(), matches(#","type":"#) else { return nil }
             id = range
             i += 8
-        } else if matches(#"{"type":"#) {
-            i += 8
+        } else if matches(#""type":"#) {
+            i += 7
         } else {
             return nil
         }

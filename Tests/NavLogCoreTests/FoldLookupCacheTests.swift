@@ -54,37 +54,21 @@ struct FoldLookupCacheTests {
             #expect(state.apply(event) == plain.apply(event))
             plain = Self.forgetting(plain)
             // Edits from outside the fold, now and then, to both.
+            let id = event.sceneID
+            func onBoth(_ edit: (inout NavigationState) -> Void) {
+                edit(&state)
+                edit(&plain)
+            }
             switch n % 97 {
-            case 10:
-                state.scenes["edited"] = SceneState(stacks: ["home": [RouteValue(type: "E")]])
-                plain.scenes["edited"] = SceneState(stacks: ["home": [RouteValue(type: "E")]])
-            case 20:
-                state.scenes.removeValue(forKey: "main")
-                plain.scenes.removeValue(forKey: "main")
-            case 30:
-                let id = event.sceneID
-                state.scenes[id]?.stacks["fresh-\(n)"] = [RouteValue(type: "F")]
-                plain.scenes[id]?.stacks["fresh-\(n)"] = [RouteValue(type: "F")]
-            case 40:
-                let id = event.sceneID
-                state.scenes[id]?.stacks.removeAll()
-                plain.scenes[id]?.stacks.removeAll()
-            case 60:
-                let id = event.sceneID
-                state.scenes[id]?.splits["fresh-\(n)"] = SplitState()
-                plain.scenes[id]?.splits["fresh-\(n)"] = SplitState()
-            case 70:
-                let id = event.sceneID
-                state.scenes[id]?.splits.removeAll()
-                plain.scenes[id]?.splits.removeAll()
-            case 80:
-                let id = event.sceneID
-                state.scenes[id]?.splits = ["library": SplitState(detail: [RouteValue(type: "D")])]
-                plain.scenes[id]?.splits = ["library": SplitState(detail: [RouteValue(type: "D")])]
-            case 50:
-                copies.append(state)  // shares storage until either side changes
-            default:
-                break
+            case 10: onBoth { $0.scenes["edited"] = SceneState(stacks: ["home": [RouteValue(type: "E")]]) }
+            case 20: onBoth { $0.scenes.removeValue(forKey: "main") }
+            case 30: onBoth { $0.scenes[id]?.stacks["fresh-\(n)"] = [RouteValue(type: "F")] }
+            case 40: onBoth { $0.scenes[id]?.stacks.removeAll() }
+            case 50: copies.append(state)  // shares storage until either side changes
+            case 60: onBoth { $0.scenes[id]?.splits["fresh-\(n)"] = SplitState() }
+            case 70: onBoth { $0.scenes[id]?.splits.removeAll() }
+            case 80: onBoth { $0.scenes[id]?.splits = ["library": SplitState(detail: [RouteValue(type: "D")])] }
+            default: break
             }
             #expect(state == plain, "after event \(n + 1): \(event.type)")
         }
