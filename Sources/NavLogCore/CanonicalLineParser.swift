@@ -45,6 +45,7 @@ struct CanonicalLineParser {
 
     /// The event of a canonical line, or `nil` when the line is not in the
     /// layout this path knows (the general parser then decides).
+    @inline(__always)
     static func parse(_ line: UnsafeRawBufferPointer, storage: LineParserStorage) -> Event? {
         guard line.count >= 2, let start = line.baseAddress else { return nil }
         var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
@@ -127,6 +128,7 @@ struct CanonicalLineParser {
 
     // MARK: The event
 
+    @inline(__always)
     private mutating func build() -> Event? {
         guard present & Self.bit(.seq) != 0, let sessionRange = range(.session), let tRange = range(.t),
               let typeRange = range(.type), tRange.count == 24,
