@@ -72,6 +72,7 @@ final class IngestWorker: @unchecked Sendable {
     }
 
     /// Stores one line of session `route`; returns why it was refused, or `nil`.
+    @inline(__always)
     private func store(_ text: UnsafeRawBufferPointer, route number: Int) throws(LogError) -> String? {
         var event: Event
         do { event = try parser.parse(text) } catch { return error.description }
