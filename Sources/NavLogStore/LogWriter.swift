@@ -233,7 +233,7 @@ public final class LogWriter {
     /// already has — a line ``EventLineParser`` found canonical, with the
     /// event's own seq — so the line is kept instead of written again. The
     /// same checks as ``append(_:)`` apply; the caller vouches for the line.
-    @discardableResult
+    @discardableResult @inline(__always)
     func append(_ event: Event, canonicalLine line: UnsafeRawBufferPointer) throws(LogError) -> Int {
         precondition(event.seq != 0, "a canonical line carries its seq")
         let seq = try check(event)
