@@ -402,6 +402,7 @@ public final class LogWriter {
 
     /// Accepts an event whose line (with its `\n`) is already at the end of
     /// the block: counts it in, and seals the block when it is full.
+    @inline(__always)
     private func accept(_ event: Event, seq: Int, lineBytes: Int) throws(LogError) {
         absorb(event, seq: seq, lineBytes: lineBytes)
         if shouldSeal { try seal() }
@@ -409,6 +410,7 @@ public final class LogWriter {
 
     /// Counts an event into the block, the log and the state (its line is
     /// already in `pending`, or already on disk).
+    @inline(__always)
     private func absorb(_ event: Event, seq: Int, lineBytes: Int) {
         let t = event.t.milliseconds
         if session == nil {
