@@ -33,12 +33,20 @@ final class OpenLogs {
     ///
     /// - Throws: ``LogError`` when the least recently used log cannot be
     ///   closed or this one cannot be opened.
+    @inline(__always)
     func writer(for route: Int, path: @autoclosure () -> String) throws(LogError) -> LogWriter {
         clock += 1
         if route < writers.count, let writer = writers[route] {
             lastUse[route] = clock
             return writer
         }
+        return try open(route, path: path())
+    }
+
+    /// Opens route `route`'s log, closing the least recently used one first
+    /// when `limit` are open.
+    @inline(never)
+    private func open(_ route: Int, path: String) throws(LogError) -> LogWriter {
         if writers.count <= route {
             writers += repeatElement(nil, count: route + 1 - writers.count)
             lastUse += repeatElement(0, count: route + 1 - lastUse.count)
@@ -50,7 +58,7 @@ final class OpenLogs {
             writers[evicted] = nil
             try writer.close()
         }
-        let writer = try open(path(), reopening: lastUse[route] != 0)
+        let writer = try open(path, reopening: lastUse[route] != 0)
         writers[route] = writer
         lastUse[route] = clock
         open.append(route)
