@@ -38,6 +38,7 @@ final class IngestChunk: @unchecked Sendable {
         /// Whether the thread had stopped on an error (its lines not stored).
         @exclusivity(unchecked) var failed = false
 
+        @inline(__always)
         func add(_ line: UnsafeRawBufferPointer, number: Int, route: Int) {
             lines.append(Line(number: number, start: bytes.count, length: line.count, route: route))
             bytes.append(line)
