@@ -27,6 +27,7 @@ struct SessionNumbers {
     var count: Int { entries.count }
 
     /// The number of session `key`, numbering it when new.
+    @inline(__always)
     mutating func number(of key: UnsafeRawBufferPointer) -> (number: Int, isNew: Bool) {
         let hash = Self.hash(key)
         let mask = slots.count - 1
