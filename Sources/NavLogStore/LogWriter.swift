@@ -37,15 +37,14 @@ public final class LogWriter {
     @exclusivity(unchecked) public private(set) var session: String? {
         didSet {
             sessionUTF8 = session.map { Array($0.utf8) } ?? []
-            sessionWords = sessionUTF8.count > 0 && sessionUTF8.count <= ShortBytes.maxCount
-                ? sessionUTF8.withUnsafeBytes { let (w0, w1) = ShortBytes.words($0); return (w0, w1, $0.count) } : nil
+            sessionShortKey = sessionUTF8.withUnsafeBytes { ShortSessionKey($0) }
         }
     }
     /// The bytes of `session`, which an event's session must equal exactly.
     @exclusivity(unchecked) private var sessionUTF8: [UInt8] = []
     /// Those bytes as two words, when there are 1 to 16 of them (the usual
     /// case): an event's session is then compared without a call.
-    @exclusivity(unchecked) private var sessionWords: (UInt64, UInt64, count: Int)?
+    @exclusivity(unchecked) private var sessionShortKey: ShortSessionKey?
     /// Events in the log, including those not yet durable.
     @exclusivity(unchecked) public private(set) var eventCount: Int = 0
     /// What opening had to repair, if anything.
@@ -384,13 +383,7 @@ public final class LogWriter {
     /// Whether `id` is exactly the log's session (by bytes, ``SessionID``).
     @inline(__always)
     private func isLogSession(_ id: String) -> Bool {
-        if let words = sessionWords, let same = id.utf8.withContiguousStorageIfAvailable({ p in
-            guard p.count == words.count else { return false }
-            let (w0, w1) = ShortBytes.words(UnsafeRawBufferPointer(p))
-            return w0 == words.0 && w1 == words.1
-        }) {
-            return same
-        }
+        if let same = sessionShortKey?.matches(id) { return same }
         return sessionUTF8.withUnsafeBytes { SessionID.same(id, utf8: $0) }
     }
 
