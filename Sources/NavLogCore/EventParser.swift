@@ -394,17 +394,10 @@ private struct LineParser {
             return false  // not a route value: scanned generally (an extra field, or an error there)
         }
         if canonical {
-            let raw = r.bytes[i..<sub.i]
-            if early.route!.data == nil {
-                early.routeIsCanonical = Self.isCanonicalRoute(early.route!, raw)
-            } else {
-                // With data: canonical when written again exactly as it is.
-                storage.scratch.reset()
-                storage.scratch.write(early.route!)
-                early.routeIsCanonical = storage.scratch.bytes.count == raw.count && storage.scratch.bytes.withUnsafeBytes {
-                    memcmp($0.baseAddress!, raw.base.baseAddress! + raw.startIndex, raw.count) == 0
-                }
-            }
+            let route = early.route!
+            // With data: canonical when written again exactly as it is.
+            early.routeIsCanonical = route.data == nil
+                ? Self.isCanonicalRoute(route, r.bytes[i..<sub.i]) : writesBack(i..<sub.i) { $0.write(route) }
         }
         r.i = sub.i
         return true
@@ -438,7 +431,12 @@ private struct LineParser {
     /// Whether field `key`'s value in the line is exactly what `write` writes.
     func writesBack(_ key: CanonicalKey, _ write: (inout CanonicalWriter) -> Void) -> Bool {
         let slot = slots[key.rawValue]
-        let start = Int(slot.start), end = Int(slot.end)
+        return writesBack(Int(slot.start)..<Int(slot.end), write)
+    }
+
+    /// Whether the line's bytes in `range` are exactly what `write` writes.
+    func writesBack(_ range: Range<Int>, _ write: (inout CanonicalWriter) -> Void) -> Bool {
+        let start = range.lowerBound, end = range.upperBound
         storage.scratch.reset()
         write(&storage.scratch)
         return storage.scratch.bytes.count == end - start && storage.scratch.bytes.withUnsafeBytes { written in
