@@ -95,16 +95,10 @@ public struct CanonicalWriter: Sendable {
         let n = utf8.count
         guard let base = UnsafeRawPointer(utf8.baseAddress) else { return false }
         var i = 0
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
         while i + 8 <= n {
             let v = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let quote = v ^ (ones &* 0x22)
-            let slash = v ^ (ones &* 0x5C)
-            // Bytes ≥ 0x80 are never special; mask them out of the "below 0x20" test.
-            if (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash) | ((v &- ones &* 0x20) & ~v)) & high != 0 {
-                return true
-            }
+            // Bytes ≥ 0x80 are written as they are.
+            if PlainStringRun.specialBytes(in: v, controlBytes: true, nonASCII: false) != 0 { return true }
             i += 8
         }
         while i < n {

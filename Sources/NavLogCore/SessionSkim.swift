@@ -117,12 +117,9 @@ public enum SessionSkim {
     private static func nextQuoteOrBackslash(_ p: UnsafePointer<UInt8>, _ n: Int, from start: Int) -> Int {
         var i = start
         let raw = UnsafeRawPointer(p)
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         while i + 8 <= n {
             let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let quote = v ^ (ones &* 0x22), slash = v ^ (ones &* 0x5C)
-            // A byte is flagged when it is 0 after the xor: exact for the lowest one.
-            let found = (((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)) & high
+            let found = PlainStringRun.specialBytes(in: v, controlBytes: false, nonASCII: false)
             if found != 0 { return i + found.trailingZeroBitCount >> 3 }
             i += 8
         }
