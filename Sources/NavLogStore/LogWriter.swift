@@ -100,25 +100,35 @@ public final class LogWriter {
     /// Opens (or creates) the log at `path`; a new log's preamble is synced
     /// by `preambleSyncer` when given, and waited for before anything more
     /// is written to the file.
-    convenience init(path: String, options: LogWriterOptions, preambleSyncer: PreambleSyncer?) throws(LogError) {
+    /// Writes with `buffers`, when given: those a closed writer with the
+    /// same options handed on (``handOnBuffers()``).
+    convenience init(path: String, options: LogWriterOptions, preambleSyncer: PreambleSyncer?,
+                     buffers: LogWriterBuffers? = nil) throws(LogError) {
         let file = try LogFile(path: path, mode: .readWrite)
         try file.lockExclusive()
-        try self.init(lockedFile: file, options: options, preambleSyncer: preambleSyncer)
+        try self.init(lockedFile: file, options: options, preambleSyncer: preambleSyncer, buffers: buffers)
     }
 
     /// Continues a file this process already holds the lock of (repair).
-    init(lockedFile file: LogFile, options: LogWriterOptions, preambleSyncer: PreambleSyncer? = nil) throws(LogError) {
+    init(lockedFile file: LogFile, options: LogWriterOptions, preambleSyncer: PreambleSyncer? = nil,
+         buffers: LogWriterBuffers? = nil) throws(LogError) {
         self.path = file.path
         self.options = options
         self.file = file
         self.preambleSyncer = preambleSyncer
-        // Sized so that a block, the line that fills it and its frame fit
-        // without growing (a copy of the whole block, and fresh pages).
-        let blockBytes = Self.pendingCapacity(options)
-        pending = ByteBuffer(capacity: blockBytes)
-        out = ByteBuffer(capacity: blockBytes + Self.outRoom)
-        do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
-            throw LogError(path: file.path, kind: .compression(error.description))
+        if let buffers {
+            pending = buffers.pending
+            out = buffers.out
+            encoder = buffers.encoder
+        } else {
+            // Sized so that a block, the line that fills it and its frame fit
+            // without growing (a copy of the whole block, and fresh pages).
+            let blockBytes = Self.pendingCapacity(options)
+            pending = ByteBuffer(capacity: blockBytes)
+            out = ByteBuffer(capacity: blockBytes + Self.outRoom)
+            do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
+                throw LogError(path: file.path, kind: .compression(error.description))
+            }
         }
         try open()
         lastSyncAt = LogFile.monotonicMilliseconds()
@@ -289,6 +299,14 @@ public final class LogWriter {
             failure = error
             throw error
         }
+    }
+
+    /// The buffers and compression context of a writer closed without
+    /// failure, for the next writer with the same options; `nil` otherwise.
+    /// The caller promises to drop this writer: it never touches them again.
+    func handOnBuffers() -> LogWriterBuffers? {
+        guard closed, failure == nil, sealer == nil, !encoder.inFrame else { return nil }
+        return LogWriterBuffers(pending: pending, out: out, encoder: encoder)
     }
 
     private func closeFile() throws(LogError) {

@@ -20,6 +20,8 @@ final class OpenLogs {
     /// The routes open now.
     @exclusivity(unchecked) private var open: [Int] = []
     @exclusivity(unchecked) private var clock = 0
+    /// What closed writers handed on (``LogWriterBuffers``), for the next ones.
+    @exclusivity(unchecked) private var spareBuffers: [LogWriterBuffers] = []
 
     /// Logs kept open at most `limit` at once; new logs' preambles synced by
     /// `preambleSyncer` when given (``LogWriter``).
@@ -57,6 +59,7 @@ final class OpenLogs {
             let writer = writers[evicted]!
             writers[evicted] = nil
             try writer.close()
+            if let buffers = writer.handOnBuffers() { spareBuffers.append(buffers) }
         }
         let writer = try open(path, reopening: lastUse[route] != 0)
         writers[route] = writer
@@ -72,9 +75,11 @@ final class OpenLogs {
     /// at most. A log locked by another writer is still refused, later.
     private func open(_ path: String, reopening: Bool) throws(LogError) -> LogWriter {
         var attempts = 0
+        var buffers = spareBuffers.popLast()
         while true {
             do {
-                return try LogWriter(path: path, options: options, preambleSyncer: preambleSyncer)
+                defer { buffers = nil }
+                return try LogWriter(path: path, options: options, preambleSyncer: preambleSyncer, buffers: buffers)
             } catch {
                 guard reopening, case .locked = error.kind, attempts < 40 else { throw error }
                 attempts += 1

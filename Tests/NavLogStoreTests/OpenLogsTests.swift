@@ -55,4 +55,42 @@ import Testing
         try taker.close()
         #expect(logs.closeAll() == nil)
     }
+
+    /// A closed writer's buffers and compression context go to the next
+    /// writer: each log is still exactly what a writer of its own writes.
+    @Test func buffersHandedOnLeaveNothingBehind() throws {
+        let dir = TemporaryDirectory()
+        // Small blocks, so a writer hands on buffers that held sealed and
+        // unsealed lines, and a context that made several frames.
+        let options = LogWriterOptions(blockTargetBytes: 300)
+        func events(_ session: String, _ n: Int) -> [Event] {
+            (1...n).map { Event(session: session, seq: $0, t: Timestamp(milliseconds: Self.t.milliseconds + Int64($0)),
+                               kind: $0 % 3 == 0 ? .stackPush(stack: "home", value: RouteValue(type: "R", id: "\(session)-\($0)"))
+                                                 : .mark(label: String(repeating: session, count: $0 % 7 + 1))) }
+        }
+        let sessions = ["a", "bb", "ccc", "a"]
+        let logs = OpenLogs(limit: 1, options: options)
+        for (route, session) in sessions.enumerated().dropLast() {
+            for event in events(session, 20 + 7 * route) {
+                try logs.writer(for: route, path: dir.file("\(session).navlog")).append(event)
+            }
+        }
+        // "a" again: reopened with the buffers "ccc" handed on, continuing.
+        for event in events("a", 40).dropFirst(20) { try logs.writer(for: 0, path: dir.file("a.navlog")).append(event) }
+        #expect(logs.closeAll() == nil)
+        for (session, count) in [("a", 40), ("bb", 27), ("ccc", 34)] {
+            let alone = dir.file("alone-\(session).navlog")
+            let writer = try LogWriter(path: alone, options: options)
+            try writer.append(contentsOf: events(session, count))
+            try writer.close()
+            #expect(try readAll(dir.file("\(session).navlog")) == readAll(alone))
+            #expect(try LogVerifier.verify(path: dir.file("\(session).navlog")).problems.isEmpty)
+        }
+        // Only a writer closed cleanly hands its buffers on.
+        let open = try LogWriter(path: dir.file("open.navlog"), options: options)
+        try open.append(events("open", 1)[0])
+        #expect(open.handOnBuffers() == nil)
+        try open.close()
+        #expect(open.handOnBuffers() != nil)
+    }
 }
