@@ -103,6 +103,52 @@ struct IngestThreadsTests {
     }
 }
 
+/// `session.end` ends nothing in the store: events after it go on in the
+/// same log, however the sessions are dealt out and however few logs may be
+/// open at once (then some are closed and reopened, continuing).
+@Suite("Ingest threads: ended sessions")
+struct IngestEndedSessionsTests {
+    @Test func aSessionThatGoesOnAfterItsEndContinuesItsLog() throws {
+        let dir = TemporaryDirectory()
+        var rng = SeededGenerator(seed: 23)
+        // s-1 ends halfway and goes on; s-2 ends twice; s-3 ends last; s-4 never ends.
+        var sessions = (1...4).map { sampleEvents(400, session: "s-\($0)", seed: UInt64($0), gaps: false) }
+        for (s, ends) in [(0, [199]), (1, [99, 299]), (2, [399])] {
+            for i in ends { sessions[s][i].kind = .sessionEnd }
+        }
+        var next = Array(repeating: 0, count: sessions.count)
+        var input: [UInt8] = []
+        while next.contains(where: { $0 < 400 }) {
+            let s = Int(rng.next() % UInt64(sessions.count))
+            guard next[s] < 400 else { continue }
+            input += ndjson([sessions[s][next[s]]])
+            next[s] += 1
+        }
+        writeFile(dir.file("in.ndjson"), input)
+        let options = LogWriterOptions(blockTargetBytes: 4096, checkpointInterval: 64)
+        for (threads, maxOpen) in [(1, 128), (2, 128), (2, 1)] {
+            let store = try Store(directory: dir.file("store-\(threads)-\(maxOpen)"), create: true)
+            let ingester = StoreIngester(store: store, options: .init(maxOpenWriters: maxOpen, writerOptions: options,
+                                                                     writerThreads: threads))
+            let report = try ingester.ingest(paths: [dir.file("in.ndjson")], onReject: { Issue.record("rejected: \($0)") })
+            #expect(report.stored == 1600 && report.sessions == 4 && report.newLogs == 4)
+            for events in sessions {
+                let path = try #require(try store.path(forSession: events[0].session))
+                #expect(try readAll(path) == events, "\(events[0].session)")
+                #expect(try LogVerifier.verify(path: path).problems.isEmpty)
+                // Every log was closed at the end, its lock released.
+                try LogWriter(path: path, options: options).close()
+            }
+            // Each log open from start to end: the very bytes of a plain writer's log.
+            for events in sessions where maxOpen > 1 {
+                let reference = dir.file("reference-\(threads)-\(events[0].session).navlog")
+                try writeLog(reference, events, options: options)
+                #expect(try fileBytes(#require(try store.path(forSession: events[0].session))) == fileBytes(reference))
+            }
+        }
+    }
+}
+
 /// A thread that cannot open its session's log stops the ingest with that
 /// error, without hanging the others; what was stored stays stored.
 @Suite("Ingest threads: a failing log")
