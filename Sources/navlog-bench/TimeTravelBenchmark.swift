@@ -12,16 +12,17 @@ import Darwin
 ///
 /// Files are generated once into `$TMPDIR/navlog-bench-timetravel` (or
 /// `/tmp/…`) and reused. Environment: `TT_INGEST_EVENTS` (default 1,000,000),
-/// `TT_BISECT_EVENTS` (default 10,000,000), `TT_RUNS` (default 5), `TT_WRITERS`
+/// `TT_BISECT_EVENTS` (default 10,000,000), `TT_RUNS` (default: `--runs`, 5), `TT_WRITERS`
 /// (ingest writer threads, default 2); 0 events skips a part.
-func runTimeTravelBenchmark() {
+func runTimeTravelBenchmark(runs optionRuns: Int) {
     let env = { (name: String, fallback: Int) -> Int in getenv(name).flatMap { Int(String(cString: $0)) } ?? fallback }
     let ingestEvents = env("TT_INGEST_EVENTS", 1_000_000)
     let bisectEvents = env("TT_BISECT_EVENTS", 10_000_000)
-    let runs = env("TT_RUNS", 5)
+    let runs = env("TT_RUNS", optionRuns)
     let base = (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/navlog-bench-timetravel"
     mkdir(base, 0o755)
     print("machine: \(machineDescription())")
+    print("runs: \(runs) of each (TT_RUNS, else --runs)")
     if ingestEvents > 0 { benchmarkIngest(events: ingestEvents, runs: runs, directory: base, writers: env("TT_WRITERS", 2)) }
     if bisectEvents > 0 { benchmarkBisect(events: bisectEvents, runs: runs, directory: base) }
 }

@@ -19,8 +19,8 @@ let suiteArguments = Array(CommandLine.arguments.dropFirst(2))
 let suites: [BenchmarkSuite] = [
     ParseFoldBenchmark.suite,
     LogBenchmark.suite,
-    BenchmarkSuite(name: "timetravel", summary: "ingest vs lz4 -1, bisect of two 10M-event logs vs full replay (issue 4)") { _ in
-        runTimeTravelBenchmark()
+    BenchmarkSuite(name: "timetravel", summary: "ingest vs lz4 -1, bisect of two 10M-event logs vs full replay (issue 4)") { options in
+        runTimeTravelBenchmark(runs: options.runs)
     },
     BenchmarkSuite(name: "analytics", summary: "funnel vs DuckDB over tools/funnel.sql, export throughput and RSS (issue 5)") { _ in
         runAnalyticsBenchmark(suiteArguments)
