@@ -55,7 +55,12 @@ final class OpenLogs {
         }
         if open.count >= limit {
             let oldest = open.indices.min { lastUse[open[$0]] < lastUse[open[$1]] }!
-            try close(open[oldest])
+            let evicted = open.remove(at: oldest)
+            let writer = writers[evicted]!
+            writers[evicted] = nil
+            try writer.close()
+            // Its buffers go to the log opened next.
+            if let buffers = writer.handOnBuffers() { spareBuffers.append(buffers) }
         }
         let writer = try open(path, reopening: lastUse[route] != 0)
         writers[route] = writer
@@ -82,19 +87,6 @@ final class OpenLogs {
                 usleep(5_000)
             }
         }
-    }
-
-    /// Closes route `route`'s log, when it is open: its buffers go to the
-    /// next log opened, and it is reopened, continuing, if its route comes
-    /// back.
-    ///
-    /// - Throws: ``LogError`` when the log cannot be sealed or written.
-    private func close(_ route: Int) throws(LogError) {
-        guard route < writers.count, let writer = writers[route] else { return }
-        writers[route] = nil
-        open.removeAll { $0 == route }
-        try writer.close()
-        if let buffers = writer.handOnBuffers() { spareBuffers.append(buffers) }
     }
 
     /// Closes every open log, even after a failure; returns the first error.
