@@ -76,7 +76,7 @@ extension EventEffect: CustomStringConvertible {
     public var description: String {
         switch self {
         case .sessionStarted(let version):
-            return version.map { "session started (app \($0))" } ?? "session started"
+            return version.map { "session started (app \(ReadableText.escaped($0)))" } ?? "session started"
         case .sessionEnded:
             return "session ended"
         case .sceneOpened(let id):
@@ -104,7 +104,7 @@ extension EventEffect: CustomStringConvertible {
         case .splitCreated(let split):
             return "split \(Self.name(split)) created"
         case .splitSelected(let split, let column, let selection):
-            let values = selection.isEmpty ? "(none)" : selection.map(\.screenName).joined(separator: ", ")
+            let values = selection.isEmpty ? "(none)" : selection.map(ReadableText.screen).joined(separator: ", ")
             return "split \(Self.name(split)) \(column.rawValue): \(values)"
         case .splitVisibility(let split, let visibility):
             return "split \(Self.name(split)) visibility \(visibility.rawValue)"
@@ -130,12 +130,13 @@ extension EventEffect: CustomStringConvertible {
         }
     }
 
-    /// An id or label as shown: `""` when it is empty, so that it cannot vanish.
-    static func name(_ text: String) -> String { text.isEmpty ? "\"\"" : text }
+    /// An id or label as shown: `""` when it is empty, so that it cannot
+    /// vanish, control characters escaped (``ReadableText``).
+    static func name(_ text: String) -> String { ReadableText.name(text) }
 
     /// A path as a breadcrumb, `Category/desserts › Recipe/apple-pie`, or `(empty)`.
     static func path(_ values: [RouteValue]) -> String {
-        values.isEmpty ? "(empty)" : values.map(\.screenName).joined(separator: " › ")
+        values.isEmpty ? "(empty)" : values.map(ReadableText.screen).joined(separator: " › ")
     }
 
     /// Whether this is an ``anomaly(_:)``.

@@ -21,8 +21,8 @@ struct BisectReport {
         var out = ""
         if let answer {
             out += paint("diverged at \(align == "seq" ? "seq" : "position") \(answer)", "1") + "\n"
-            out += "  A  " + EventSummary.line(search.eventA, ended: "(A has ended: \(search.stateA.seq == 0 ? "no events" : "last seq \(search.stateA.seq)"))") + "\n"
-            out += "  B  " + EventSummary.line(search.eventB, ended: "(B has ended: \(search.stateB.seq == 0 ? "no events" : "last seq \(search.stateB.seq)"))") + "\n"
+            out += "  A  " + EventSummary.line(search.eventA, ended: Self.noMoreEvents("A", search.stateA)) + "\n"
+            out += "  B  " + EventSummary.line(search.eventB, ended: Self.noMoreEvents("B", search.stateB)) + "\n"
             for (name, leading) in [("A", search.leadingA), ("B", search.leadingB)] where !leading.isEmpty {
                 out += "\nleading up to it in \(name):\n"
                 for event in leading { out += "     " + EventSummary.line(event, ended: "") + "\n" }
@@ -40,6 +40,11 @@ struct BisectReport {
             out += "\n"
         }
         return out
+    }
+
+    /// What stands for the event of a side that has none at the divergence.
+    private static func noMoreEvents(_ side: String, _ state: NavigationState) -> String {
+        state.seq == 0 ? "(\(side) has no events)" : "(\(side) has no more events: its last is seq \(state.seq))"
     }
 
     var jsonValue: JSONValue {
@@ -76,18 +81,21 @@ struct UntilReport {
     func text(style: StateTree.Style, stats: Bool) -> String {
         var out: String
         if let found {
-            out = "screen \(found.screen) (matches \(pattern)) after position \(found.position)\n"
+            out = "screen \(ReadableText.name(found.screen)) (matches \(Self.quoted(pattern))) after position \(found.position)\n"
             out += "     " + EventSummary.line(found.event, ended: "") + "\n"
             if !leading.isEmpty {
                 out += "\nleading up to it:\n"
                 for event in leading { out += "     " + EventSummary.line(event, ended: "") + "\n" }
             }
         } else {
-            out = "no screen matches \(pattern) in \(events) events\n"
+            out = "no screen matches \(Self.quoted(pattern)) in \(events) events\n"
         }
         if stats, let blocksDecompressed { out += "\nfolded \(events) events; \(blocksDecompressed) blocks decompressed\n" }
         return out
     }
+
+    /// The pattern between quotes, escaped as JSON: empty or spaced patterns stay visible.
+    private static func quoted(_ pattern: String) -> String { JSONValue.string(pattern).canonicalText }
 
     var jsonValue: JSONValue {
         var object: [String: JSONValue] = [
@@ -108,7 +116,7 @@ enum EventSummary {
         guard let event else { return ended }
         var writer = CanonicalWriter()
         writer.write(event)
-        return "seq \(event.seq)  \(event.t.rfc3339)  \(ReplayLine.scene(event))  \(event.type)  \(writer.string)"
+        return "seq \(event.seq)  \(event.t.rfc3339)  \(ReplayLine.scene(event))  \(ReadableText.escaped(event.type))  \(ReadableText.escaped(writer.string))"
     }
 
     static func json(_ event: Event) -> JSONValue {

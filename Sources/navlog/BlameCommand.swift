@@ -63,37 +63,37 @@ enum BlameReport {
         func by(_ origin: StateBlame.Origin?) -> String {
             guard let origin else { return paint("(unknown)", "2") }
             let e = origin.event
-            var out = paint("seq \(e.seq)", "33") + "  " + paint(e.t.rfc3339, "2") + "  " + e.type
+            var out = paint("seq \(e.seq)", "33") + "  " + paint(e.t.rfc3339, "2") + "  " + ReadableText.escaped(e.type)
             if let cause = e.cause { out += "  (cause \(cause))" }
             if let url = origin.url, case .urlOpen(let link) = url.kind {
-                out += "  ← " + paint("url.open \(link)", "36") + " (seq \(url.seq))"
+                out += "  ← " + paint("url.open \(ReadableText.name(link))", "36") + " (seq \(url.seq))"
             }
             return out
         }
         let state = blame.state
         let t = state.t.map { " · \($0.rfc3339)" } ?? ""
-        var out = paint("session \(state.session)", "1") + " · seq \(state.seq)\(t)\n"
+        var out = paint("session \(ReadableText.name(state.session))", "1") + " · seq \(state.seq)\(t)\n"
         if state.scenes.isEmpty { out += "(no scenes)\n" }
         for id in state.scenes.keys.sorted(by: utf8Less) {
             let scene = state.scenes[id]!, origins = blame.scenes[id] ?? StateBlame.SceneOrigins()
-            out += paint("scene \(id)", "1") + "  screen: " + paint(scene.screen, "36") + "\n"
+            out += paint("scene \(ReadableText.name(id))", "1") + "  screen: " + paint(ReadableText.escaped(scene.screen), "36") + "\n"
             for stack in scene.stacks.keys.sorted(by: utf8Less) {
                 let values = scene.stacks[stack]!
-                out += "  stack \(stack)" + (values.isEmpty ? " (empty)" : "") + "\n"
+                out += "  stack \(ReadableText.name(stack))" + (values.isEmpty ? " (empty)" : "") + "\n"
                 let o = origins.stacks[stack] ?? []
-                let width = values.map(\.screenName.count).max() ?? 0
+                let width = values.map { ReadableText.screen($0).count }.max() ?? 0
                 for (i, value) in values.enumerated() {
-                    out += "    \(i + 1)  " + value.screenName.padding(width: width) + "  " + by(i < o.count ? o[i] : nil) + "\n"
+                    out += "    \(i + 1)  " + ReadableText.screen(value).padding(width: width) + "  " + by(i < o.count ? o[i] : nil) + "\n"
                 }
             }
             for split in scene.splits.keys.sorted(by: utf8Less) {
                 for column in SplitColumn.allCases where !scene.splits[split]![column].isEmpty {
-                    let names = scene.splits[split]![column].map(\.screenName).joined(separator: ", ")
-                    out += "  split \(split) \(column.rawValue)  \(names)  " + by(origins.splits[split]?[column]) + "\n"
+                    let names = scene.splits[split]![column].map(ReadableText.screen).joined(separator: ", ")
+                    out += "  split \(ReadableText.name(split)) \(column.rawValue)  \(names)  " + by(origins.splits[split]?[column]) + "\n"
                 }
             }
             for (i, modal) in scene.modals.enumerated() {
-                out += "  modal \(i + 1)  \(modal.modal) (\(modal.style.rawValue))  " + by(i < origins.modals.count ? origins.modals[i] : nil) + "\n"
+                out += "  modal \(i + 1)  \(ReadableText.name(modal.modal)) (\(modal.style.rawValue))  " + by(i < origins.modals.count ? origins.modals[i] : nil) + "\n"
             }
         }
         return out

@@ -21,33 +21,34 @@ struct DiffText {
 
     private func render(_ s: SceneDiff) -> String {
         let where_ = s.presence == .both ? "" : s.presence == .onlyA ? "  (only in A)" : "  (only in B)"
-        var out = paint("scene \(s.scene)", "1") + where_ + "\n"
+        var out = paint("scene \(ReadableText.name(s.scene))", "1") + where_ + "\n"
         func row(_ label: String, _ body: String) {
             out += "  " + label.padding(width: 14) + " " + body + "\n"
         }
         func change(_ a: String, _ b: String) -> String { minus(a) + "  " + plus(b) }
-        if let screen = s.screen { row("screen", change(screen.a ?? "(none)", screen.b ?? "(none)")) }
-        if let tab = s.selectedTab { row("selected tab", change(tab.a ?? "(none)", tab.b ?? "(none)")) }
-        if let order = s.tabOrder { row("tab order", tails(order.common, order.a, order.b, separator: "  ")) }
-        if let hidden = s.hiddenTabs { row("hidden tabs", change(list(hidden.a), list(hidden.b))) }
+        if let screen = s.screen { row("screen", change(screen.a.map(ReadableText.name) ?? "(none)", screen.b.map(ReadableText.name) ?? "(none)")) }
+        if let tab = s.selectedTab { row("selected tab", change(tab.a.map(ReadableText.name) ?? "(none)", tab.b.map(ReadableText.name) ?? "(none)")) }
+        if let order = s.tabOrder { row("tab order", tails(names(order.common), names(order.a), names(order.b), separator: "  ")) }
+        if let hidden = s.hiddenTabs { row("hidden tabs", change(list(names(hidden.a)), list(names(hidden.b)))) }
         for stack in s.stacks {
             let v = stack.values
-            var body = tails(v.common.map(\.screenName), v.a.map(\.screenName), v.b.map(\.screenName), separator: " › ")
+            var body = tails(v.common.map(ReadableText.screen), shown(v.a, beside: v.b), shown(v.b, beside: v.a), separator: " › ")
             if stack.presence != .both { body += stack.presence == .onlyA ? "  (stack only in A)" : "  (stack only in B)" }
-            row("stack " + stack.stack, body)
+            row("stack " + ReadableText.name(stack.stack), body)
         }
         for split in s.splits {
             var parts: [String] = []
             for column in split.columns {
-                parts.append("\(column.column.rawValue): " + change(list(column.selection.a.map(\.screenName)),
-                                                                   list(column.selection.b.map(\.screenName))))
+                let selection = column.selection
+                parts.append("\(column.column.rawValue): " + change(list(shown(selection.a, beside: selection.b)),
+                                                                   list(shown(selection.b, beside: selection.a))))
             }
             if let v = split.visibility { parts.append("visibility: " + change(v.a.rawValue, v.b.rawValue)) }
             if split.presence != .both { parts.append(split.presence == .onlyA ? "(split only in A)" : "(split only in B)") }
-            row("split " + split.split, parts.joined(separator: "; "))
+            row("split " + ReadableText.name(split.split), parts.joined(separator: "; "))
         }
         if let m = s.modals {
-            func name(_ p: ModalPresentation) -> String { "\(p.modal) (\(p.style.rawValue))" }
+            func name(_ p: ModalPresentation) -> String { "\(ReadableText.name(p.modal)) (\(p.style.rawValue))" }
             row("modals", tails(m.common.map(name), m.a.map(name), m.b.map(name), separator: " › "))
         }
         if let size = s.sizeClass { row("size class", change(size.a?.rawValue ?? "(none)", size.b?.rawValue ?? "(none)")) }
@@ -55,6 +56,21 @@ struct DiffText {
     }
 
     private func list(_ items: [String]) -> String { items.isEmpty ? "(none)" : items.joined(separator: ", ") }
+
+    /// Route values of one side as shown: each screen name, and its `data`
+    /// as well when the other side has a value of the same screen name —
+    /// the two then differ in their data alone, which the name cannot show.
+    private func shown(_ values: [RouteValue], beside other: [RouteValue]) -> [String] {
+        let otherNames = Set(other.map(\.screenName))
+        return values.map { value in
+            let name = ReadableText.screen(value)
+            guard otherNames.contains(value.screenName) else { return name }
+            return name + " " + (value.data.map { ReadableText.escaped($0.canonicalText) } ?? "(no data)")
+        }
+    }
+
+    /// Ids as shown (``ReadableText/name(_:)``).
+    private func names(_ ids: [String]) -> [String] { ids.map(ReadableText.name) }
 
     /// `common › … › -a1 › -a2  +b1`: the shared prefix, then A's tail and
     /// B's (an empty tail is left out; both empty: `(empty)`).

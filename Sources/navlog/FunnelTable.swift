@@ -31,7 +31,7 @@ struct FunnelTable {
         let patternWidth = max(7, report.funnel.steps.map { $0.description.count }.max() ?? 0)
         for segment in report.segments {
             if let by = report.by {
-                let name = segment.name.isEmpty ? "(none)" : segment.name
+                let name = segment.name.isEmpty ? "(none)" : ReadableText.escaped(segment.name)
                 out += "\n" + paint("\(by) = \(name)", "1") + " · \(FunnelText.grouped(segment.sessions)) session\(segment.sessions == 1 ? "" : "s")\n"
             }
             out += paint(Self.header(patternWidth: patternWidth), "2") + "\n"

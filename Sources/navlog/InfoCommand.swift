@@ -33,7 +33,7 @@ struct InfoCommand: ParsableCommand {
         var lines: [(String, String)] = []
         lines.append(("file", log))
         lines.append(("format", "\(reader.header.majorVersion).\(reader.header.minorVersion)"))
-        lines.append(("session", session ?? "-"))
+        lines.append(("session", session.map(ReadableText.name) ?? "-"))
         lines.append(("events", String(reader.eventCount)))
         lines.append(("seq", reader.firstSeq.map { "\($0)…\(reader.lastSeq!)" } ?? "-"))
         if let minT, let maxT {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NavLogCore
 
 /// Buffered writing to standard output and one-line errors to standard error.
 enum Output {
@@ -49,10 +50,12 @@ enum Output {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Prints `navlog: <message>` as one line on standard error.
+    /// Prints `navlog: <message>` as one line on standard error; what is
+    /// left of control characters in it (from a session id, a path, a
+    /// rejected line's value) is escaped, so that it cannot drive the terminal.
     static func error(_ message: String) {
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        writeStandardError("navlog: " + oneLine + "\n")
+        writeStandardError("navlog: " + ReadableText.escaped(oneLine) + "\n")
     }
 
     /// Prints a message as it is on standard error (argument-parser usage text).

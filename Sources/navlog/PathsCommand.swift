@@ -78,7 +78,7 @@ struct PathsCommand: ParsableCommand {
         heading += " in \(FunnelText.grouped(tally.sessions)) session\(tally.sessions == 1 ? "" : "s")"
         var out = paint(heading, "1") + "\n"
         if report.rows.isEmpty { return out + "(none)\n" }
-        let paths = report.rows.map { ScreenPathReport.joined($0.path) }
+        let paths = report.rows.map { ReadableText.escaped(ScreenPathReport.joined($0.path)) }
         let width = max(4, paths.map(\.count).max() ?? 0)
         out += paint(FunnelTable.pad("rank", 4, right: true) + "  " + FunnelTable.pad("path", width) + "     count  sessions   share", "2") + "\n"
         let scale = max(1, report.rows.first?.count ?? 1)

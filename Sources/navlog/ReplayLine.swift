@@ -21,7 +21,7 @@ struct ReplayLine {
         mutating func widen(for event: Event) {
             seq = max(seq, String(event.seq).count)
             scene = max(scene, ReplayLine.scene(event).count)
-            type = max(type, event.type.count)
+            type = max(type, ReadableText.escaped(event.type).count)
         }
     }
 
@@ -39,7 +39,7 @@ struct ReplayLine {
         var out = String(repeating: " ", count: max(0, widths.seq - seq.count)) + paint(seq, "2")
         out += "  " + paint(event.t.rfc3339, "2")
         out += "  " + pad(Self.scene(event), widths.scene)
-        out += "  " + paint(pad(event.type, widths.type), "1")
+        out += "  " + paint(pad(ReadableText.escaped(event.type), widths.type), "1")
         out += "  — " + effects(step.effects)
         if let cause = event.cause { out += "  " + paint("(cause \(cause))", "2") }
         return out
@@ -50,15 +50,15 @@ struct ReplayLine {
         if effects.isEmpty { return paint("no change", "2") }
         return effects.map { effect in
             switch effect {
-            case .screen(let screen): "screen now " + paint(screen, "36")
+            case .screen(let screen): "screen now " + paint(ReadableText.name(screen), "36")
             case .anomaly: paint(effect.description, "33")
             default: effect.description
             }
         }.joined(separator: "; ")
     }
 
-    /// The scene column: the scene id, `""` when it is empty.
-    static func scene(_ event: Event) -> String { event.sceneID.isEmpty ? "\"\"" : event.sceneID }
+    /// The scene column: the scene id, `""` when it is empty (``ReadableText/name(_:)``).
+    static func scene(_ event: Event) -> String { ReadableText.name(event.sceneID) }
 
     private func pad(_ s: String, _ width: Int) -> String {
         let n = s.count

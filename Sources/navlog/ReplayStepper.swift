@@ -174,20 +174,20 @@ struct ReplayStepper<Timeline: StateTimeline> {
     func frame(rows: Int) -> String {
         let count = timeline.count
         let step = position > 0 ? timeline.step(at: position) : nil
-        var header = paint("navlog replay", "1") + " · session \(timeline.session) · "
+        var header = paint("navlog replay", "1") + " · session \(ReadableText.name(timeline.session)) · "
         header += count == 0 ? "no events" : position == 0 ? "start (no event applied), \(count) events" : "event \(position) of \(count)"
 
         var detail: [String] = []
         if let step {
             let event = step.event
-            detail.append(paint("seq \(event.seq) · \(event.type) · scene \(event.sceneID) · \(event.t.rfc3339)", "1")
+            detail.append(paint("seq \(event.seq) · \(ReadableText.escaped(event.type)) · scene \(ReadableText.name(event.sceneID)) · \(event.t.rfc3339)", "1")
                           + (event.cause.map { " · cause \($0)" } ?? ""))
             let effects = step.effects.isEmpty ? [format.effects([])] : step.effects.map { format.effects([$0]) }
             detail += effects.prefix(6).map { "    " + $0 }
             if effects.count > 6 { detail.append("    … \(effects.count - 6) more") }
         }
         let state = step?.state ?? timeline.state(at: position)
-        let screens = state.scenes.keys.sorted(by: utf8Less).map { "\($0): \(paint(state.scenes[$0]!.screen, "36"))" }
+        let screens = state.scenes.keys.sorted(by: utf8Less).map { "\(ReadableText.name($0)): \(paint(ReadableText.escaped(state.scenes[$0]!.screen), "36"))" }
         detail.append("screens  " + (screens.isEmpty ? "(no scenes)" : screens.joined(separator: " · ")))
 
         let bottom: String

@@ -29,7 +29,7 @@ struct StateTree {
     var text: String {
         var out = ""
         let t = state.t.map { " · \($0.rfc3339)" } ?? ""
-        out += paint("session \(state.session)", "1") + " · seq \(state.seq)\(t)\n"
+        out += paint("session \(ReadableText.name(state.session))", "1") + " · seq \(state.seq)\(t)\n"
         if !state.anomalies.isEmpty {
             let list = state.anomalies.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) ×\($0.value)" }
             out += "anomalies: " + paint(list.joined(separator: ", "), "33") + "\n"
@@ -42,12 +42,12 @@ struct StateTree {
     }
 
     private func render(scene id: String, _ scene: SceneState) -> String {
-        var out = paint("scene \(id)", "1") + "  screen: " + paint(scene.screen, "36") + "\n"
+        var out = paint("scene \(ReadableText.name(id))", "1") + "  screen: " + paint(ReadableText.escaped(scene.screen), "36") + "\n"
         let tabs = scene.tabs
         if !tabs.order.isEmpty || tabs.selected != nil {
             var names: [String] = []
             for tab in tabs.order {
-                var name = tab == tabs.selected ? paint("[\(tab)]", "32;1") : tab
+                var name = tab == tabs.selected ? paint("[\(ReadableText.name(tab))]", "32;1") : ReadableText.name(tab)
                 if tabs.hidden.contains(tab) { name += " (hidden)" }
                 names.append(name)
             }
@@ -55,19 +55,19 @@ struct StateTree {
         }
         for stack in scene.stacks.keys.sorted(by: utf8Less) {
             let path = scene.stacks[stack]!
-            let crumbs = path.isEmpty ? "(empty)" : path.map(\.screenName).joined(separator: " › ")
-            out += "  stack " + pad(stack, 8) + " " + crumbs + "\n"
+            let crumbs = path.isEmpty ? "(empty)" : path.map(ReadableText.screen).joined(separator: " › ")
+            out += "  stack " + pad(ReadableText.name(stack), 8) + " " + crumbs + "\n"
         }
         for split in scene.splits.keys.sorted(by: utf8Less) {
             let s = scene.splits[split]!
             func column(_ values: [RouteValue]) -> String {
-                values.isEmpty ? "–" : values.map(\.screenName).joined(separator: ", ")
+                values.isEmpty ? "–" : values.map(ReadableText.screen).joined(separator: ", ")
             }
-            out += "  split " + pad(split, 8) + " sidebar: \(column(s.sidebar)) | content: \(column(s.content))"
+            out += "  split " + pad(ReadableText.name(split), 8) + " sidebar: \(column(s.sidebar)) | content: \(column(s.content))"
                 + " | detail: \(column(s.detail))  (\(s.visibility.rawValue))\n"
         }
         if !scene.modals.isEmpty {
-            out += "  modals     " + scene.modals.map { "\($0.modal) (\($0.style.rawValue))" }.joined(separator: " › ") + "\n"
+            out += "  modals     " + scene.modals.map { "\(ReadableText.name($0.modal)) (\($0.style.rawValue))" }.joined(separator: " › ") + "\n"
         }
         if let sizeClass = scene.sizeClass { out += "  size class \(sizeClass.rawValue)\n" }
         return out
