@@ -29,6 +29,7 @@ struct BisectCommand: ParsableCommand {
               navlog bisect run-a.navlog run-b.navlog
               navlog bisect run-a.navlog run-b.navlog --json
               navlog bisect session.navlog --until 'Recipe/*'
+              navlog bisect production.ndjson replay.ndjson --session s-42
             """
     )
 
@@ -50,9 +51,19 @@ struct BisectCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Events shown before the divergence.", valueName: "n"))
     var context: Int = 5
 
+    @Option(name: .long, help: ArgumentHelp("Which session of each input, when an input holds several.", valueName: "id"))
+    var session: String?
+
+    @Option(name: .customLong("session-a"), help: ArgumentHelp("Which session of A (overrides --session).", valueName: "id"))
+    var sessionA: String?
+
+    @Option(name: .customLong("session-b"), help: ArgumentHelp("Which session of B (overrides --session).", valueName: "id"))
+    var sessionB: String?
+
     func validate() throws {
         if until != nil {
             guard inputs.count == 1 else { throw ValidationError("--until takes exactly one input") }
+            if sessionA != nil || sessionB != nil { throw ValidationError("with --until, pick the session with --session") }
         } else {
             guard inputs.count == 2 else { throw ValidationError("give two inputs A and B (or one with --until PATTERN)") }
             if inputs[0] == "-" && inputs[1] == "-" { throw ValidationError("standard input (-) can be read only once") }
@@ -64,12 +75,15 @@ struct BisectCommand: ParsableCommand {
     func run() throws {
         if let until { return try runUntil(GlobPattern(until)) }
         let (a, b) = (inputs[0], inputs[1])
+        let (idA, idB) = (sessionA ?? session, sessionB ?? session)
+        let (optionA, optionB) = (sessionA == nil && session != nil ? "--session" : "--session-a",
+                                  sessionB == nil && session != nil ? "--session" : "--session-b")
         var method = "fold"
         var blocks: (a: Int, b: Int)?
         var skipped = 0
         let search: DivergenceSearch
         if align == "position" && SessionInput.isLog(a) && SessionInput.isLog(b) {
-            let readerA = try SessionInput.openLog(a, session: nil), readerB = try SessionInput.openLog(b, session: nil)
+            let readerA = try SessionInput.openLog(a, session: idA), readerB = try SessionInput.openLog(b, session: idB)
             let outcome: LogBisect.Outcome
             do { outcome = try LogBisect.search(readerA, readerB, context: context) } catch { throw CLIFailure(error) }
             search = outcome.search
@@ -77,7 +91,8 @@ struct BisectCommand: ParsableCommand {
             skipped = outcome.skippedEvents
             method = "index"
         } else {
-            let x = try SessionInput.events(of: a, session: nil), y = try SessionInput.events(of: b, session: nil)
+            let x = try SessionInput.events(of: a, session: idA, option: optionA)
+            let y = try SessionInput.events(of: b, session: idB, option: optionB)
             search = align == "seq"
                 ? DivergenceSearch.firstSeqDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
                 : DivergenceSearch.firstDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
@@ -98,7 +113,7 @@ struct BisectCommand: ParsableCommand {
         var search: ScreenSearch
         var blocks: Int?
         if SessionInput.isLog(path) {
-            let reader = try SessionInput.openLog(path, session: nil)
+            let reader = try SessionInput.openLog(path, session: session)
             do throws(LogError) {
                 search = ScreenSearch(session: try reader.session() ?? "", pattern: pattern, context: context)
                 let cursor = reader.cursor()
@@ -106,7 +121,7 @@ struct BisectCommand: ParsableCommand {
             } catch { throw CLIFailure(error) }
             blocks = reader.blocksDecompressed
         } else {
-            let input = try SessionInput.events(of: path, session: nil)
+            let input = try SessionInput.events(of: path, session: session)
             search = ScreenSearch(session: input.session, pattern: pattern, context: context)
             for event in input.events { if search.visit(event) { break } }
         }

@@ -44,8 +44,8 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let spec: StateSpec
         do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
-        let stateA = try SessionInput.state(of: a, session: sessionA, at: spec)
-        let stateB = try SessionInput.state(of: b, session: sessionB, at: spec)
+        let stateA = try SessionInput.state(of: a, session: sessionA, at: spec, option: "--session-a")
+        let stateB = try SessionInput.state(of: b, session: sessionB, at: spec, option: "--session-b")
         let diff = StateDiff(stateA, stateB)
         if json {
             guard case .object(var object) = diff.jsonValue else { return }

@@ -13,14 +13,16 @@ enum SessionInput {
 
     /// Folds the session in `path` up to `spec`. Rejected lines are printed
     /// (`file:line: reason`) and end the command with exit 1: no state is
-    /// computed from half an input.
-    static func state(of path: String, session: String?, at spec: StateSpec) throws -> NavigationState {
+    /// computed from half an input. `option` is the option that picks a
+    /// session, named when the input holds several.
+    static func state(of path: String, session: String?, at spec: StateSpec,
+                      option: String = "--session") throws -> NavigationState {
         if isLog(path) {
             let reader = try openLog(path, session: session)
             do { return try reader.state(at: spec) } catch { throw CLIFailure(error) }
         }
         var states: [SessionID: NavigationState] = [:]
-        let only = try readNDJSON(path, session: session) { event in
+        let only = try readNDJSON(path, session: session, option: option) { event in
             let key = SessionID(event.session)
             if spec.includes(event) {
                 states[key, default: NavigationState(session: event.session)].apply(event)
@@ -36,7 +38,8 @@ enum SessionInput {
     ///
     /// - Complexity: O(n) time and memory in the session's events; commands
     ///   that only need a state should call ``state(of:session:at:)``.
-    static func events(of path: String, session: String?) throws -> (session: String, events: [Event]) {
+    static func events(of path: String, session: String?,
+                       option: String = "--session") throws -> (session: String, events: [Event]) {
         if isLog(path) {
             let reader = try openLog(path, session: session)
             var events: [Event] = []
@@ -49,14 +52,15 @@ enum SessionInput {
             return (first.session, events)
         }
         var bySession: [SessionID: [Event]] = [:]
-        let only = try readNDJSON(path, session: session) { bySession[SessionID($0.session), default: []].append($0) }
+        let only = try readNDJSON(path, session: session, option: option) { bySession[SessionID($0.session), default: []].append($0) }
         return (only, bySession[SessionID(only)]!)
     }
 
     /// Reads NDJSON, handing `body` every accepted event (of `session`, when
     /// given), and returns the one session the input holds. Rejected lines
     /// are printed as `file:line: reason` and end the command with exit 1.
-    private static func readNDJSON(_ path: String, session: String?, _ body: (Event) -> Void) throws -> String {
+    private static func readNDJSON(_ path: String, session: String?, option: String,
+                                   _ body: (Event) -> Void) throws -> String {
         let reader: NDJSONEventReader
         do { reader = try NDJSONEventReader(path: path) } catch { throw CLIFailure.trouble("\(error)") }
         var sequencer = Sequencer()
@@ -78,18 +82,20 @@ enum SessionInput {
         } catch {
             if case .read(let e) = error { throw CLIFailure.trouble("\(e)") }
         }
-        return try checkOneSession(path: path, session: session, order: order, rejected: rejected)
+        return try checkOneSession(path: path, session: session, order: order, rejected: rejected, option: option)
     }
 
     /// Turns rejected lines and a wrong number of sessions into the command's failure.
-    private static func checkOneSession(path: String, session: String?, order: [String], rejected: Int) throws -> String {
+    private static func checkOneSession(path: String, session: String?, order: [String], rejected: Int,
+                                        option: String) throws -> String {
         if rejected > 0 {
             let more = rejected > rejectsShown ? " (\(rejected - rejectsShown) not shown)" : ""
             throw CLIFailure.no("\(displayName(path)): \(rejected) line\(rejected == 1 ? "" : "s") rejected\(more); no state printed")
         }
         if order.count > 1 {
-            let names = order.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ") + (order.count > 3 ? ", …" : "")
-            throw CLIFailure.trouble("\(displayName(path)): holds \(order.count) sessions (\(names)); choose one with --session")
+            let names = order.prefix(3).map { JSONValue.string($0).canonicalText }.joined(separator: ", ")
+                + (order.count > 3 ? ", …" : "")
+            throw CLIFailure.trouble("\(displayName(path)): holds \(order.count) sessions (\(names)); choose one with \(option)")
         }
         guard let only = order.first else {
             if let session { throw CLIFailure.trouble("\(displayName(path)): no events of session \"\(session)\"") }
@@ -126,7 +132,7 @@ enum SessionInput {
         if let session {
             let held: String?
             do { held = try reader.session() } catch { throw CLIFailure(error) }
-            if let held, held != session {
+            if let held, !SessionID.same(held, session) {
                 throw CLIFailure.trouble("\(path): holds session \"\(held)\", not \"\(session)\"")
             }
         }

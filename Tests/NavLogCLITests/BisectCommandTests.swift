@@ -86,6 +86,39 @@ struct BisectCommandTests {
         #expect(r.stdout.contains(#""found":true"#) && r.stdout.contains(#""position":\#(expected!),"#))
         #expect(run(Self.checker, ["bisect", "-"], stdin: Data(r.stdout.utf8)).status == 0)
         let none = navlog("bisect", sample, "--until", "Nowhere/*")
-        #expect(none.status == 1 && none.stdout.hasPrefix("no screen matches Nowhere/*"))
+        #expect(none.status == 1 && none.stdout.hasPrefix(#"no screen matches "Nowhere/*""#))
+        // An empty pattern stays visible.
+        let empty = navlog("bisect", sample, "--until", "")
+        #expect(empty.status == 1 && empty.stdout.hasPrefix(#"no screen matches "" in"#), "\(empty.stdout)")
+    }
+
+    /// Generated files hold many sessions: --session picks one of each
+    /// input, --session-a and --session-b one of either, as with diff.
+    @Test func sessionsArePickedFromInputsThatHoldSeveral() throws {
+        let dir = try TemporaryDirectory()
+        let a = try dir.file("a.ndjson", navlog("generate", "--sessions", "4", "--seed", "3").stdout)
+        let b = try dir.file("b.ndjson", navlog("generate", "--sessions", "4", "--seed", "4").stdout)
+        let unpicked = navlog("bisect", a, b)
+        #expect(unpicked.status == 2)
+        #expect(unpicked.stderr.contains("holds 4 sessions") && unpicked.stderr.contains("--session"), "\(unpicked.stderr)")
+        let same = navlog("bisect", a, a, "--session", "s-000002", "--json")
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout.contains(#""diverged":false"#))
+        // Two different sessions of one file: checked against a brute-force replay of both.
+        let events = try String(contentsOfFile: a, encoding: .utf8).split(separator: "\n").map { try EventParser.parse(String($0)) }
+        let x = events.filter { $0.session == "s-000001" }, y = events.filter { $0.session == "s-000003" }
+        let expected = try #require(Self.bruteForce(x, y))
+        let two = navlog("bisect", a, a, "--session-a", "s-000001", "--session-b", "s-000003", "--json")
+        #expect(two.status == 1, "\(two.stderr)")
+        #expect(two.stdout.contains(#""position":\#(expected),"#), "\(two.stdout)")
+        // --session-b overrides --session for B alone.
+        let mixed = navlog("bisect", a, a, "--session", "s-000001", "--session-b", "s-000003", "--json")
+        #expect(mixed.stdout == two.stdout)
+        // A session an input does not hold.
+        let missing = navlog("bisect", a, b, "--session", "nobody")
+        #expect(missing.status == 2 && missing.stderr.contains(#"no events of session "nobody""#), "\(missing.stderr)")
+        // The single-input form takes --session.
+        let until = navlog("bisect", a, "--until", "*", "--session", "s-000002", "--json")
+        #expect(until.status == 0 && until.stdout.contains(#""found":true"#), "\(until.stderr)")
     }
 }
