@@ -85,8 +85,9 @@ final class IngestWorker: @unchecked Sendable {
         }
         if routes[number].placement == nil { routes[number].placement = try locator.place(event.session) }
         let lastSeq = routes[number].placement!.lastSeq
+        let numbered = event.seq == 0
         // Numbering as Sequencer does (contract §5), per exact session bytes.
-        if event.seq == 0 {
+        if numbered {
             guard lastSeq < Int.max else { return "field \"seq\": session has reached the largest seq" }
             event.seq = lastSeq + 1
         } else if event.seq <= lastSeq {
@@ -100,6 +101,17 @@ final class IngestWorker: @unchecked Sendable {
             }
         }
         let writer = try logs.writer(for: number, path: routes[number].placement!.path)
+        if writer.lastSeq != lastSeq {
+            // The log went on without us: another process appended to it
+            // while this thread had it closed (or before it first opened
+            // it). Its last seq is the previous accepted one (contract §5).
+            if numbered {
+                guard writer.lastSeq < Int.max else { return "field \"seq\": session has reached the largest seq" }
+                event.seq = writer.lastSeq + 1
+            } else if event.seq <= writer.lastSeq {
+                return EventParseError.seqNotIncreasing(seq: event.seq, previous: writer.lastSeq).description
+            }
+        }
         do {
             if keepsLine {
                 try writer.append(event, canonicalLine: text)

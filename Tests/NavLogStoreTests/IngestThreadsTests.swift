@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import NavLogCore
 @testable import NavLogStore
@@ -178,5 +179,63 @@ struct IngestFailureTests {
                 #expect(try LogVerifier.verify(path: path).problems.isEmpty)
             }
         }
+    }
+}
+
+/// A log that another writer appended to while the ingest had it closed (to
+/// keep few logs open): its seq goes on from the log, not from the ingest's
+/// memory of it (contract §5: an absent seq is the previous accepted + 1).
+@Suite("Ingest threads: logs that went on without them")
+struct IngestReopenTests {
+    @Test func anAbsentSeqContinuesFromWhatTheLogHolds() throws {
+        let dir = TemporaryDirectory()
+        func mark(_ session: String, _ label: String, seq: Int? = nil) -> String {
+            let seqField = seq.map { #""seq":\#($0),"# } ?? ""
+            return #"{\#(seqField)"session":"\#(session)","t":"2026-11-20T10:00:00Z","type":"mark","label":"\#(label)"}"#
+        }
+        var lines = (1...100).map { mark("x", "A\($0)") }
+        lines += (1...20_000).map { mark("y", "B\($0)") }
+        lines += (1...3).map { mark("x", "late\($0)") }
+        lines.append(mark("x", "explicit", seq: 101))   // now taken: refused
+        writeFile(dir.file("in.ndjson"), Array((lines.joined(separator: "\n") + "\n").utf8))
+        let store = try Store(directory: dir.file("store"), create: true)
+        // One thread, one open log: x's log is closed once y's lines come.
+        let ingester = StoreIngester(store: store, options: StoreIngester.Options(maxOpenWriters: 1, writerThreads: 1))
+        var appended = false
+        var rejections: [StoreIngester.Rejection] = []
+        let report = try ingester.ingest(paths: [dir.file("in.ndjson")], onReject: { rejections.append($0) }, onProgress: { progress in
+            guard !appended, progress.linesRead >= 16_384 else { return }
+            // Another writer appends seq 101 to x's log as soon as the ingest lets go of it.
+            let started = ContinuousClock.now
+            while !appended, ContinuousClock.now - started < .seconds(60) {
+                guard let path = Self.log(of: "x", in: store.directory) else { continue }
+                do throws(LogError) {
+                    let writer = try LogWriter(path: path)
+                    try writer.append(try! EventParser.parse(mark("x", "other writer", seq: 101)))
+                    try writer.close()
+                    appended = true
+                } catch {
+                    guard case .locked = error.kind else { Issue.record("\(error)"); return }
+                    usleep(1000)
+                }
+            }
+        })
+        #expect(appended)
+        #expect(rejections.map(\.line) == [lines.count], "\(rejections)")
+        #expect(rejections.first?.reason.contains("does not increase") == true)
+        #expect(report.stored == lines.count - 1)
+        let x = try readAll(try #require(Self.log(of: "x", in: store.directory)))
+        #expect(x.map(\.seq) == Array(1...104))
+        #expect(x.suffix(4).map { if case .mark(let label) = $0.kind { label } else { "" } } == ["other writer", "late1", "late2", "late3"])
+    }
+
+    /// The log in `directory` holding `session`.
+    static func log(of session: String, in directory: String) -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasSuffix(".navlog") {
+            let path = directory + "/" + name
+            if let reader = try? LogReader(path: path), (try? reader.session()) == session { return path }
+        }
+        return nil
     }
 }
