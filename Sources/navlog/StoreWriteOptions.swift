@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import NavLogStore
 
@@ -26,6 +31,29 @@ struct StoreWriteOptions: ParsableArguments {
     func openStore() throws -> Store {
         do { return try Store(directory: store, create: true) } catch { throw CLIFailure.trouble(error.description) }
     }
+
+    /// Refuses a `--rejects` file that is one of the inputs (creating it
+    /// would empty that input before a line of it is read) or that lies in
+    /// the store (it could take the place of a log). Call once the store exists.
+    func checkRejectsPath(_ path: String) throws {
+        if let target = Self.identity(path) {
+            for input in inputs where input != "-" && Self.identity(input) == target {
+                throw CLIFailure.trouble("--rejects \(path) is the input \(input): it would be emptied before it is read")
+            }
+        }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        if let inside = Self.identity(directory), inside == Self.identity(store) {
+            throw CLIFailure.trouble("--rejects \(path) is in the store \(store): name a file outside it")
+        }
+    }
+
+    /// The device and inode of the file at `path`, when there is one.
+    private static func identity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+    }
 }
 
 /// How a store write reports what it rejects: the first
@@ -38,12 +66,15 @@ final class RejectionReporter {
     private var rejectsFile: BufferedFile?
     private var rejectsError: String?
     private var shown = 0
+    /// Rejections whose bytes were not at hand to keep (lines over the length limit).
+    private var notKept = 0
 
     /// Creates the `--rejects` file, if any.
     init(_ options: StoreWriteOptions) throws {
         progress = ProgressBar(totalBytes: ProgressBar.totalSize(of: options.inputs))
         rejectsPath = options.rejects
         if let rejects = options.rejects {
+            try options.checkRejectsPath(rejects)
             do { rejectsFile = try BufferedFile(creating: rejects) } catch { throw CLIFailure.trouble(error.message) }
         }
     }
@@ -56,7 +87,11 @@ final class RejectionReporter {
             progress?.clear()
             Output.error(description)
         }
-        if let bytes { keep(bytes, newline: bytes.last != 0x0A) }
+        if let bytes {
+            keep(bytes, newline: bytes.last != 0x0A)
+        } else if rejectsFile != nil {
+            notKept += 1
+        }
     }
 
     /// Copies bytes to `--rejects` (a CSV header, a rejected record).
@@ -90,7 +125,11 @@ final class RejectionReporter {
     func failIfRejected(_ count: Int, noun: String) throws {
         guard count > 0 else { return }
         let more = count > SessionInput.rejectsShown ? " (\(count - SessionInput.rejectsShown) not shown)" : ""
-        let kept = rejectsPath.map { "; kept in \($0)" } ?? ""
+        var kept = rejectsPath.map { "; kept in \($0)" } ?? ""
+        if notKept > 0 {
+            kept += notKept == count ? " (none: over the line length limit, not copied)"
+                : " (but \(notKept) over the line length limit, not copied)"
+        }
         throw CLIFailure.no("\(count) \(noun)\(count == 1 ? "" : "s") rejected\(more)\(kept)")
     }
 }

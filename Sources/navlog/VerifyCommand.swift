@@ -11,7 +11,8 @@ struct VerifyCommand: ParsableCommand {
             Decompresses every block and checks every checksum, every entry against its \
             data, seq order, every line, checkpoints, the footer and the state chain. \
             Exit 1 when any log has a problem (an unfinished tail included: a writer is \
-            active, or it crashed — see 'navlog repair').
+            active, or it crashed — see 'navlog repair'); exit 2 when a file cannot be read \
+            at all (missing, a directory, no permission), after the others are checked.
 
             Example:
               navlog verify store/*.navlog
@@ -22,12 +23,13 @@ struct VerifyCommand: ParsableCommand {
     var logs: [String]
 
     func run() throws {
-        var bad = 0
+        var bad = 0, unreadable = 0
         for log in logs {
             let report: VerifyReport
             do { report = try LogVerifier.verify(path: log) } catch {
+                // Not an answer about the log: it could not be read (contract §4: trouble).
                 Output.error(error.description)
-                bad += 1
+                unreadable += 1
                 continue
             }
             if report.isIntact {
@@ -42,7 +44,12 @@ struct VerifyCommand: ParsableCommand {
             }
         }
         Output.flushStandardOutput()
-        if bad > 0 { throw CLIFailure.no("\(bad) of \(logs.count) log\(logs.count == 1 ? "" : "s") damaged") }
+        let of = "of \(logs.count) log\(logs.count == 1 ? "" : "s")"
+        if unreadable > 0 {
+            let damaged = bad > 0 ? "; \(bad) damaged" : ""
+            throw CLIFailure.trouble("\(unreadable) \(of) could not be read\(damaged)")
+        }
+        if bad > 0 { throw CLIFailure.no("\(bad) \(of) damaged") }
     }
 }
 

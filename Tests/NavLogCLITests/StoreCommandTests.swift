@@ -141,6 +141,22 @@ import Darwin
         process.waitUntilExit()
         return (acks.lastSeq(), killed)
     }
+
+    /// A file that cannot be read is trouble (exit 2), not a damaged log
+    /// (exit 1); the other logs are still checked.
+    @Test func verifyOfAMissingFileOrADirectoryIsTrouble() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.path("a.navlog")
+        #expect(navlog("append", log, stdin: #"{"session":"a","t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"# + "\n").status == 0)
+        let missing = navlog("verify", log, dir.path("missing.navlog"))
+        #expect(missing.status == 2)
+        #expect(missing.stdout.contains("\(log): ok"))
+        #expect(missing.stderr.contains("1 of 2 logs could not be read"), "\(missing.stderr)")
+        #expect(navlog("verify", dir.path(".")).status == 2)
+        // Damage is still exit 1.
+        let junk = try dir.file("junk.navlog", "not a log")
+        #expect(navlog("verify", junk).status == 1)
+    }
 }
 
 /// Reads `--ack` lines from a pipe on a background thread.
