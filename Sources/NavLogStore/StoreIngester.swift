@@ -89,6 +89,16 @@ public final class StoreIngester {
         public var sessions = 0
         /// Of those, sessions whose log did not exist before.
         public var newLogs = 0
+        /// When the ingest was asked to stop before the end of its input:
+        /// the last line read, of which input. Every line up to it was
+        /// stored or rejected; none after it was read.
+        public var stoppedAfter: (file: String, line: Int)?
+    }
+
+    /// Why the reading of an input ended early.
+    private enum ReadingEnd: Error {
+        case failed(LogError)
+        case stopped
     }
 
     /// The store written to.
@@ -103,14 +113,18 @@ public final class StoreIngester {
 
     /// Reads every input in order and stores its events. `onReject` and
     /// `onProgress` run on the calling thread (`onProgress` every 16,384 lines
-    /// and once at the end).
+    /// and once at the end). `shouldStop` is asked after every chunk of
+    /// lines handed out: once it answers `true`, nothing more is read, what
+    /// was read is stored or rejected, the logs are closed and made durable,
+    /// and the report says where reading stopped (``Report/stoppedAfter``).
     ///
     /// - Throws: ``LogError`` when an input cannot be read or a log cannot be
     ///   opened or written; what was stored before stays stored.
     public func ingest(
         paths: [String],
         onReject: (Rejection) -> Void,
-        onProgress: (Progress) -> Void = { _ in }
+        onProgress: (Progress) -> Void = { _ in },
+        shouldStop: () -> Bool = { false }
     ) throws(LogError) -> Report {
         let n = options.writerThreads
         let locator = LogLocator(store: store)
@@ -130,7 +144,8 @@ public final class StoreIngester {
         var report = Report()
         var failure: LogError?
         do {
-            try read(paths: paths, into: queues, report: &report, onReject: onReject, onProgress: onProgress)
+            try read(paths: paths, into: queues, report: &report, onReject: onReject, onProgress: onProgress,
+                     shouldStop: shouldStop)
         } catch {
             failure = error
         }
@@ -154,7 +169,7 @@ public final class StoreIngester {
     /// chunk's lines came to once its threads are done with it.
     private func read(
         paths: [String], into queues: [BoundedQueue<IngestChunk>], report: inout Report,
-        onReject: (Rejection) -> Void, onProgress: (Progress) -> Void
+        onReject: (Rejection) -> Void, onProgress: (Progress) -> Void, shouldStop: () -> Bool
     ) throws(LogError) {
         let n = queues.count
         let dealer = SessionDealer(threads: n)
@@ -223,12 +238,16 @@ public final class StoreIngester {
                     throw LogError(path: path, kind: .io(call: error.operation, errno: error.errno))
                 }
                 var chunk = newChunk(file: fileIndex)
-                do throws(NDJSONFailure<LogError>) {
-                    try reader.forEachLine { (line) throws(LogError) in
+                var lastLine = 0
+                var stopped = false
+                do throws(NDJSONFailure<ReadingEnd>) {
+                    try reader.forEachLine { (line) throws(ReadingEnd) in
                         deal(line, to: chunk, path: path)
+                        lastLine = line.number
                         if chunk.lineCount >= Self.chunkLines || chunk.bytesRead >= Self.chunkBytes {
-                            try handOut(chunk)
+                            do throws(LogError) { try handOut(chunk) } catch { throw .failed(error) }
                             chunk = newChunk(file: fileIndex)
+                            if shouldStop() { throw .stopped }
                         }
                     }
                 } catch {
@@ -238,10 +257,17 @@ public final class StoreIngester {
                         if chunk.lineCount > 0 { try handOut(chunk) }
                         while !inFlight.isEmpty { try finishOldest() }
                         throw LogError(path: path, kind: .io(call: e.operation, errno: e.errno))
-                    case .body(let e): throw e
+                    case .body(.failed(let e)): throw e
+                    case .body(.stopped): stopped = true
                     }
                 }
                 if chunk.lineCount > 0 { try handOut(chunk) }
+                // Asked between inputs too, so that a stop is not missed for
+                // lack of a whole chunk; after the last input, there is nothing left to stop.
+                if stopped || (fileIndex < paths.count - 1 && shouldStop()) {
+                    report.stoppedAfter = (path, lastLine)
+                    break
+                }
             }
             while !inFlight.isEmpty { try finishOldest() }
         } catch {

@@ -19,7 +19,9 @@ struct IngestCommand: ParsableCommand {
             verbatim. Exit 1 when any line was rejected. A session that already has a log in \
             the store is appended to; its seq goes on. Session ids become file names by \
             schemas/store.md (a readable slug and a hash of the id). A progress bar is drawn \
-            on standard error when it is a terminal.
+            on standard error when it is a terminal. Ctrl-C (or SIGTERM) stops the ingest \
+            after the lines read so far: they are stored or rejected, the logs are closed, \
+            and the summary says the last line read (exit 130, or 143).
 
             Example:
               navlog generate --sessions 100 | navlog ingest - --store logs --rejects rejected.ndjson
@@ -35,12 +37,14 @@ struct IngestCommand: ParsableCommand {
         }
         let target = try options.openStore()
         let reporter = try RejectionReporter(options)
+        StopSignals.hold()
         let ingester = StoreIngester(store: target, options: StoreIngester.Options(maxOpenWriters: options.maxOpen))
         let report: StoreIngester.Report
         do throws(LogError) {
             report = try ingester.ingest(paths: options.inputs,
                                          onReject: { reporter.reject($0.description, bytes: $0.bytes) },
-                                         onProgress: { reporter.progress?.draw($0) })
+                                         onProgress: { reporter.progress?.draw($0) },
+                                         shouldStop: { StopSignals.pending() != nil })
         } catch {
             reporter.abandon()
             throw CLIFailure.trouble(error.description)
@@ -49,6 +53,11 @@ struct IngestCommand: ParsableCommand {
         let sessions = "\(report.sessions) session\(report.sessions == 1 ? "" : "s") (\(report.newLogs) new)"
         Output.line("stored \(report.stored) event\(report.stored == 1 ? "" : "s") of \(sessions) in \(target.directory); "
                     + "\(report.rejected) line\(report.rejected == 1 ? "" : "s") rejected")
+        if let (file, line) = report.stoppedAfter, let signal = StopSignals.pending() {
+            let input = file == "-" ? "<stdin>" : file
+            throw CLIFailure(message: "stopped: read up to \(input):\(line); nothing after it was read",
+                             exitCode: StopSignals.exitStatus(signal))
+        }
         try reporter.failIfRejected(report.rejected, noun: "line")
     }
 }

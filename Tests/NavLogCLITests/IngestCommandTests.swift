@@ -1,6 +1,11 @@
 import Foundation
 import NavLogCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `navlog ingest` through the real binary: nothing is lost (every line
 /// stored or rejected), appending continues seqs, hostile session ids stay
@@ -158,6 +163,89 @@ struct IngestCommandTests {
         #expect(raw.contains("] 100% 16384 lines, 0 rejected") || raw.contains("% 16384 lines, 0 rejected"), "\(raw.prefix(400))")
         #expect(raw.contains("\r\u{1B}[K"))   // the bar is erased before the summary
         #expect(raw.hasSuffix("rejected\r\n") || raw.hasSuffix("rejected\n"))
+    }
+
+    /// `--rejects` naming an input would empty it before a line is read;
+    /// naming a file in the store could take a log's place. Both refused.
+    @Test func rejectsMustNotBeAnInputOrInTheStore() throws {
+        let dir = try TemporaryDirectory()
+        let text = navlog("generate", "--sessions", "3", "--seed", "2").stdout
+        let input = try dir.file("in.ndjson", text)
+        let same = navlog("ingest", input, "--store", dir.path("store"), "--rejects", input)
+        #expect(same.status == 2)
+        #expect(same.stderr.contains("is the input"), "\(same.stderr)")
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == text)
+        // Through another name for the same file.
+        try FileManager.default.linkItem(atPath: input, toPath: dir.path("link.ndjson"))
+        #expect(navlog("ingest", input, "--store", dir.path("store"), "--rejects", dir.path("link.ndjson")).status == 2)
+        #expect(try String(contentsOfFile: input, encoding: .utf8) == text)
+        let inStore = navlog("ingest", input, "--store", dir.path("store"), "--rejects", dir.path("store/rejected.ndjson"))
+        #expect(inStore.status == 2)
+        #expect(inStore.stderr.contains("is in the store"), "\(inStore.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("store/rejected.ndjson")))
+        // A file elsewhere is fine.
+        #expect(navlog("ingest", input, "--store", dir.path("store"), "--rejects", dir.path("rejected.ndjson")).status == 0)
+    }
+
+    /// A line over the length limit is read past, not kept: the summary says so.
+    @Test func theSummarySaysWhichRejectedLinesWereNotKept() throws {
+        let dir = try TemporaryDirectory()
+        let huge = #"{"session":"s","t":"2026-11-20T10:00:00Z","type":"mark","label":""# + String(repeating: "x", count: 1 << 21) + "\"}\n"
+        let bad = "{not json\n"
+        let input = try dir.file("in.ndjson", huge + bad)
+        let r = navlog("ingest", input, "--store", dir.path("store"), "--rejects", dir.path("rejected.ndjson"))
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("2 lines rejected; kept in \(dir.path("rejected.ndjson")) (but 1 over the line length limit, not copied)"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir.path("rejected.ndjson"), encoding: .utf8) == bad)
+    }
+
+    /// Ctrl-C stops an ingest between chunks: what was read is stored (or
+    /// rejected), the logs are closed and verify clean, the summary names the
+    /// last line read, and ingesting the rest gives the logs one run gives.
+    @Test func anInterruptedIngestStopsCleanlyAndCanBeResumed() throws {
+        let dir = try TemporaryDirectory()
+        let lines = navlog("generate", "--sessions", "700", "--seed", "9", "--interleave").stdout
+            .split(separator: "\n").map { String($0) + "\n" }
+        #expect(lines.count > 30_000)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: navlogBinary())
+        process.arguments = ["ingest", "-", "--store", dir.path("store")]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let writer = input.fileHandleForWriting
+        // A first part, then Ctrl-C while the ingest waits for more; it
+        // stops at the next chunk's end, reading no further.
+        try writer.write(contentsOf: Data(lines[..<10_000].joined().utf8))
+        // Logs appear once the first chunk is stored: the ingest is under way.
+        let started = Date()
+        while (try? FileManager.default.contentsOfDirectory(atPath: dir.path("store")))?.contains(where: { $0.hasSuffix(".navlog") }) != true,
+              Date().timeIntervalSince(started) < 60 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(process.processIdentifier, SIGINT)
+        try? writer.write(contentsOf: Data(lines[10_000...].joined().utf8))   // EPIPE once it stopped: fine
+        try? writer.close()
+        process.waitUntilExit()
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(stderr)")
+        let match = try #require(stderr.firstMatch(of: /stopped: read up to <stdin>:(\d+); nothing after it was read/), "\(stderr)")
+        let readLines = try #require(Int(match.1))
+        #expect(readLines >= 10_000 && readLines < lines.count, "\(readLines)")
+        #expect(stdout.hasPrefix("stored \(readLines) events of "), "\(stdout)")
+        let logs = try FileManager.default.contentsOfDirectory(atPath: dir.path("store")).map { dir.path("store/" + $0) }
+        let verified = run(navlogBinary(), ["verify"] + logs)
+        #expect(verified.status == 0, "\(verified.stdout)")
+        // The rest, then one run over everything: the same logs, event for event.
+        let rest = run(navlogBinary(), ["ingest", "-", "--store", dir.path("store")], stdin: Data(lines[readLines...].joined().utf8))
+        #expect(rest.status == 0, "\(rest.stderr)")
+        let whole = try dir.file("all.ndjson", lines.joined())
+        #expect(navlog("ingest", whole, "--store", dir.path("whole")).status == 0)
+        #expect(try Self.storedLines(dir.path("store")) == Self.storedLines(dir.path("whole")))
     }
 }
 
