@@ -24,10 +24,10 @@ struct AppendCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The .navlog file to append to.")
+    @Argument(help: "The .navlog file to append to.", completion: .file())
     var log: String
 
-    @Option(help: ArgumentHelp("every-append, every-seal, on-flush, or MILLISECONDS.", valueName: "policy"))
+    @Option(help: ArgumentHelp("every-append, every-seal, on-flush, or MILLISECONDS.", valueName: "policy"), completion: .list(["every-append", "every-seal", "on-flush"]))
     var durability: String = "on-flush"
 
     @Flag(help: "Print each event's seq on standard output once it is durable.")

@@ -20,7 +20,7 @@ struct BisectCommand: ParsableCommand {
             and logs whose blocks do not line up are folded. --stats tells which and how many \
             blocks were decompressed.
 
-            With --align seq, point s compares the states after every event with seq ≤ s.
+            With --align seq, point s compares the states after every event with seq <= s.
 
             With --until PATTERN and one input: the first event after which the visible screen \
             of its scene matches PATTERN (a glob, * the only wildcard). Exit 0 found, 1 not.
@@ -33,13 +33,13 @@ struct BisectCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Two sessions (.navlog logs or NDJSON; - for standard input), or one with --until.")
+    @Argument(help: "Two sessions (.navlog logs or NDJSON; - for standard input), or one with --until.", completion: .file())
     var inputs: [String]
 
     @Flag(name: .long, help: "Print the result as JSON (schemas/bisect.schema.json).")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Compare by event position (default) or by seq.", valueName: "position|seq"))
+    @Option(name: .long, help: ArgumentHelp("Compare by event position (default) or by seq.", valueName: "position|seq"), completion: .list(["position", "seq"]))
     var align: String = "position"
 
     @Option(name: .long, help: ArgumentHelp("With one input: the first event after which the screen matches this glob.", valueName: "pattern"))

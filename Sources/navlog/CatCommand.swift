@@ -20,13 +20,13 @@ struct CatCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The .navlog file.")
+    @Argument(help: "The .navlog file.", completion: .file())
     var log: String
 
-    @Option(help: "Only events with seq ≥ N.")
+    @Option(help: "Only events with seq >= N.")
     var from: Int?
 
-    @Option(help: "Only events with seq ≤ N.")
+    @Option(help: "Only events with seq <= N.")
     var to: Int?
 
     @Option(help: ArgumentHelp("Only events of this type (repeatable).", valueName: "type"))

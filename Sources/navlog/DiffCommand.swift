@@ -19,10 +19,10 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The first session: a .navlog log or NDJSON (- for standard input).")
+    @Argument(help: "The first session: a .navlog log or NDJSON (- for standard input).", completion: .file())
     var a: String
 
-    @Argument(help: "The second session: a .navlog log or NDJSON.")
+    @Argument(help: "The second session: a .navlog log or NDJSON.", completion: .file())
     var b: String
 
     @Option(name: .long, help: ArgumentHelp("Where in both sessions: N, an RFC 3339 instant, or end.", valueName: "SPEC"))

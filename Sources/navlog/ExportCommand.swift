@@ -15,7 +15,8 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             Examples:
               navlog export screens store/ > screens.csv
-              navlog export events store/ --format csv --redact --redact-key "$KEY" > events.csv
+              navlog export events store/ --format csv --redact --redact-key "$KEY" \\
+                  > events.csv
               navlog export swiftui-path s-1.navlog --stack home > path.json
             """,
         subcommands: [ExportScreensCommand.self, ExportEventsCommand.self, ExportSwiftUIPathCommand.self]
@@ -24,10 +25,10 @@ struct ExportCommand: ParsableCommand {
 
 /// What every export reads and how: inputs, format and redaction.
 struct ExportOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"))
+    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"), completion: .file())
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("csv (RFC 4180, \\n line ends; the default) or ndjson.", valueName: "format"))
+    @Option(help: ArgumentHelp("csv (RFC 4180, \\n line ends) or ndjson.", valueName: "format"), completion: .list(["csv", "ndjson"]))
     var format: String = "csv"
 
     @Flag(help: "Drop meta, route data and unknown fields; replace route ids with a keyed hash (HMAC-SHA-256).")

@@ -10,13 +10,14 @@ struct ExportEventsCommand: ParsableCommand {
             NDJSON lines are the canonical form (what `navlog cat` prints). CSV columns: \
             session,seq,t,scene,type,cause,container,value,screen,json — container is the \
             stack, tab, split or modal the event names; value what it set (a pushed screen \
-            name, a mark's label, a URL, …); screen the new visible screen when the event \
+            name, a mark's label, a URL, ...); screen the new visible screen when the event \
             changed it; json the canonical line. With --redact, meta, route data and unknown \
             fields are dropped and route ids become h- and 16 hex digits of HMAC-SHA-256.
 
             Examples:
               navlog export events store/ --format ndjson > events.ndjson
-              NAVLOG_REDACT_KEY=… navlog export events store/ --format csv --redact > events.csv
+              NAVLOG_REDACT_KEY=... navlog export events store/ --format csv --redact \\
+                  > events.csv
             """
     )
 

@@ -9,7 +9,7 @@ struct ExportSwiftUIPathCommand: ParsableCommand {
         commandName: "swiftui-path",
         abstract: "Write a stack as a SwiftUI NavigationPath.CodableRepresentation.",
         discussion: """
-            Prints one JSON array, top of the stack first: [tag_n, value_n, …, tag_1, value_1], \
+            Prints one JSON array, top of the stack first: [tag_n, value_n, ..., tag_1, value_1], \
             each value the element's JSON as a string — what a NavigationPath decodes from, so a \
             state found by time travel can be restored in the app. Values imported with \
             `navlog import swiftui-path` get their tag and element back exactly; others are \
@@ -21,7 +21,7 @@ struct ExportSwiftUIPathCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).")
+    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).", completion: .file())
     var log: String
 
     @Option(help: ArgumentHelp("The stack to write.", valueName: "stack"))

@@ -10,7 +10,7 @@ struct FunnelCommand: ParsableCommand {
         discussion: """
             A step is a glob over screen names (`Recipe/*`, `tab:search`, `*`), `mark:GLOB` \
             over mark labels or `url:GLOB` over deep-link URLs. A session reaches step k when, \
-            from some occurrence of step 1, it has occurrences of steps 2…k in order (each the \
+            from some occurrence of step 1, it has occurrences of steps 2...k in order (each the \
             earliest after the previous one), all within --within of the start; its best start \
             counts. Inputs are .navlog logs, stores (directories of them) and NDJSON files.
 
@@ -19,13 +19,16 @@ struct FunnelCommand: ParsableCommand {
             occurrence of P between two consecutive steps does not get past the first of them.
 
             Examples:
-              navlog funnel store/ --step 'tab:browse' --step 'Recipe/*' --step mark:purchase
-              navlog funnel store/ --step 'Recipe/*' --step mark:purchase --within 10m --by app.version --format csv
-              navlog funnel sessions.ndjson --step 'url:*' --step 'Recipe/*' --svg funnel.svg
+              navlog funnel store/ --step 'tab:browse' --step 'Recipe/*' \\
+                  --step mark:purchase
+              navlog funnel store/ --step 'Recipe/*' --step mark:purchase --within 10m \\
+                  --by app.version --format csv
+              navlog funnel sessions.ndjson --step 'url:*' --step 'Recipe/*' \\
+                  --svg funnel.svg
             """
     )
 
-    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"))
+    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"), completion: .file())
     var inputs: [String]
 
     @Option(name: .customLong("step"), help: ArgumentHelp("A step pattern, in order (repeat for each step).", valueName: "pattern"))
@@ -34,7 +37,7 @@ struct FunnelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("All steps within this long of the start: 90s, 10m, 1h30m, 1.5s (units ms s m h d).", valueName: "duration"))
     var within: String?
 
-    @Option(help: ArgumentHelp("ordered (steps in order, anything between) or strict (each step the very next screen view).", valueName: "mode"))
+    @Option(help: ArgumentHelp("ordered (steps in order, anything between) or strict (each step the very next screen view).", valueName: "mode"), completion: .list(["ordered", "strict"]))
     var order: String = "ordered"
 
     @Option(help: ArgumentHelp("A session with an occurrence of this pattern between two steps does not convert past the first (repeatable).", valueName: "pattern"))
@@ -49,10 +52,10 @@ struct FunnelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only sessions that started at or before this instant (RFC 3339).", valueName: "time"))
     var to: String?
 
-    @Option(help: ArgumentHelp("table (default), csv, json or svg.", valueName: "format"))
+    @Option(help: ArgumentHelp("table, csv, json or svg.", valueName: "format"), completion: .list(["table", "csv", "json", "svg"]))
     var format: String = "table"
 
-    @Option(help: ArgumentHelp("Also write the funnel chart as SVG to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write the funnel chart as SVG to this file.", valueName: "file"), completion: .file(extensions: ["svg"]))
     var svg: String?
 
     func validate() throws {

@@ -17,7 +17,7 @@ struct Generate: ParsableCommand {
         discussion: """
             Sessions model phones with tabs and iPads with split views and a second \
             window: stacks, sheets and alerts, deep links with the navigation they \
-            cause (`cause`), a browse → recipe → add-to-cart → purchase funnel with \
+            cause (`cause`), a browse -> recipe -> add-to-cart -> purchase funnel with \
             drop-off, a few anomalies and unknown event kinds. The same options and \
             seed always give byte-identical output.
 
@@ -50,7 +50,7 @@ struct Generate: ParsableCommand {
     @Option(help: ArgumentHelp("App versions to spread over the sessions, oldest first, comma-separated.", valueName: "versions"))
     var appVersions: String?
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output (- for standard output).", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output (- for standard output).", valueName: "file"), completion: .file())
     var output: String?
 
     func validate() throws {

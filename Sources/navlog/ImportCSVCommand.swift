@@ -15,7 +15,9 @@ struct ImportCSVCommand: ParsableCommand {
             'YYYY-MM-DD HH:MM:SS[.fff]' (UTC), or integers in --epoch units.
 
             Example:
-              navlog import csv amplitude.csv --store logs --session user_id,session_id --time event_time --event event_type --screens '[Amplitude] Screen Viewed' --screen-name screen
+              navlog import csv amplitude.csv --store logs --session user_id,session_id \\
+                  --time event_time --event event_type \\
+                  --screens '[Amplitude] Screen Viewed' --screen-name screen
             """
     )
 
@@ -36,7 +38,7 @@ struct ImportCSVCommand: ParsableCommand {
     @Option(name: .customLong("screen-name"), help: ArgumentHelp("The column naming the screen of a screen view.", valueName: "col"))
     var screenName: String?
 
-    @Option(help: ArgumentHelp("Unit of integer times: s, ms or us.", valueName: "unit"))
+    @Option(help: ArgumentHelp("Unit of integer times: s, ms or us.", valueName: "unit"), completion: .list(["s", "ms", "us"]))
     var epoch: String = "ms"
 
     func validate() throws {

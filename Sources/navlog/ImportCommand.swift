@@ -19,7 +19,8 @@ struct ImportCommand: ParsableCommand {
 
             Examples:
               navlog import ga4 events-20261120.json --store logs
-              navlog import csv export.csv --store logs --session user_id,session_id --time event_time --event event_type --screens 'screen:*'
+              navlog import csv export.csv --store logs --session user_id,session_id \\
+                  --time event_time --event event_type --screens 'screen:*'
             """,
         subcommands: [ImportSwiftUIPathCommand.self, ImportReactNavigationCommand.self, ImportGA4Command.self, ImportCSVCommand.self]
     )

@@ -13,7 +13,7 @@ struct ImportSwiftUIPathCommand: ParsableCommand {
         commandName: "swiftui-path",
         abstract: "Import a SwiftUI NavigationPath.CodableRepresentation as the stack's state.",
         discussion: """
-            Each input is one JSON array of strings, [tag_n, value_n, …, tag_1, value_1] with the \
+            Each input is one JSON array of strings, [tag_n, value_n, ..., tag_1, value_1] with the \
             top of the stack first (what an app keeps in @SceneStorage). It becomes one stack.set \
             of --stack in the session: each value's type is the tag's short name (MyApp.Recipe \
             and mangled 5MyApp6RecipeV both give Recipe), its id the element's id field or the \
@@ -21,7 +21,8 @@ struct ImportSwiftUIPathCommand: ParsableCommand {
             swiftui-path` writes it back.
 
             Example:
-              navlog import swiftui-path path.json --store logs --stack home --session s-1 --time 2026-11-20T10:00:00Z
+              navlog import swiftui-path path.json --store logs --stack home --session s-1 \\
+                  --time 2026-11-20T10:00:00Z
             """
     )
 

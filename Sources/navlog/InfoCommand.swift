@@ -15,7 +15,7 @@ struct InfoCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The .navlog file.")
+    @Argument(help: "The .navlog file.", completion: .file())
     var log: String
 
     func run() throws {

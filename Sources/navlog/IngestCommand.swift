@@ -24,7 +24,8 @@ struct IngestCommand: ParsableCommand {
             and the summary says the last line read (exit 130, or 143).
 
             Example:
-              navlog generate --sessions 100 | navlog ingest - --store logs --rejects rejected.ndjson
+              navlog generate --sessions 100 | \\
+                  navlog ingest - --store logs --rejects rejected.ndjson
             """
     )
 

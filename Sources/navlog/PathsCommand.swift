@@ -21,7 +21,7 @@ struct PathsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"))
+    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"), completion: .file())
     var inputs: [String]
 
     @Option(help: ArgumentHelp("Paths after each view of a screen matching this glob.", valueName: "screen"))
@@ -36,7 +36,7 @@ struct PathsCommand: ParsableCommand {
     @Option(help: "Screens after (before) the matching one.")
     var depth: Int = 3
 
-    @Option(help: ArgumentHelp("table (default), csv or json.", valueName: "format"))
+    @Option(help: ArgumentHelp("table, csv or json.", valueName: "format"), completion: .list(["table", "csv", "json"]))
     var format: String = "table"
 
     func validate() throws {

@@ -18,7 +18,7 @@ struct RepairCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The .navlog file.")
+    @Argument(help: "The .navlog file.", completion: .file())
     var log: String
 
     func run() throws {

@@ -20,21 +20,22 @@ struct ReplayCommand: ParsableCommand {
             before --from are applied but not shown, so every change is the real one.
 
             With --json, one object per line (schemas/replay.schema.json):
-              {"anomalies":[…],"effects":[…],"scene":…,"screen":…,"seq":…,"t":…,"type":…}
+              {"anomalies":[...],"effects":[...],"scene":...,"screen":...,
+               "seq":...,"t":...,"type":...}
 
             With --interactive (standard input and output must be a terminal), a stepper \
             that starts at --from (or the first event) and stops at --to:
-              n  space  →  ↓      next event
-              p  ←  ↑             previous event
+              n  space  Right Down  next event
+              p  Left  Up         previous event
               Home  End           the start (no event applied), the last event
-              g SEQ Enter         the last event with seq ≤ SEQ
-              t TIME Enter        the last event with t ≤ TIME (RFC 3339)
+              g SEQ Enter         the last event with seq <= SEQ
+              t TIME Enter        the last event with t <= TIME (RFC 3339)
               / GLOB Enter        the next event whose type, screen, route values,
                                   mark:LABEL or url:URL match GLOB (* is the wildcard);
                                   / Enter repeats the last search
               s                   show the full state (again: the events)
               q  Ctrl-C           quit, printing the event it stopped at
-            Esc cancels a prompt.
+              Esc                 cancel a prompt
 
             Examples:
               navlog replay session.ndjson
@@ -44,7 +45,7 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).")
+    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).", completion: .file())
     var log: String
 
     @Option(name: .long, help: ArgumentHelp("Show events from this seq on.", valueName: "N"))

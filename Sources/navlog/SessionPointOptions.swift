@@ -3,7 +3,7 @@ import NavLogCore
 
 /// What `state` and `blame` take: a session and a point in it.
 struct SessionPointOptions: ParsableArguments {
-    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).")
+    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).", completion: .file())
     var log: String
 
     @Option(name: .long, help: ArgumentHelp("Where in the session: N, an RFC 3339 instant, or end.", valueName: "SPEC"))

@@ -8,8 +8,8 @@ struct StateCommand: ParsableCommand {
         commandName: "state",
         abstract: "Print the navigation state of a session at a point in time.",
         discussion: """
-            SPEC is N (after every event with seq ≤ N; 0 is the empty state), an RFC 3339 \
-            instant (after every event with t ≤ it), or end (the default).
+            SPEC is N (after every event with seq <= N; 0 is the empty state), an RFC 3339 \
+            instant (after every event with t <= it), or end (the default).
 
             Examples:
               navlog state session.ndjson

@@ -9,13 +9,13 @@ import NavLogStore
 /// What `ingest` and every `import` take: the inputs, the store, where
 /// rejected input goes, and how many logs may be open at once.
 struct StoreWriteOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Input files (- for standard input).", valueName: "input"))
+    @Argument(help: ArgumentHelp("Input files (- for standard input).", valueName: "input"), completion: .file())
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("The store: a directory of .navlog files (created when absent).", valueName: "dir"))
+    @Option(help: ArgumentHelp("The store: a directory of .navlog files (created when absent).", valueName: "dir"), completion: .directory)
     var store: String
 
-    @Option(help: ArgumentHelp("Where to copy rejected lines or records, verbatim (a CSV keeps its header).", valueName: "file"))
+    @Option(help: ArgumentHelp("Where to copy rejected lines or records, verbatim (a CSV keeps its header).", valueName: "file"), completion: .file())
     var rejects: String?
 
     @Option(name: .customLong("max-open"), help: ArgumentHelp("Logs open for writing at once.", valueName: "n"))

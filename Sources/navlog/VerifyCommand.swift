@@ -11,7 +11,7 @@ struct VerifyCommand: ParsableCommand {
             Decompresses every block and checks every checksum, every entry against its \
             data, seq order, every line, checkpoints, the footer and the state chain. \
             Exit 1 when any log has a problem (an unfinished tail included: a writer is \
-            active, or it crashed — see 'navlog repair'); exit 2 when a file cannot be read \
+            active, or it crashed - see 'navlog repair'); exit 2 when a file cannot be read \
             at all (missing, a directory, no permission), after the others are checked.
 
             Example:
@@ -19,7 +19,7 @@ struct VerifyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The .navlog files.")
+    @Argument(help: "The .navlog files.", completion: .file())
     var logs: [String]
 
     func run() throws {

@@ -33,6 +33,11 @@ struct HelpTests {
             #expect(r.stderr == "", "\(command) --help")
             #expect(r.stdout.contains("Example"), "navlog \(command) --help has no example")
             #expect(r.stdout.contains("navlog \(command)"), "navlog \(command) --help shows no invocation")
+            // Examples fit 80 columns: a wrapped one would paste as two broken commands.
+            let examples = r.stdout.components(separatedBy: "USAGE:")[0].components(separatedBy: "Example").dropFirst().joined()
+            for line in examples.split(separator: "\n").dropFirst() where !line.isEmpty {
+                #expect(line.hasPrefix("  "), "navlog \(command) --help: an example wraps at \(line)")
+            }
         }
     }
 
@@ -42,5 +47,21 @@ struct HelpTests {
         #expect(r.status == 0)
         #expect(r.stdout.contains("state"))
         #expect(r.stdout.contains(shell == "fish" ? "-l 'at'" : "--at"))
+    }
+
+    /// Logs and inputs complete as file names, `--store` as a directory,
+    /// options with a fixed set of values as those values.
+    @Test func completionsOfferFilesDirectoriesAndChoices() {
+        let bash = navlog("--generate-completion-script", "bash").stdout
+        let replay = bash.components(separatedBy: "_navlog_replay() {").last ?? ""
+        #expect(replay.prefix(1200).contains("__navlog_add_completions -f"))
+        #expect(bash.contains("'--store')\n        __navlog_add_completions -d"))
+        let zsh = navlog("--generate-completion-script", "zsh").stdout
+        #expect(zsh.contains("':log:_files'"))
+        #expect(zsh.contains(":dir:_files -/'"))
+        let fish = navlog("--generate-completion-script", "fish").stdout
+        #expect(fish.contains("-l 'align' -d 'Compare by event position (default) or by seq.' -rfka 'position seq'"))
+        #expect(fish.contains("-l 'format'") && fish.contains("'table csv json svg'"))
+        #expect(fish.contains("__navlog_should_offer_completions_for_positional \"navlog replay\" -eq 1' -F"))
     }
 }
