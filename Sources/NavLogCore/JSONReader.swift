@@ -32,6 +32,10 @@ struct JSONReader {
     func unexpected(_ expected: String) -> EventParseError {
         if i >= bytes.count { return .invalidJSON(offset: i, reason: "unexpected end of line, expected \(expected)") }
         let b = bytes[i]
+        if b == 0xEF, i + 2 < bytes.count, bytes[i + 1] == 0xBB, bytes[i + 2] == 0xBF {
+            // What an editor on Windows may put first in a file.
+            return .invalidJSON(offset: i, reason: "a UTF-8 byte order mark (EF BB BF), expected \(expected); save the file without it")
+        }
         if b >= 0x80 { return .invalidJSON(offset: i, reason: "unexpected non-ASCII byte, expected \(expected)") }
         if b < 0x20 { return .invalidJSON(offset: i, reason: "unexpected control byte 0x\(String(b, radix: 16)), expected \(expected)") }
         return .invalidJSON(offset: i, reason: "unexpected '\(Character(Unicode.Scalar(b)))', expected \(expected)")

@@ -6,6 +6,14 @@ import Testing
 struct MalformedInputTests {
     static let ok = #""session":"s","t":"2026-11-20T10:00:00Z""#
 
+    /// A file saved with a byte order mark: its first line says so.
+    @Test func aByteOrderMarkIsNamed() throws {
+        let line = [0xEF, 0xBB, 0xBF] + Array(#"{"session":"s","t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"#.utf8)
+        #expect(throws: EventParseError.invalidJSON(offset: 0, reason: "a UTF-8 byte order mark (EF BB BF), expected '{'; save the file without it")) {
+            try EventParser.parse(line)
+        }
+    }
+
     static func reject(_ line: String) -> EventParseError? {
         do {
             _ = try EventParser.parse(line)
