@@ -11,6 +11,23 @@ extension Timestamp {
 
     /// Parses strict RFC 3339 from UTF-8 bytes; see ``init(rfc3339:)``.
     public init?(rfc3339Bytes b: UnsafeRawBufferPointer) {
+        guard let ms = Self.milliseconds(rfc3339Bytes: b),
+              ms >= Timestamp.minMilliseconds, ms <= Timestamp.maxMilliseconds
+        else { return nil }
+        self.init(milliseconds: ms)
+    }
+
+    /// Whether `text` is strict RFC 3339 but its instant falls outside years
+    /// 0000–9999 once converted to UTC (`0000-01-01T00:00:00+01:00`): such a
+    /// `t` is refused for its range, not its form.
+    static func isOutsideYears(rfc3339 text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { Self.milliseconds(rfc3339Bytes: UnsafeRawBufferPointer($0)) } != nil
+            && Timestamp(rfc3339: text) == nil
+    }
+
+    /// Milliseconds since the epoch of strict RFC 3339, whatever the year it falls in.
+    private static func milliseconds(rfc3339Bytes b: UnsafeRawBufferPointer) -> Int64? {
         let n = b.count
         guard n >= 20 else { return nil }
         @inline(__always) func digit(_ i: Int) -> Int? {
@@ -61,9 +78,7 @@ extension Timestamp {
         guard i == n else { return nil }
         let days = Timestamp.daysFromCivil(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
-        let ms = seconds * 1000 + Int64(millis)
-        guard ms >= Timestamp.minMilliseconds, ms <= Timestamp.maxMilliseconds else { return nil }
-        self.init(milliseconds: ms)
+        return seconds * 1000 + Int64(millis)
     }
 
     /// 0000-01-01T00:00:00.000Z
