@@ -14,7 +14,10 @@ import Darwin
 ///
 /// The terminal is put back as it was by ``restore()`` (also on `deinit`),
 /// on any `exit`, and on SIGINT, SIGTERM and SIGHUP, after which the signal
-/// ends the process as it would have.
+/// ends the process as it would have. Ctrl-Z (``suspend()``) and SIGTSTP put
+/// it back too before the process stops; on SIGCONT raw mode and the screen
+/// come back, and ``nextKey()`` answers ``TerminalKey/resize`` so that the
+/// caller draws its frame again.
 final class RawTerminal {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -37,14 +40,20 @@ final class RawTerminal {
             cc[Int(VTIME)] = 0
         }
         TerminalRestore.saved.pointee = original
+        TerminalRestore.raw.pointee = raw
         TerminalRestore.install()
-        guard tcsetattr(0, TCSAFLUSH, &raw) == 0 else {
+        Output.flushStandardOutput()
+        guard TerminalRestore.enterNow() else {
             TerminalRestore.uninstall()
             throw Failure(description: "cannot put the terminal in raw mode: \(String(cString: strerror(errno)))")
         }
-        TerminalRestore.active = 1
-        Output.write(TerminalRestore.enterScreen)
+    }
+
+    /// Ctrl-Z: stops the process as the shell's job control would, the
+    /// terminal put back first; returns once continued, in raw mode again.
+    func suspend() {
         Output.flushStandardOutput()
+        raise(SIGTSTP)
     }
 
     deinit { restore() }
@@ -123,6 +132,12 @@ private enum TerminalRestore {
         cell.initialize(to: termios())
         return cell
     }()
+    /// The raw-mode settings, to enter again after a suspension.
+    nonisolated(unsafe) static let raw: UnsafeMutablePointer<termios> = {
+        let cell = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        cell.initialize(to: termios())
+        return cell
+    }()
     /// 1 while raw mode is on.
     nonisolated(unsafe) static var active: Int32 = 0
     /// Set by SIGWINCH.
@@ -130,7 +145,7 @@ private enum TerminalRestore {
     nonisolated(unsafe) static var installed = false
     nonisolated(unsafe) static var previous: [Int32: SignalHandler?] = [:]
 
-    static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l"
+    static let enterScreen: StaticString = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l"
     static let leaveScreen: StaticString = "\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
     static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
 
@@ -143,8 +158,11 @@ private enum TerminalRestore {
         active = 0
         resized = 0
         _ = leaveScreen.utf8CodeUnitCount
+        _ = enterScreen.utf8CodeUnitCount
+        _ = raw
         for signal in endingSignals { previous[signal] = Glibc_signal(signal, onEndingSignal) }
         previous[SIGWINCH] = Glibc_signal(SIGWINCH, onResize)
+        previous[SIGTSTP] = Glibc_signal(SIGTSTP, onSuspend)
         if !exitHandlerRegistered {
             exitHandlerRegistered = true
             atexit(onExit)
@@ -156,6 +174,16 @@ private enum TerminalRestore {
         installed = false
         for (signal, handler) in previous { _ = Glibc_signal(signal, handler) }
         previous = [:]
+    }
+
+    /// Enters raw mode and the screen; async-signal-safe (tcsetattr and
+    /// write only). `false` when the terminal refused raw mode.
+    @discardableResult
+    static func enterNow() -> Bool {
+        guard tcsetattr(0, TCSAFLUSH, raw) == 0 else { return false }
+        active = 1
+        _ = write(1, enterScreen.utf8Start, enterScreen.utf8CodeUnitCount)
+        return true
     }
 
     /// Puts the terminal back; async-signal-safe (tcsetattr and write only).
@@ -174,6 +202,26 @@ private func onEndingSignal(_ signal: Int32) {
 }
 
 private func onResize(_ signal: Int32) {
+    TerminalRestore.resized = 1
+}
+
+/// SIGTSTP (and Ctrl-Z, raised): the terminal put back, then the process
+/// stops right here, as with the default action; once continued, raw mode
+/// and the screen come back and the next key is a redraw.
+private func onSuspend(_ signal: Int32) {
+    let wasActive = TerminalRestore.active != 0
+    TerminalRestore.restoreNow()
+    _ = Glibc_signal(SIGTSTP, SIG_DFL)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGTSTP)
+    // Blocked while its handler runs: let it through, so that it stops us now.
+    _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    _ = raise(SIGTSTP)
+    // Continued.
+    _ = pthread_sigmask(SIG_BLOCK, &set, nil)
+    _ = Glibc_signal(SIGTSTP, onSuspend)
+    if wasActive { TerminalRestore.enterNow() }
     TerminalRestore.resized = 1
 }
 

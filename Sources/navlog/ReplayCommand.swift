@@ -35,6 +35,7 @@ struct ReplayCommand: ParsableCommand {
                                   / Enter repeats the last search
               s                   show the full state (again: the events)
               q  Ctrl-C           quit, printing the event it stopped at
+              Ctrl-Z              suspend (fg to come back)
               Esc                 cancel a prompt
 
             Examples:

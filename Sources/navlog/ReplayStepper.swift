@@ -56,6 +56,7 @@ struct ReplayStepper<Timeline: StateTimeline> {
 
     /// Runs until `q`, Ctrl-C, Ctrl-D or the end of input; then the terminal
     /// is restored and the line of the event it stopped at is printed.
+    /// Ctrl-Z suspends it (the terminal put back until `fg`).
     mutating func run() throws {
         let terminal: RawTerminal
         do { terminal = try RawTerminal() } catch { throw CLIFailure.trouble("replay: \(error.description)") }
@@ -63,7 +64,12 @@ struct ReplayStepper<Timeline: StateTimeline> {
         while true {
             let size = terminal.size
             terminal.draw(frame(rows: size.rows))
-            guard let key = terminal.nextKey(), handle(key) else { break }
+            guard let key = terminal.nextKey() else { break }
+            if key == .suspend {
+                terminal.suspend()   // back here once continued: the loop draws again
+                continue
+            }
+            guard handle(key) else { break }
         }
         terminal.restore()
         if position > 0 { Output.line(format.text(timeline.step(at: position))) }

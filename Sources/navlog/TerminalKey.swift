@@ -10,6 +10,8 @@ enum TerminalKey: Equatable {
     case endOfInput
     /// Ctrl-U: clear the line being typed.
     case clearLine
+    /// Ctrl-Z (raw mode turns it into a byte): suspend.
+    case suspend
     /// An escape sequence or control byte with no use here.
     case unknown
     /// Not a key: the window changed size.
@@ -29,6 +31,7 @@ enum TerminalKey: Equatable {
             case 0x03: return .interrupt
             case 0x04: return .endOfInput
             case 0x15: return .clearLine
+            case 0x1A: return .suspend
             case 0x00..<0x20: return .unknown
             default: return .byte(first)
             }

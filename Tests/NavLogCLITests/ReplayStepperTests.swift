@@ -161,6 +161,38 @@ struct ReplayStepperTests {
         #expect(terminal.rawOutput.contains("\u{1B}[?1049l"))
     }
 
+    /// Ctrl-Z (a byte in raw mode) and SIGTSTP: the terminal is given back
+    /// (cooked, the main screen) and the process stops, as a shell's job
+    /// does; on SIGCONT (`fg`) it takes the terminal again and draws the
+    /// frame anew where it was.
+    @Test(arguments: ["Ctrl-Z", "SIGTSTP"])
+    func suspendingGivesTheTerminalBackUntilContinued(_ how: String) throws {
+        let (terminal, _) = try Self.start()
+        try terminal.send("nn")
+        try terminal.nextFrame(containing: "event 3 of 23")
+        let before = terminal.rawOutput.utf8.count
+        if how == "Ctrl-Z" { try terminal.send("\u{1A}") } else { kill(terminal.pid, SIGTSTP) }
+        try terminal.waitForSettings { $0.isCooked }
+        #expect(String(terminal.rawOutput.utf8.dropFirst(before))!.contains("\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"))
+        #if os(Linux)
+        // Stopped ("T" in /proc/PID/stat), not merely waiting for a key.
+        let deadline = Date().addingTimeInterval(10)
+        func state() -> String? {
+            (try? String(contentsOfFile: "/proc/\(terminal.pid)/stat", encoding: .utf8))?
+                .split(separator: ")").last?.split(separator: " ").first.map(String.init)
+        }
+        while state() != "T", Date() < deadline { usleep(10_000) }
+        #expect(state() == "T")
+        #endif
+        kill(terminal.pid, SIGCONT)
+        try terminal.nextFrame(containing: "event 3 of 23")
+        #expect(!terminal.settings.isCooked)   // raw again
+        #expect(!terminal.rawOutput.contains("unknown key"))
+        try terminal.send("n")
+        try terminal.nextFrame(containing: "event 4 of 23")
+        try Self.quit(terminal)
+    }
+
     @Test func colourOnATerminalUnlessNoColor() throws {
         let (coloured, _) = try Self.start(environment: [:])
         #expect(coloured.rawOutput.contains("\u{1B}[36m"))
