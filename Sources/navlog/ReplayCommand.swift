@@ -27,6 +27,7 @@ struct ReplayCommand: ParsableCommand {
             that starts at --from (or the first event) and stops at --to:
               n  space  Right Down  next event
               p  Left  Up         previous event
+              PgDn  PgUp          20 events on, 20 back
               Home  End           the start (no event applied), the last event
               g SEQ Enter         the last event with seq <= SEQ
               t TIME Enter        the last event with t <= TIME (RFC 3339)

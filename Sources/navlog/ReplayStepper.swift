@@ -45,6 +45,9 @@ struct ReplayStepper<Timeline: StateTimeline> {
     private var lastSearch: GlobPattern?
     private let format: ReplayLine
 
+    /// Events a PgUp or PgDn moves by.
+    static var page: Int { 20 }
+
     static var help: String { "n/→ next · p/← previous · g seq · t time · / search · s state · q quit" }
 
     init(timeline: Timeline, start: Int) {
@@ -88,6 +91,10 @@ struct ReplayStepper<Timeline: StateTimeline> {
             if position < timeline.count { position += 1 } else { message = "at the last event" }
         case .byte(UInt8(ascii: "p")), .left, .up, .backspace:
             if position > 0 { position -= 1 } else { message = "at the start" }
+        case .pageDown:
+            if position < timeline.count { position = min(position + Self.page, timeline.count) } else { message = "at the last event" }
+        case .pageUp:
+            if position > 0 { position = max(position - Self.page, 0) } else { message = "at the start" }
         case .home:
             position = 0
         case .end:

@@ -3,7 +3,7 @@ enum TerminalKey: Equatable {
     /// A byte that is not one of the keys below: ASCII text, or one byte of
     /// a UTF-8 character (typed text is collected byte by byte).
     case byte(UInt8)
-    case enter, escape, backspace, up, down, left, right, home, end
+    case enter, escape, backspace, up, down, left, right, home, end, pageUp, pageDown
     /// Ctrl-C (raw mode turns it into a byte, not a signal).
     case interrupt
     /// Ctrl-D.
@@ -63,6 +63,8 @@ enum TerminalKey: Equatable {
                 switch parameters {
                 case "1", "7": return .home
                 case "4", "8": return .end
+                case "5": return .pageUp
+                case "6": return .pageDown
                 default: return .unknown
                 }
             default: return .unknown

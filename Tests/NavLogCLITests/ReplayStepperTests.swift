@@ -193,6 +193,23 @@ struct ReplayStepperTests {
         try Self.quit(terminal)
     }
 
+    @Test func pageKeysMoveTwentyEventsAtATime() throws {
+        let (terminal, _) = try Self.start()
+        try terminal.send("\u{1B}[6~")  // PgDn
+        try terminal.nextFrame(containing: "event 21 of 23")
+        try terminal.send("\u{1B}[6~")
+        try terminal.nextFrame(containing: "event 23 of 23")
+        try terminal.send("\u{1B}[6~")
+        try terminal.nextFrame(containing: "event 23 of 23", "at the last event")
+        try terminal.send("\u{1B}[5~")  // PgUp
+        try terminal.nextFrame(containing: "event 3 of 23")
+        try terminal.send("\u{1B}[5~")
+        try terminal.nextFrame(containing: "start (no event applied)")
+        try terminal.send("\u{1B}[5~")
+        try terminal.nextFrame(containing: "at the start")
+        try Self.quit(terminal)
+    }
+
     @Test func colourOnATerminalUnlessNoColor() throws {
         let (coloured, _) = try Self.start(environment: [:])
         #expect(coloured.rawOutput.contains("\u{1B}[36m"))
