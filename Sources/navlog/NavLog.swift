@@ -39,12 +39,28 @@ struct NavLog: ParsableCommand {
                 // Usage errors: one line, and where to read more.
                 Output.flushStandardOutput()
                 let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-                Output.error("\(message.isEmpty ? "usage error" : message) (see 'navlog --help')")
+                Output.error("\(message.isEmpty ? "usage error" : message) (see '\(commandPath(CommandLine.arguments)) --help')")
                 status = 2
             }
         }
         Output.flushStandardOutput()
         Glibc_exit(status)
+    }
+}
+
+extension NavLog {
+    /// The (sub)command the arguments name — `navlog`, `navlog replay`,
+    /// `navlog import csv` — so that a usage error points to its own help.
+    static func commandPath(_ arguments: [String]) -> String {
+        var path = ["navlog"]
+        var command: any ParsableCommand.Type = NavLog.self
+        for argument in arguments.dropFirst() {
+            guard let sub = command.configuration.subcommands.first(where: { $0.configuration.commandName == argument })
+            else { break }
+            path.append(argument)
+            command = sub
+        }
+        return path.joined(separator: " ")
     }
 }
 

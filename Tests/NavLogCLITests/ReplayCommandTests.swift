@@ -157,7 +157,7 @@ struct ReplayCommandTests {
         #expect(lines.first?.hasPrefix("navlog: \(file):2: ") == true)
     }
 
-    static let seeHelp = " (see 'navlog --help')"
+    static let seeHelp = " (see 'navlog replay --help')"
 
     @Test func usageAndInputTroubleExitTwoWithOneLine() {
         let cases: [([String], String)] = [

@@ -134,8 +134,9 @@ struct StateCommandTests {
              #"navlog: --at: invalid state spec "yesterday": expected a seq (an integer ≥ 0), an RFC 3339 instant, or "end""# + "\n"),
             (["state", Self.sample, "--at=-1"],
              #"navlog: --at: invalid state spec "-1": expected a seq (an integer ≥ 0), an RFC 3339 instant, or "end""# + "\n"),
-            (["state"], "navlog: Missing expected argument '<log>' (see 'navlog --help')\n"),
+            (["state"], "navlog: Missing expected argument '<log>' (see 'navlog state --help')\n"),
             (["no-such-command"], "navlog: Unexpected argument 'no-such-command' (see 'navlog --help')\n"),
+            (["import", "csv", "x.csv", "--store"], "navlog: Missing value for '--store <dir>' (see 'navlog import csv --help')\n"),
             (["state", "/"], "navlog: /: cannot open: Is a directory\n"),
         ]
         for (args, stderr) in cases {
