@@ -172,8 +172,9 @@ struct ReplayStepperTests {
         try terminal.nextFrame(containing: "event 3 of 23")
         let before = terminal.rawOutput.utf8.count
         if how == "Ctrl-Z" { try terminal.send("\u{1A}") } else { kill(terminal.pid, SIGTSTP) }
-        try terminal.waitForSettings { $0.isCooked }
-        #expect(String(terminal.rawOutput.utf8.dropFirst(before))!.contains("\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"))
+        // Cooked again, and the main screen back (read as it arrives).
+        let leave = "\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+        try terminal.waitForSettings { $0.isCooked && String(terminal.rawOutput.utf8.dropFirst(before))!.contains(leave) }
         #if os(Linux)
         // Stopped ("T" in /proc/PID/stat), not merely waiting for a key.
         let deadline = Date().addingTimeInterval(10)
