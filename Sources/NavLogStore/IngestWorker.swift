@@ -25,6 +25,8 @@ final class IngestWorker: @unchecked Sendable {
     @exclusivity(unchecked) private var canonical = CanonicalWriter(capacity: 1024)
     /// The first failure to write; the thread then only finishes shares.
     @exclusivity(unchecked) private(set) var failure: LogError?
+    /// Events this thread stored, over all chunks (read after `join()`).
+    @exclusivity(unchecked) private(set) var storedTotal = 0
 
     /// Lines this long may grow over the limit once canonical (integer ids
     /// become strings, seq is filled in): they are checked before they are
@@ -67,6 +69,7 @@ final class IngestWorker: @unchecked Sendable {
                                                                 reason: reason, bytes: [UInt8](text)))
             } else {
                 share.stored += 1
+                storedTotal += 1
             }
         }
     }

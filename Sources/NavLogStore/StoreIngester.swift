@@ -101,6 +101,11 @@ public final class StoreIngester {
         case stopped
     }
 
+    /// What the last ``ingest(paths:onReject:onProgress:shouldStop:)`` did,
+    /// set when it returns and when it throws: after a failure, the events
+    /// stored before it (they stay stored) and the rejections reported.
+    public private(set) var lastReport = Report()
+
     /// The store written to.
     public let store: Store
     /// The settings.
@@ -153,6 +158,10 @@ public final class StoreIngester {
         for thread in threads { thread.join() }
         preambles.stop()
         (report.sessions, report.newLogs) = locator.counts
+        // Counted by the threads, so that chunks left unreported by a
+        // failure count too.
+        report.stored = workers.reduce(0) { $0 + $1.storedTotal }
+        lastReport = report
         // Even after a failure: what was stored stays stored.
         var syncFailure: LogError?
         if report.sessions > 0 {

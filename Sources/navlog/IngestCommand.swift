@@ -48,6 +48,12 @@ struct IngestCommand: ParsableCommand {
                                          shouldStop: { StopSignals.pending() != nil })
         } catch {
             reporter.abandon()
+            // What was stored before the failure stays stored: say how much.
+            let done = ingester.lastReport
+            if done.stored > 0 || done.rejected > 0 {
+                Output.line("stored \(done.stored) event\(done.stored == 1 ? "" : "s") in \(target.directory) before the failure; "
+                            + "\(done.rejected) line\(done.rejected == 1 ? "" : "s") rejected")
+            }
             throw CLIFailure.trouble(error.description)
         }
         try reporter.finish()

@@ -187,6 +187,30 @@ struct IngestCommandTests {
         #expect(navlog("ingest", input, "--store", dir.path("store"), "--rejects", dir.path("rejected.ndjson")).status == 0)
     }
 
+    /// An ingest that fails (here on a log damaged in its middle) says how
+    /// much it stored before: those events stay stored.
+    @Test func aFailedIngestSaysWhatItStoredBefore() throws {
+        let dir = try TemporaryDirectory()
+        func session(_ id: String, events: Int, seed: Int) -> String {
+            navlog("generate", "--sessions", "1", "--seed", "\(seed)", "--events-per-session", "\(events)-\(events)").stdout
+                .replacingOccurrences(of: #""session":"s-000001""#, with: #""session":"\#(id)""#)
+        }
+        let x = try dir.file("x.ndjson", session("x", events: 3000, seed: 5))
+        #expect(navlog("ingest", x, "--store", dir.path("store")).status == 0)
+        let log = try #require(FileManager.default.contentsOfDirectory(atPath: dir.path("store")).first { $0.hasSuffix(".navlog") })
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: dir.path("store/" + log)))
+        bytes[bytes.count / 3] ^= 0x40
+        try bytes.write(to: URL(fileURLWithPath: dir.path("store/" + log)))
+        let late = #"{"session":"x","t":"2026-11-20T10:00:00Z","type":"mark","label":"late"}"# + "\n"
+        let input = try dir.file("in.ndjson", session("y", events: 5000, seed: 6) + late)
+        let r = navlog("ingest", input, "--store", dir.path("store"))
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("navlog: \(dir.path("store/" + log)): "), "\(r.stderr)")
+        #expect(r.stdout == "stored 5000 events in \(dir.path("store")) before the failure; 0 lines rejected\n", "\(r.stdout)")
+        let y = try #require(FileManager.default.contentsOfDirectory(atPath: dir.path("store")).first { $0.hasPrefix("y-") })
+        #expect(navlog("cat", dir.path("store/" + y)).stdout.split(separator: "\n").count == 5000)
+    }
+
     /// A line over the length limit is read past, not kept: the summary says so.
     @Test func theSummarySaysWhichRejectedLinesWereNotKept() throws {
         let dir = try TemporaryDirectory()
