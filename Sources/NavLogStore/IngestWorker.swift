@@ -13,6 +13,8 @@ final class IngestWorker: @unchecked Sendable {
         var key: [UInt8]
         /// Its log, once its first event was parsed.
         var placement: LogLocator.Placement?
+        /// Whether an event of it was stored in this run.
+        var storedAny = false
     }
 
     private let index: Int
@@ -27,6 +29,10 @@ final class IngestWorker: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var failure: LogError?
     /// Events this thread stored, over all chunks (read after `join()`).
     @exclusivity(unchecked) private(set) var storedTotal = 0
+    /// Sessions of this thread that got events, and of those, the ones
+    /// whose log is new (read after `join()`).
+    @exclusivity(unchecked) private(set) var sessionsStored = 0
+    @exclusivity(unchecked) private(set) var newLogsStored = 0
 
     /// Lines this long may grow over the limit once canonical (integer ids
     /// become strings, seq is filled in): they are checked before they are
@@ -126,6 +132,11 @@ final class IngestWorker: @unchecked Sendable {
             return why
         }
         routes[number].placement!.lastSeq = event.seq
+        if !routes[number].storedAny {
+            routes[number].storedAny = true
+            sessionsStored += 1
+            if routes[number].placement!.isNew { newLogsStored += 1 }
+        }
         return nil
     }
 }

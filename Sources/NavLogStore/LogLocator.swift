@@ -18,6 +18,8 @@ final class LogLocator: @unchecked Sendable {
         var path: String
         /// The seq of its last stored event; 0 for a new log.
         var lastSeq: Int
+        /// Whether the log did not exist before this run.
+        var isNew: Bool
     }
 
     private let store: Store
@@ -55,7 +57,7 @@ final class LogLocator: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         let (existing, free) = try store.locate(session, claimed: claimed)
-        var placement = Placement(path: existing ?? free, lastSeq: 0)
+        var placement = Placement(path: existing ?? free, lastSeq: 0, isNew: existing == nil)
         if let existing {
             placement.lastSeq = try LogReader(path: existing).lastSeq ?? 0
         } else {

@@ -157,14 +157,16 @@ public final class StoreIngester {
         for queue in queues { queue.close() }
         for thread in threads { thread.join() }
         preambles.stop()
-        (report.sessions, report.newLogs) = locator.counts
         // Counted by the threads, so that chunks left unreported by a
-        // failure count too.
+        // failure count too, and a session whose lines were all refused
+        // does not.
         report.stored = workers.reduce(0) { $0 + $1.storedTotal }
+        report.sessions = workers.reduce(0) { $0 + $1.sessionsStored }
+        report.newLogs = workers.reduce(0) { $0 + $1.newLogsStored }
         lastReport = report
         // Even after a failure: what was stored stays stored.
         var syncFailure: LogError?
-        if report.sessions > 0 {
+        if locator.counts.sessions > 0 {
             do throws(LogError) { try store.syncLogs(locator.paths) } catch { syncFailure = error }
         }
         if let error = workers.lazy.compactMap(\.failure).first { throw error }

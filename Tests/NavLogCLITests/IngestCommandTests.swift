@@ -211,6 +211,24 @@ struct IngestCommandTests {
         #expect(navlog("cat", dir.path("store/" + y)).stdout.split(separator: "\n").count == 5000)
     }
 
+    /// "S sessions (K new)" counts the sessions that got events: one whose
+    /// every line was refused is not among them.
+    @Test func theSummaryCountsSessionsThatGotEvents() throws {
+        let dir = try TemporaryDirectory()
+        func mark(_ session: String, seq: Int) -> String {
+            #"{"seq":\#(seq),"session":"\#(session)","t":"2026-11-20T10:00:00Z","type":"mark","label":"m"}"# + "\n"
+        }
+        let first = try dir.file("first.ndjson", mark("old", seq: 5))
+        #expect(navlog("ingest", first, "--store", dir.path("store")).stdout.hasPrefix("stored 1 event of 1 session (1 new)"))
+        // "old" comes back with a seq that does not increase; "new" is new.
+        let second = try dir.file("second.ndjson", mark("old", seq: 3) + mark("new", seq: 1) + mark("new", seq: 2))
+        let r = navlog("ingest", second, "--store", dir.path("store"))
+        #expect(r.status == 1)
+        #expect(r.stdout.hasPrefix("stored 2 events of 1 session (1 new) in "), "\(r.stdout)")
+        let third = try dir.file("third.ndjson", mark("old", seq: 6))
+        #expect(navlog("ingest", third, "--store", dir.path("store")).stdout.hasPrefix("stored 1 event of 1 session (0 new)"))
+    }
+
     /// A line over the length limit is read past, not kept: the summary says so.
     @Test func theSummarySaysWhichRejectedLinesWereNotKept() throws {
         let dir = try TemporaryDirectory()
