@@ -84,6 +84,8 @@ struct BisectCommand: ParsableCommand {
         let search: DivergenceSearch
         if align == "position" && SessionInput.isLog(a) && SessionInput.isLog(b) {
             let readerA = try SessionInput.openLog(a, session: idA), readerB = try SessionInput.openLog(b, session: idB)
+            try SessionInput.requireEvents(readerA, a)
+            try SessionInput.requireEvents(readerB, b)
             let outcome: LogBisect.Outcome
             do { outcome = try LogBisect.search(readerA, readerB, context: context) } catch { throw CLIFailure(error) }
             search = outcome.search
@@ -114,6 +116,7 @@ struct BisectCommand: ParsableCommand {
         var blocks: Int?
         if SessionInput.isLog(path) {
             let reader = try SessionInput.openLog(path, session: session)
+            try SessionInput.requireEvents(reader, path)
             do throws(LogError) {
                 search = ScreenSearch(session: try reader.session() ?? "", pattern: pattern, context: context)
                 let cursor = reader.cursor()

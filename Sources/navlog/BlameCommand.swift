@@ -32,6 +32,7 @@ struct BlameCommand: ParsableCommand {
         var blame: StateBlame
         if SessionInput.isLog(log) {
             let reader = try SessionInput.openLog(log, session: session)
+            try SessionInput.requireEvents(reader, log)
             do throws(LogError) {
                 blame = StateBlame(session: try reader.session() ?? "")
                 let cursor = reader.cursor()

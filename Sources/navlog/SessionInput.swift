@@ -19,6 +19,7 @@ enum SessionInput {
                       option: String = "--session") throws -> NavigationState {
         if isLog(path) {
             let reader = try openLog(path, session: session)
+            try requireEvents(reader, path)
             do { return try reader.state(at: spec) } catch { throw CLIFailure(error) }
         }
         var states: [SessionID: NavigationState] = [:]
@@ -140,4 +141,10 @@ enum SessionInput {
     }
 
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+    /// Refuses a log that holds no events (made by appending nothing): it
+    /// has no session to show a state of — as an empty NDJSON input.
+    static func requireEvents(_ reader: LogReader, _ path: String) throws {
+        if reader.eventCount == 0 { throw CLIFailure.trouble("\(displayName(path)): no events") }
+    }
 }

@@ -142,6 +142,23 @@ import Darwin
         return (acks.lastSeq(), killed)
     }
 
+    /// A log that holds no events (an append of nothing) has no session:
+    /// the commands that show a state refuse it as they refuse an empty
+    /// NDJSON input, instead of printing a state of session "".
+    @Test func aLogWithoutEventsHasNoStateToShow() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.path("empty.navlog")
+        #expect(navlog("append", log, stdin: "").status == 0)
+        #expect(navlog("verify", log).status == 0)
+        for args in [["state", log, "--json"], ["blame", log], ["diff", log, log], ["bisect", log, log],
+                     ["bisect", log, "--until", "*"], ["replay", log]] {
+            let r = run(navlogBinary(), args)
+            #expect(r.status == 2, "\(args)")
+            #expect(r.stderr == "navlog: \(log): no events\n", "\(args): \(r.stderr)")
+            #expect(r.stdout == "", "\(args)")
+        }
+    }
+
     /// A file that cannot be read is trouble (exit 2), not a damaged log
     /// (exit 1); the other logs are still checked.
     @Test func verifyOfAMissingFileOrADirectoryIsTrouble() throws {
