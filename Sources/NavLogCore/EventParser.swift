@@ -741,10 +741,7 @@ private struct LineParser {
         }
         let text = sub.string(token)
         if token.hasEscapes, let t = Timestamp(rfc3339: text) { return t }
-        if Timestamp.isOutsideYears(rfc3339: text) {
-            throw .invalidValue(field: key.name, reason: "outside years 0000–9999 once converted to UTC: \"\(text.prefix(64))\"")
-        }
-        throw .invalidValue(field: key.name, reason: "not a strict RFC 3339 timestamp: \"\(text.prefix(64))\"")
+        throw .invalidValue(field: key.name, reason: Timestamp.refusal(rfc3339: text))
     }
 
     func enumeration<E: RawRepresentable & CaseIterable>(_ key: CanonicalKey) throws(EventParseError) -> E

@@ -58,10 +58,7 @@ extension NavigationState {
         if let value = StateDecoding.present(object["t"]) {
             let text = try StateDecoding.string(value) { "t" }
             guard let t = Timestamp(rfc3339: text) else {
-                if Timestamp.isOutsideYears(rfc3339: text) {
-                    throw .invalidValue(field: "t", reason: "outside years 0000–9999 once converted to UTC: \"\(text.prefix(64))\"")
-                }
-                throw .invalidValue(field: "t", reason: "not a strict RFC 3339 timestamp: \"\(text.prefix(64))\"")
+                throw .invalidValue(field: "t", reason: Timestamp.refusal(rfc3339: text))
             }
             self.t = t
         }

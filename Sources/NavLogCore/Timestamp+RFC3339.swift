@@ -17,13 +17,15 @@ extension Timestamp {
         self.init(milliseconds: ms)
     }
 
-    /// Whether `text` is strict RFC 3339 but its instant falls outside years
-    /// 0000–9999 once converted to UTC (`0000-01-01T00:00:00+01:00`): such a
-    /// `t` is refused for its range, not its form.
-    static func isOutsideYears(rfc3339 text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { Self.milliseconds(rfc3339Bytes: UnsafeRawBufferPointer($0)) } != nil
-            && Timestamp(rfc3339: text) == nil
+    /// Why `text`, which ``init(rfc3339:)`` refused, is not a timestamp:
+    /// strict RFC 3339 whose instant falls outside years 0000–9999 once
+    /// converted to UTC (`0000-01-01T00:00:00+01:00`) is refused for its
+    /// range, anything else for its form.
+    static func refusal(rfc3339 text: String) -> String {
+        var copy = text
+        let parsed = copy.withUTF8 { Self.milliseconds(rfc3339Bytes: UnsafeRawBufferPointer($0)) }
+        let what = parsed == nil ? "not a strict RFC 3339 timestamp" : "outside years 0000–9999 once converted to UTC"
+        return "\(what): \"\(text.prefix(64))\""
     }
 
     /// Milliseconds since the epoch of strict RFC 3339, whatever the year it falls in.

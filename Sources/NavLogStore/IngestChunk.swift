@@ -33,8 +33,6 @@ final class IngestChunk: @unchecked Sendable {
         @exclusivity(unchecked) var newRoutes: [(route: Int, key: [UInt8])] = []
         /// What the thread refused.
         @exclusivity(unchecked) var rejections: [StoreIngester.Rejection] = []
-        /// Events the thread stored.
-        @exclusivity(unchecked) var stored = 0
         /// Whether the thread had stopped on an error (its lines not stored).
         @exclusivity(unchecked) var failed = false
 
@@ -49,7 +47,6 @@ final class IngestChunk: @unchecked Sendable {
             lines.removeAll(keepingCapacity: true)
             newRoutes.removeAll()
             rejections.removeAll()
-            stored = 0
             failed = false
         }
     }
@@ -129,6 +126,4 @@ final class IngestChunk: @unchecked Sendable {
     /// Whether a thread had stopped on an error by the time it got here.
     var failed: Bool { shares.contains { $0.failed } }
 
-    /// Events stored from the chunk.
-    var stored: Int { shares.reduce(0) { $0 + $1.stored } }
 }

@@ -74,7 +74,6 @@ final class IngestWorker: @unchecked Sendable {
                 share.rejections.append(StoreIngester.Rejection(file: files[file], line: line.number,
                                                                 reason: reason, bytes: [UInt8](text)))
             } else {
-                share.stored += 1
                 storedTotal += 1
             }
         }
@@ -95,13 +94,7 @@ final class IngestWorker: @unchecked Sendable {
         if routes[number].placement == nil { routes[number].placement = try locator.place(event.session) }
         let lastSeq = routes[number].placement!.lastSeq
         let numbered = event.seq == 0
-        // Numbering as Sequencer does (contract §5), per exact session bytes.
-        if numbered {
-            guard lastSeq < Int.max else { return "field \"seq\": session has reached the largest seq" }
-            event.seq = lastSeq + 1
-        } else if event.seq <= lastSeq {
-            return EventParseError.seqNotIncreasing(seq: event.seq, previous: lastSeq).description
-        }
+        if let refusal = Self.number(&event, numbered: numbered, after: lastSeq) { return refusal }
         if text.count > Self.checkCanonicalAbove {
             canonical.reset()
             canonical.write(event)
@@ -110,16 +103,11 @@ final class IngestWorker: @unchecked Sendable {
             }
         }
         let writer = try logs.writer(for: number, path: routes[number].placement!.path)
-        if writer.lastSeq != lastSeq {
-            // The log went on without us: another process appended to it
-            // while this thread had it closed (or before it first opened
-            // it). Its last seq is the previous accepted one (contract §5).
-            if numbered {
-                guard writer.lastSeq < Int.max else { return "field \"seq\": session has reached the largest seq" }
-                event.seq = writer.lastSeq + 1
-            } else if event.seq <= writer.lastSeq {
-                return EventParseError.seqNotIncreasing(seq: event.seq, previous: writer.lastSeq).description
-            }
+        // The log went on without us when another process appended to it
+        // while this thread had it closed (or before it first opened it):
+        // its last seq is then the previous accepted one (contract §5).
+        if writer.lastSeq != lastSeq, let refusal = Self.number(&event, numbered: numbered, after: writer.lastSeq) {
+            return refusal
         }
         do {
             if keepsLine {
@@ -136,6 +124,20 @@ final class IngestWorker: @unchecked Sendable {
             routes[number].storedAny = true
             sessionsStored += 1
             if routes[number].placement!.isNew { newLogsStored += 1 }
+        }
+        return nil
+    }
+
+    /// Numbers `event` after `last` as Sequencer does (contract §5), per
+    /// exact session bytes: an absent seq (`numbered`) becomes `last` + 1, a
+    /// given one must be above `last`. Returns why it is refused, or `nil`.
+    @inline(__always)
+    private static func number(_ event: inout Event, numbered: Bool, after last: Int) -> String? {
+        if numbered {
+            guard last < Int.max else { return "field \"seq\": session has reached the largest seq" }
+            event.seq = last + 1
+        } else if event.seq <= last {
+            return EventParseError.seqNotIncreasing(seq: event.seq, previous: last).description
         }
         return nil
     }

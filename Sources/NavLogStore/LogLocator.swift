@@ -24,7 +24,6 @@ final class LogLocator: @unchecked Sendable {
 
     private let store: Store
     private var claimed: Set<String> = []
-    private var placed = 0
     private var created = 0
     private var mutex = pthread_mutex_t()
 
@@ -42,11 +41,11 @@ final class LogLocator: @unchecked Sendable {
         return Array(claimed)
     }
 
-    /// Sessions placed, and of those, logs that did not exist before.
-    var counts: (sessions: Int, newLogs: Int) {
+    /// Of the sessions placed, those whose log did not exist before.
+    var newLogs: Int {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        return (placed, created)
+        return created
     }
 
     /// Places `session` (once per session: the caller remembers the answer).
@@ -63,7 +62,6 @@ final class LogLocator: @unchecked Sendable {
         } else {
             created += 1
         }
-        placed += 1
         claimed.insert(placement.path)
         return placement
     }

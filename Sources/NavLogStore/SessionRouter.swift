@@ -23,7 +23,7 @@ struct SessionRouter {
     /// The routes, by session number.
     private(set) var routes: [Route] = []
     /// Of the sessions routed, those whose log did not exist before.
-    var newLogs: Int { locator.counts.newLogs }
+    var newLogs: Int { locator.newLogs }
     /// The logs of the sessions routed.
     var paths: [String] { locator.paths }
 

@@ -166,8 +166,9 @@ public final class StoreIngester {
         lastReport = report
         // Even after a failure: what was stored stays stored.
         var syncFailure: LogError?
-        if locator.counts.sessions > 0 {
-            do throws(LogError) { try store.syncLogs(locator.paths) } catch { syncFailure = error }
+        let logs = locator.paths
+        if !logs.isEmpty {
+            do throws(LogError) { try store.syncLogs(logs) } catch { syncFailure = error }
         }
         if let error = workers.lazy.compactMap(\.failure).first { throw error }
         if let failure { throw failure }
@@ -197,7 +198,6 @@ public final class StoreIngester {
                 progress.rejected += 1
                 onReject(rejection)
             }
-            report.stored += chunk.stored
             spare.append(chunk)
             // A thread stopped: its own error is the one to report.
             if chunk.failed { throw LogError(path: paths[chunk.file], kind: .closed) }

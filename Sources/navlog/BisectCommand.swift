@@ -76,8 +76,6 @@ struct BisectCommand: ParsableCommand {
         if let until { return try runUntil(GlobPattern(until)) }
         let (a, b) = (inputs[0], inputs[1])
         let (idA, idB) = (sessionA ?? session, sessionB ?? session)
-        let (optionA, optionB) = (sessionA == nil && session != nil ? "--session" : "--session-a",
-                                  sessionB == nil && session != nil ? "--session" : "--session-b")
         var method = "fold"
         var blocks: (a: Int, b: Int)?
         var skipped = 0
@@ -93,8 +91,9 @@ struct BisectCommand: ParsableCommand {
             skipped = outcome.skippedEvents
             method = "index"
         } else {
-            let x = try SessionInput.events(of: a, session: idA, option: optionA)
-            let y = try SessionInput.events(of: b, session: idB, option: optionB)
+            // The option is named only when no session was picked for that side.
+            let x = try SessionInput.events(of: a, session: idA, option: "--session-a")
+            let y = try SessionInput.events(of: b, session: idB, option: "--session-b")
             search = align == "seq"
                 ? DivergenceSearch.firstSeqDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
                 : DivergenceSearch.firstDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
