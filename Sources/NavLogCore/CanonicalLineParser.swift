@@ -42,6 +42,12 @@ struct CanonicalLineParser {
     private var route: RouteValue? = nil
     private var routes: [RouteValue] = []
     private var meta: [String: JSONValue]? = nil
+    /// Whether the line is read for a ``CanonicalLineSummary``: route values
+    /// are then kept as ranges (in the storage's ``LineParserStorage/routeRanges``)
+    /// and `meta` is checked, not kept.
+    private let summarizing: Bool
+    /// The route ranges of the line so far (summarizing).
+    private var routeCount = 0
 
     /// The event of a canonical line, or `nil` when the line is not in the
     /// layout this path knows (the general parser then decides).
@@ -49,16 +55,31 @@ struct CanonicalLineParser {
     static func parse(_ line: UnsafeRawBufferPointer, storage: LineParserStorage) -> Event? {
         guard line.count >= 2, let start = line.baseAddress else { return nil }
         var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
-                                         storage: storage)
-        return parser.parse()
+                                         storage: storage, summarizing: false)
+        guard parser.scan(), let summary = parser.summary() else { return nil }
+        return parser.build(summary)
     }
 
-    private init(b: UnsafeRawBufferPointer, base: UnsafePointer<UInt8>, n: Int, storage: LineParserStorage) {
+    /// The summary of a canonical line, or `nil` when the line is not in the
+    /// layout this path knows, has no `seq`, or has a route value with
+    /// `data` (the caller then parses it to an ``Event``).
+    @inline(__always)
+    static func summarize(_ line: UnsafeRawBufferPointer, storage: LineParserStorage) -> CanonicalLineSummary? {
+        guard line.count >= 2, let start = line.baseAddress else { return nil }
+        var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
+                                         storage: storage, summarizing: true)
+        guard parser.scan() else { return nil }
+        return parser.summary()
+    }
+
+    private init(b: UnsafeRawBufferPointer, base: UnsafePointer<UInt8>, n: Int, storage: LineParserStorage,
+                 summarizing: Bool) {
         self.b = b
         self.base = base
         self.n = n
         self.storage = storage
         self.slots = storage.slots
+        self.summarizing = summarizing
     }
 
     @inline(__always)
@@ -71,24 +92,27 @@ struct CanonicalLineParser {
     /// parser's limit, go to the general parser).
     private static let metaDepth = 8
 
-    private mutating func parse() -> Event? {
-        guard base[0] == UInt8(ascii: "{"), base[n - 1] == UInt8(ascii: "}") else { return nil }
+    /// Reads the line's members, checking their layout; `false` when it is
+    /// not the one this path knows.
+    @inline(__always)
+    private mutating func scan() -> Bool {
+        guard base[0] == UInt8(ascii: "{"), base[n - 1] == UInt8(ascii: "}") else { return false }
         var last = -1
         while true {
-            guard let key = matchKey() else { return nil }
+            guard let key = matchKey() else { return false }
             // Ascending, so no key twice.
-            guard key.rawValue > last else { return nil }
+            guard key.rawValue > last else { return false }
             last = key.rawValue
             present |= Self.bit(key)
             switch key {
             case .seq:
-                guard let v = integer(), v > 0 else { return nil }
+                guard let v = integer(), v > 0 else { return false }
                 seq = v
             case .cause:
-                guard let v = integer() else { return nil }
+                guard let v = integer() else { return false }
                 cause = v
             case .count:
-                guard let v = integer(), v > 0 else { return nil }
+                guard let v = integer(), v > 0 else { return false }
                 count = v
             case .hidden:
                 if matches("true") {
@@ -97,39 +121,53 @@ struct CanonicalLineParser {
                 } else if matches("false") {
                     i += 5
                 } else {
-                    return nil
+                    return false
                 }
             case .value:
-                guard let v = routeValue() else { return nil }
-                route = v
+                if summarizing {
+                    guard routeRanges() else { return false }
+                } else {
+                    guard let v = routeValue() else { return false }
+                    route = v
+                }
             case .path, .selection:
-                guard let v = routeArray() else { return nil }
-                routes = v
+                if summarizing {
+                    guard routeRangesArray() else { return false }
+                } else {
+                    guard let v = routeArray() else { return false }
+                    routes = v
+                }
             case .meta:
-                guard let value = metaObject() else { return nil }
-                meta = value
+                if summarizing {
+                    guard flatMetaObject() || metaObject() != nil else { return false }
+                } else {
+                    guard let value = metaObject() else { return false }
+                    meta = value
+                }
             case .app, .device, .state, .tabs:
-                return nil
+                return false
             default:
-                guard let range = string() else { return nil }
+                guard let range = string() else { return false }
                 slots[key.rawValue] = ValueSlot(start: Int32(range.lowerBound), end: Int32(range.upperBound),
                                                 isString: true, hasEscapes: false)
             }
-            guard i < n else { return nil }
+            guard i < n else { return false }
             if base[i] == UInt8(ascii: ",") {
                 i += 1
                 continue
             }
-            guard base[i] == UInt8(ascii: "}"), i == n - 1 else { return nil }
+            guard base[i] == UInt8(ascii: "}"), i == n - 1 else { return false }
             break
         }
-        return build()
+        return true
     }
 
     // MARK: The event
 
+    /// What the scanned line says, checked against its kind: the fields the
+    /// kind needs are there, and no field it does not define.
     @inline(__always)
-    private mutating func build() -> Event? {
+    private func summary() -> CanonicalLineSummary? {
         guard present & Self.bit(.seq) != 0, let sessionRange = range(.session), let tRange = range(.t),
               let typeRange = range(.type), tRange.count == 24,
               let t = storage.timestamps.parse(UnsafeRawBufferPointer(rebasing: b[tRange]))
@@ -137,101 +175,122 @@ struct CanonicalLineParser {
         let token = JSONReader.StringToken(start: typeRange.lowerBound, end: typeRange.upperBound, hasEscapes: false)
         let tag = KindTag.match(token, in: JSONReader(b)) ?? .other
         var used: UInt32 = 0
-        let kind: EventKind
+        var name: Range<Int>? = nil
+        var column: SplitColumn? = nil
+        var visibility: SplitVisibility? = nil
+        var style: ModalStyle? = nil
+        var sizeClass: SizeClass? = nil
         switch tag {
         case .stack_push:
             used = Self.bit(.stack) | Self.bit(.value)
-            guard let stack = name(.stack), let route else { return nil }
-            kind = .stackPush(stack: stack, value: route)
+            guard let stack = range(.stack), present & Self.bit(.value) != 0 else { return nil }
+            name = stack
         case .stack_pop:
             used = Self.bit(.stack) | Self.bit(.count)
-            guard let stack = name(.stack) else { return nil }
-            kind = .stackPop(stack: stack, count: present & Self.bit(.count) != 0 ? count : nil)
+            guard let stack = range(.stack) else { return nil }
+            name = stack
         case .tab_select:
             used = Self.bit(.tab)
-            guard let tab = name(.tab) else { return nil }
-            kind = .tabSelect(tab: tab)
+            guard let tab = range(.tab) else { return nil }
+            name = tab
         case .mark:
             used = Self.bit(.label)
-            guard let label = name(.label) else { return nil }
-            kind = .mark(label: label)
+            guard let label = range(.label) else { return nil }
+            name = label
         case .modal_present:
             used = Self.bit(.modal) | Self.bit(.style)
-            guard let modal = name(.modal) else { return nil }
-            var style: ModalStyle? = nil
+            guard let modal = range(.modal) else { return nil }
+            name = modal
             if present & Self.bit(.style) != 0 {
                 guard let value: ModalStyle = enumeration(.style) else { return nil }
                 style = value
             }
-            kind = .modalPresent(modal: modal, style: style)
         case .modal_dismiss:
             used = Self.bit(.modal)
-            var modal: String? = nil
-            if present & Self.bit(.modal) != 0 {
-                guard let value = name(.modal) else { return nil }
-                modal = value
-            }
-            kind = .modalDismiss(modal: modal)
+            name = range(.modal)
         case .split_select:
             used = Self.bit(.split) | Self.bit(.column) | Self.bit(.selection)
-            var split: String? = nil
-            if present & Self.bit(.split) != 0 {
-                guard let value = name(.split) else { return nil }
-                split = value
-            }
-            guard let column: SplitColumn = enumeration(.column), present & Self.bit(.selection) != 0 else { return nil }
-            kind = .splitSelect(split: split, column: column, selection: routes)
+            name = range(.split)
+            guard let value: SplitColumn = enumeration(.column), present & Self.bit(.selection) != 0 else { return nil }
+            column = value
         case .stack_popToRoot:
             used = Self.bit(.stack)
-            guard let stack = name(.stack) else { return nil }
-            kind = .stackPopToRoot(stack: stack)
+            guard let stack = range(.stack) else { return nil }
+            name = stack
         case .stack_set:
             used = Self.bit(.stack) | Self.bit(.path)
-            guard let stack = name(.stack), present & Self.bit(.path) != 0 else { return nil }
-            kind = .stackSet(stack: stack, path: routes)
+            guard let stack = range(.stack), present & Self.bit(.path) != 0 else { return nil }
+            name = stack
         case .url_open:
             used = Self.bit(.url)
-            guard let url = name(.url) else { return nil }
-            kind = .urlOpen(url: url)
-        case .session_start:
-            kind = .sessionStart(app: nil, device: nil)
-        case .session_end:
-            kind = .sessionEnd
-        case .scene_open:
-            kind = .sceneOpen
-        case .scene_close:
-            kind = .sceneClose
+            guard let url = range(.url) else { return nil }
+            name = url
+        case .session_start, .session_end, .scene_open, .scene_close:
+            break
         case .tab_visibility:
             used = Self.bit(.tab) | Self.bit(.hidden)
-            guard let tab = name(.tab), present & Self.bit(.hidden) != 0 else { return nil }
-            kind = .tabVisibility(tab: tab, hidden: hidden)
+            guard let tab = range(.tab), present & Self.bit(.hidden) != 0 else { return nil }
+            name = tab
         case .split_visibility:
             used = Self.bit(.split) | Self.bit(.visibility)
-            guard let split = name(.split), let visibility: SplitVisibility = enumeration(.visibility) else { return nil }
-            kind = .splitVisibility(split: split, visibility: visibility)
+            guard let split = range(.split), let value: SplitVisibility = enumeration(.visibility) else { return nil }
+            name = split
+            visibility = value
         case .layout_change:
             used = Self.bit(.sizeClass)
-            guard let sizeClass: SizeClass = enumeration(.sizeClass) else { return nil }
-            kind = .layoutChange(sizeClass: sizeClass)
+            guard let value: SizeClass = enumeration(.sizeClass) else { return nil }
+            sizeClass = value
         case .other:
-            kind = .other(type: String(decoding: UnsafeRawBufferPointer(rebasing: b[typeRange]), as: UTF8.self))
+            name = typeRange
         case .tabs_define, .state_restore:
             return nil
         }
         // A field the kind does not define would be an extra field.
         guard present & ~(used | Self.common) == 0 else { return nil }
-        var scene: String? = nil
-        if present & Self.bit(.scene) != 0 {
-            guard let value = name(.scene) else { return nil }
-            scene = value
+        return CanonicalLineSummary(
+            tag: tag, seq: seq, t: t, session: sessionRange, scene: range(.scene), name: name,
+            column: column, visibility: visibility, style: style, sizeClass: sizeClass,
+            count: present & Self.bit(.count) != 0 ? count : nil, hidden: hidden, routes: 0..<routeCount)
+    }
+
+    /// The event of a scanned line whose summary is `s`.
+    @inline(__always)
+    private func build(_ s: CanonicalLineSummary) -> Event {
+        let kind: EventKind
+        switch s.tag {
+        case .stack_push: kind = .stackPush(stack: string(s.name!), value: route!)
+        case .stack_pop: kind = .stackPop(stack: string(s.name!), count: s.count)
+        case .tab_select: kind = .tabSelect(tab: string(s.name!))
+        case .mark: kind = .mark(label: string(s.name!))
+        case .modal_present: kind = .modalPresent(modal: string(s.name!), style: s.style)
+        case .modal_dismiss: kind = .modalDismiss(modal: s.name.map { string($0) })
+        case .split_select: kind = .splitSelect(split: s.name.map { string($0) }, column: s.column!, selection: routes)
+        case .stack_popToRoot: kind = .stackPopToRoot(stack: string(s.name!))
+        case .stack_set: kind = .stackSet(stack: string(s.name!), path: routes)
+        case .url_open: kind = .urlOpen(url: string(s.name!))
+        case .session_start: kind = .sessionStart(app: nil, device: nil)
+        case .session_end: kind = .sessionEnd
+        case .scene_open: kind = .sceneOpen
+        case .scene_close: kind = .sceneClose
+        case .tab_visibility: kind = .tabVisibility(tab: string(s.name!), hidden: s.hidden)
+        case .split_visibility: kind = .splitVisibility(split: string(s.name!), visibility: s.visibility!)
+        case .layout_change: kind = .layoutChange(sizeClass: s.sizeClass!)
+        case .other: kind = .other(type: String(decoding: UnsafeRawBufferPointer(rebasing: b[s.name!]), as: UTF8.self))
+        case .tabs_define, .state_restore: preconditionFailure("no summary is made of this kind")
         }
         // Short ids come from the name cache (interleaved sessions miss the
         // parser's one-entry memory of the last session).
-        let sessionBytes = UnsafeRawBufferPointer(rebasing: b[sessionRange])
+        let sessionBytes = UnsafeRawBufferPointer(rebasing: b[s.session])
         let session = sessionBytes.count <= StringInterner.maxBytes
             ? storage.names.string(sessionBytes) : storage.session(sessionBytes)
-        return Event(kind: kind, session: session, seq: seq, t: t, scene: scene,
+        return Event(kind: kind, session: session, seq: s.seq, t: s.t, scene: s.scene.map { string($0) },
                      cause: present & Self.bit(.cause) != 0 ? cause : nil, meta: meta, extra: [:])
+    }
+
+    /// The string at `range` of the line, through the name cache.
+    @inline(__always)
+    private func string(_ range: Range<Int>) -> String {
+        storage.names.string(UnsafeRawBufferPointer(rebasing: b[range]))
     }
 
     /// Where a string field's characters are, when the line has it.
@@ -240,13 +299,6 @@ struct CanonicalLineParser {
         guard present & Self.bit(key) != 0 else { return nil }
         let slot = slots[key.rawValue]
         return Int(slot.start)..<Int(slot.end)
-    }
-
-    /// A string field's value, when the line has it.
-    @inline(__always)
-    private func name(_ key: CanonicalKey) -> String? {
-        guard let range = range(key) else { return nil }
-        return storage.names.string(UnsafeRawBufferPointer(rebasing: b[range]))
     }
 
     /// An enumeration field's value, when the line has it and it is one.
@@ -332,7 +384,6 @@ struct CanonicalLineParser {
     /// writes it.
     @inline(__always)
     private mutating func routeValue() -> RouteValue? {
-        var id: Range<Int>? = nil
         var data: JSONValue? = nil
         if matches(#"{"data":"#) {
             i += 8
@@ -341,8 +392,33 @@ struct CanonicalLineParser {
         } else {
             guard i < n, base[i] == UInt8(ascii: "{") else { return nil }
         }
-        // Past the `{`, or the `,` after the data: `"id":` or `"type":`.
+        // Past the `{`, or the `,` after the data.
         i += 1
+        guard let (id, type) = routeIdentity() else { return nil }
+        let names = storage.names
+        return RouteValue(type: names.string(UnsafeRawBufferPointer(rebasing: b[type])),
+                          id: id.map { names.string(UnsafeRawBufferPointer(rebasing: b[$0])) }, data: data)
+    }
+
+    /// A route value without `data` at `i`, kept as ranges (summarizing): a
+    /// value with `data` is left to the event path.
+    @inline(__always)
+    private mutating func routeRanges() -> Bool {
+        guard i < n, base[i] == UInt8(ascii: "{") else { return false }
+        i += 1
+        guard !matches(#""data":"#), let (id, type) = routeIdentity() else { return false }
+        let ranges = RouteRanges(typeStart: Int32(type.lowerBound), typeEnd: Int32(type.upperBound),
+                                 idStart: Int32(id?.lowerBound ?? 0), idEnd: Int32(id?.upperBound ?? 0))
+        storage.setRouteRanges(ranges, at: routeCount)
+        routeCount += 1
+        return true
+    }
+
+    /// `"id":"ID","type":"TYPE"}` or `"type":"TYPE"}` at `i`, the rest of a
+    /// route value: where its id and type are, with `i` moved past it.
+    @inline(__always)
+    private mutating func routeIdentity() -> (id: Range<Int>?, type: Range<Int>)? {
+        var id: Range<Int>? = nil
         if matches(#""id":"#) {
             i += 5
             guard let range = string(), matches(#","type":"#) else { return nil }
@@ -355,9 +431,7 @@ struct CanonicalLineParser {
         }
         guard let type = string(), i < n, base[i] == UInt8(ascii: "}") else { return nil }
         i += 1
-        let names = storage.names
-        return RouteValue(type: names.string(UnsafeRawBufferPointer(rebasing: b[type])),
-                          id: id.map { names.string(UnsafeRawBufferPointer(rebasing: b[$0])) }, data: data)
+        return (id, type)
     }
 
     /// A route's `data` at `i`, when it is exactly what the canonical writer
@@ -396,25 +470,99 @@ struct CanonicalLineParser {
         return members
     }
 
-    /// `[]` or `[ROUTE,ROUTE,…]` at `i`.
-    private mutating func routeArray() -> [RouteValue]? {
-        guard i < n, base[i] == UInt8(ascii: "[") else { return nil }
+    /// A flat `meta` object at `i` (summarizing): plain keys in ascending
+    /// order, each with a plain string, a number, `true`, `false` or `null`
+    /// — exactly what the canonical writer writes for it, checked as it is
+    /// read. `false`, with `i` where it was, for any other object, which
+    /// ``metaObject()`` then checks by writing it again.
+    private mutating func flatMetaObject() -> Bool {
+        let start = i
+        guard i < n, base[i] == UInt8(ascii: "{") else { return false }
         i += 1
-        var out: [RouteValue] = []
-        if i < n, base[i] == UInt8(ascii: "]") {
+        if i < n, base[i] == UInt8(ascii: "}") {
             i += 1
-            return out
+            return true
         }
+        var previous: Range<Int>? = nil
         while true {
-            guard let value = routeValue(), i < n else { return nil }
-            out.append(value)
+            guard let key = string(), i + 1 < n, base[i] == UInt8(ascii: ":"),
+                  previous.map({ ascending($0, key) }) ?? true
+            else { break }
+            previous = key
+            i += 1
+            switch base[i] {
+            case UInt8(ascii: "\""):
+                guard string() != nil else { i = start; return false }
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                if matches("true") || matches("null") {
+                    i += 4
+                } else if matches("false") {
+                    i += 5
+                } else {
+                    i = start
+                    return false
+                }
+            default:
+                var reader = JSONReader(b, at: i)
+                guard (try? reader.scanNumber()) != nil else { i = start; return false }
+                i = reader.i
+            }
+            guard i < n else { break }
             if base[i] == UInt8(ascii: ",") {
                 i += 1
                 continue
             }
-            guard base[i] == UInt8(ascii: "]") else { return nil }
+            guard base[i] == UInt8(ascii: "}") else { break }
             i += 1
-            return out
+            return true
+        }
+        i = start
+        return false
+    }
+
+    /// Whether the bytes at `b` sort strictly after those at `a` (the
+    /// canonical writer's key order: by UTF-8 bytes).
+    @inline(__always)
+    private func ascending(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        let common = min(a.count, b.count)
+        let order = memcmp(base + a.lowerBound, base + b.lowerBound, common)
+        return order < 0 || (order == 0 && a.count < b.count)
+    }
+
+    /// `[]` or `[ROUTE,ROUTE,…]` at `i`.
+    private mutating func routeArray() -> [RouteValue]? {
+        var out: [RouteValue] = []
+        let read = routeList { parser in
+            guard let value = parser.routeValue() else { return false }
+            out.append(value)
+            return true
+        }
+        return read ? out : nil
+    }
+
+    /// `[]` or `[ROUTE,ROUTE,…]` at `i`, kept as ranges (summarizing).
+    private mutating func routeRangesArray() -> Bool {
+        routeList { parser in parser.routeRanges() }
+    }
+
+    /// `[]` or `[ROUTE,ROUTE,…]` at `i`, each route read by `element`.
+    @inline(__always)
+    private mutating func routeList(_ element: (inout CanonicalLineParser) -> Bool) -> Bool {
+        guard i < n, base[i] == UInt8(ascii: "[") else { return false }
+        i += 1
+        if i < n, base[i] == UInt8(ascii: "]") {
+            i += 1
+            return true
+        }
+        while true {
+            guard element(&self), i < n else { return false }
+            if base[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            guard base[i] == UInt8(ascii: "]") else { return false }
+            i += 1
+            return true
         }
     }
 }

@@ -50,7 +50,7 @@ public enum EventParser {
 /// scratch space and the last session id kept between lines (a log's lines
 /// all name the same session).
 public struct EventLineParser {
-    private let storage: LineParserStorage
+    let storage: LineParserStorage
 
     /// A parser; with `checkingCanonicalForm`, it also tells after each line
     /// whether the line was already canonical (``lastLineIsCanonical``),
@@ -123,12 +123,32 @@ final class LineParserStorage {
 
     /// Short names seen before (stack ids, tabs, route types and ids).
     let names = StringInterner()
+    /// The route values of the last line summarized (``CanonicalLineSummary/routes``).
+    @exclusivity(unchecked) private(set) var routeRanges = UnsafeMutablePointer<RouteRanges>.allocate(capacity: 16)
+    @exclusivity(unchecked) private var routeCapacity = 16
+
+    /// Keeps route value `index` of the line being summarized.
+    @inline(__always)
+    func setRouteRanges(_ ranges: RouteRanges, at index: Int) {
+        if index == routeCapacity { growRouteRanges() }
+        routeRanges[index] = ranges
+    }
+
+    @inline(never)
+    private func growRouteRanges() {
+        let grown = UnsafeMutablePointer<RouteRanges>.allocate(capacity: 2 * routeCapacity)
+        grown.moveInitialize(from: routeRanges, count: routeCapacity)
+        routeRanges.deallocate()
+        routeRanges = grown
+        routeCapacity *= 2
+    }
     /// Known keys written plainly.
     let keys = CanonicalKeyMatcher.shared
 
     deinit {
         slots.deallocate()
         sessionBuffer.deallocate()
+        routeRanges.deallocate()
     }
 
     /// The session id for these bytes, reusing the last one when equal (and

@@ -66,7 +66,6 @@ extension NavigationState {
         seq = event.seq
         t = event.t
         let id = event.sceneID
-        let anomaly: AnomalyKind?
         switch event.kind {
         case .sceneClose:
             scenes.removeValue(forKey: id)
@@ -85,9 +84,16 @@ extension NavigationState {
             touchScene(id)
             return nil
         default:
-            anomaly = sceneTable.values[sceneIndex(id)].apply(event.kind)
-            lastScreen = nil
+            return changeScene(id) { $0.apply(event.kind) }
         }
+    }
+
+    /// Applies `change` to scene `id` (made empty when new) and records the
+    /// anomaly it returns, if any.
+    @inline(__always)
+    mutating func changeScene(_ id: String, _ change: (inout SceneState) -> AnomalyKind?) -> AnomalyKind? {
+        let anomaly = change(&sceneTable.values[sceneIndex(id)])
+        lastScreen = nil
         if let anomaly { record(anomaly) }
         return anomaly
     }
@@ -126,13 +132,13 @@ extension SceneState {
     mutating func apply(_ kind: EventKind) -> AnomalyKind? {
         switch kind {
         case .stackPush(let stack, let value):
-            stackTable.values[stackIndex(stack)].append(value)
+            push(value, onto: stack)
         case .stackPop(let stack, let count):
-            return Self.pop(&stackTable.values[stackIndex(stack)], count: count ?? 1)
+            return pop(count, from: stack)
         case .stackPopToRoot(let stack):
-            stackTable.values[stackIndex(stack)].removeAll(keepingCapacity: true)
+            popToRoot(stack)
         case .stackSet(let stack, let path):
-            stackTable.values[stackIndex(stack)] = path
+            setPath(path, of: stack)
         case .tabSelect(let tab):
             return tabs.select(tab)
         case .tabsDefine(let order):
@@ -140,18 +146,13 @@ extension SceneState {
         case .tabVisibility(let tab, let hidden):
             tabs.setHidden(tab, hidden)
         case .splitSelect(let split, let column, let selection):
-            splitTable.values[splitIndex(split ?? "main")][column] = selection
+            select(selection, in: column, of: split ?? "main")
         case .splitVisibility(let split, let visibility):
-            splitTable.values[splitIndex(split)].visibility = visibility
+            setVisibility(visibility, of: split)
         case .modalPresent(let modal, let style):
-            if modals.contains(where: { $0.modal == modal }) { return .presentDuplicate }
-            modals.append(ModalPresentation(modal: modal, style: style ?? .sheet))
-        case .modalDismiss(let modal?):
-            guard let index = modals.firstIndex(where: { $0.modal == modal }) else { return .dismissUnknown }
-            modals.removeSubrange(index...)
-        case .modalDismiss(nil):
-            if modals.isEmpty { return .dismissEmpty }
-            modals.removeLast()
+            return present(modal, style: style ?? .sheet)
+        case .modalDismiss(let modal):
+            return dismiss(modal)
         case .layoutChange(let sizeClass):
             self.sizeClass = sizeClass
         case .stateRestore(let restored, _):
@@ -162,8 +163,66 @@ extension SceneState {
         return nil
     }
 
-    /// Where a stack is in ``stackTable``, made empty when new; remembered
-    /// for the next event on the same stack.
+    // One change a kind: what ``apply(_:)`` does, and what
+    // ``EventLineParser/fold(_:line:into:)`` calls without an event.
+
+    /// `stack.push`.
+    @inline(__always)
+    mutating func push(_ value: RouteValue, onto stack: String) {
+        stackTable.values[stackIndex(stack)].append(value)
+    }
+
+    /// `stack.pop` (`count` absent means 1).
+    @inline(__always)
+    mutating func pop(_ count: Int?, from stack: String) -> AnomalyKind? {
+        Self.pop(&stackTable.values[stackIndex(stack)], count: count ?? 1)
+    }
+
+    /// `stack.popToRoot`.
+    @inline(__always)
+    mutating func popToRoot(_ stack: String) {
+        stackTable.values[stackIndex(stack)].removeAll(keepingCapacity: true)
+    }
+
+    /// `stack.set`.
+    @inline(__always)
+    mutating func setPath(_ path: [RouteValue], of stack: String) {
+        stackTable.values[stackIndex(stack)] = path
+    }
+
+    /// `split.select` (an absent split is `"main"`).
+    @inline(__always)
+    mutating func select(_ selection: [RouteValue], in column: SplitColumn, of split: String) {
+        splitTable.values[splitIndex(split)][column] = selection
+    }
+
+    /// `split.visibility`.
+    @inline(__always)
+    mutating func setVisibility(_ visibility: SplitVisibility, of split: String) {
+        splitTable.values[splitIndex(split)].visibility = visibility
+    }
+
+    /// `modal.present` (an absent style is `.sheet`).
+    @inline(__always)
+    mutating func present(_ modal: String, style: ModalStyle) -> AnomalyKind? {
+        if modals.contains(where: { $0.modal == modal }) { return .presentDuplicate }
+        modals.append(ModalPresentation(modal: modal, style: style))
+        return nil
+    }
+
+    /// `modal.dismiss`: of `modal` and every modal above it, or of the top one.
+    @inline(__always)
+    mutating func dismiss(_ modal: String?) -> AnomalyKind? {
+        if let modal {
+            guard let index = modals.firstIndex(where: { $0.modal == modal }) else { return .dismissUnknown }
+            modals.removeSubrange(index...)
+        } else {
+            if modals.isEmpty { return .dismissEmpty }
+            modals.removeLast()
+        }
+        return nil
+    }
+
     @inline(__always)
     mutating func stackIndex(_ stack: String) -> Dictionary<String, [RouteValue]>.Index {
         if let last = lastStack, last.id == stack { return last.index }

@@ -1,10 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavLogCore
 
 /// One thread of an ingest: owns a share of the sessions, and for each of
 /// their lines, in input order, parses the event, numbers it (contract §5:
 /// an absent seq is the last accepted one + 1, a seq must increase) and
 /// appends it to the session's log — the line as read when it is already
-/// canonical. Keeps at most `maxOpenWriters` logs open (``OpenLogs``).
+/// canonical, and then, for most lines, without building the event at all
+/// (a ``CanonicalLineSummary`` folded into the log's state). Keeps at most `maxOpenWriters` logs open (``OpenLogs``).
 /// Its results are read after `join()`.
 final class IngestWorker: @unchecked Sendable {
     /// A session this thread owns.
@@ -82,6 +90,50 @@ final class IngestWorker: @unchecked Sendable {
     /// Stores one line of session `route`; returns why it was refused, or `nil`.
     @inline(__always)
     private func store(_ text: UnsafeRawBufferPointer, route number: Int) throws(LogError) -> String? {
+        // A canonical line with its seq, not near the length limit, is
+        // stored as it is and folded without an event.
+        if text.count <= Self.checkCanonicalAbove, let summary = parser.summarize(text) {
+            return try store(summary, of: text, route: number)
+        }
+        return try storeEvent(text, route: number)
+    }
+
+    /// Stores a canonical line that has a summary: as ``storeEvent(_:route:)``
+    /// stores it, without its event.
+    @inline(__always)
+    private func store(_ summary: CanonicalLineSummary, of text: UnsafeRawBufferPointer,
+                       route number: Int) throws(LogError) -> String? {
+        let session = UnsafeRawBufferPointer(rebasing: text[summary.session])
+        guard routes[number].key.withUnsafeBytes({ $0.count == session.count
+            && memcmp($0.baseAddress!, session.baseAddress!, session.count) == 0 })
+        else { return Self.skimDisagrees(routes[number].key, String(decoding: session, as: UTF8.self)) }
+        if routes[number].placement == nil {
+            routes[number].placement = try locator.place(String(decoding: session, as: UTF8.self))
+        }
+        let lastSeq = routes[number].placement!.lastSeq
+        guard summary.seq > lastSeq else {
+            return EventParseError.seqNotIncreasing(seq: summary.seq, previous: lastSeq).description
+        }
+        let writer = try logs.writer(for: number, path: routes[number].placement!.path)
+        // The log went on without us (see storeEvent).
+        if writer.lastSeq != lastSeq, summary.seq <= writer.lastSeq {
+            return EventParseError.seqNotIncreasing(seq: summary.seq, previous: writer.lastSeq).description
+        }
+        do {
+            try writer.append(canonicalLine: text, sessionBytes: session, seq: summary.seq, t: summary.t) { state in
+                parser.fold(summary, line: text, into: &state)
+            }
+        } catch {
+            guard case .rejected(let why) = error.kind else { throw error }
+            return why
+        }
+        stored(summary.seq, route: number)
+        return nil
+    }
+
+    /// Stores one line of session `route` through its event.
+    @inline(__always)
+    private func storeEvent(_ text: UnsafeRawBufferPointer, route number: Int) throws(LogError) -> String? {
         var event: Event
         do { event = try parser.parse(text) } catch { return error.description }
         // A line already canonical with its own seq is stored as it is.
@@ -89,7 +141,7 @@ final class IngestWorker: @unchecked Sendable {
         guard routes[number].key.withUnsafeBytes({ SessionID.same(event.session, utf8: $0) }) else {
             // The reading thread's skim disagrees with the parser: refused
             // rather than stored in another session's log.
-            return "internal error: the session was skimmed as \"\(String(decoding: routes[number].key, as: UTF8.self))\" but parsed as \"\(event.session)\""
+            return Self.skimDisagrees(routes[number].key, event.session)
         }
         if routes[number].placement == nil { routes[number].placement = try locator.place(event.session) }
         let lastSeq = routes[number].placement!.lastSeq
@@ -119,13 +171,26 @@ final class IngestWorker: @unchecked Sendable {
             guard case .rejected(let why) = error.kind else { throw error }
             return why
         }
-        routes[number].placement!.lastSeq = event.seq
+        stored(event.seq, route: number)
+        return nil
+    }
+
+    /// Counts in an event, numbered `seq`, stored for session `route`.
+    @inline(__always)
+    private func stored(_ seq: Int, route number: Int) {
+        routes[number].placement!.lastSeq = seq
         if !routes[number].storedAny {
             routes[number].storedAny = true
             sessionsStored += 1
             if routes[number].placement!.isNew { newLogsStored += 1 }
         }
-        return nil
+    }
+
+    /// Why a line is refused when the reading thread's skim disagrees with
+    /// the parser about its session: rather than stored in another
+    /// session's log.
+    private static func skimDisagrees(_ key: [UInt8], _ parsed: String) -> String {
+        "internal error: the session was skimmed as \"\(String(decoding: key, as: UTF8.self))\" but parsed as \"\(parsed)\""
     }
 
     /// Numbers `event` after `last` as Sequencer does (contract §5), per

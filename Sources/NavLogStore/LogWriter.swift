@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavLogCore
 
 /// Appends events to a `.navlog` file (schemas/navlog-format.md §6).
@@ -255,6 +262,32 @@ public final class LogWriter {
         return seq
     }
 
+    /// Appends a canonical line (without `\n`) that has no event: the
+    /// ingest's fast path, whose caller read the line's session (its bytes
+    /// `sessionBytes`), `seq` and `t`, and folds the line's event into the
+    /// state with `fold`. The same refusals as ``append(_:canonicalLine:)``;
+    /// the caller vouches for the line and for `fold`.
+    @discardableResult @inline(__always)
+    func append(canonicalLine line: UnsafeRawBufferPointer, sessionBytes: UnsafeRawBufferPointer, seq: Int,
+                t: Timestamp, fold: (inout NavigationState) -> Void) throws(LogError) -> Int {
+        try checkOpen()
+        if session != nil, !isLogSession(bytes: sessionBytes) {
+            let id = String(decoding: sessionBytes, as: UTF8.self)
+            throw LogError(path: path, kind: .rejected("session \"\(id)\" is not the log's session \"\(session!)\""), seq: seq)
+        }
+        try check(seq: seq)
+        try check(t, seq: seq)
+        guard line.count <= EventParser.maxLineBytes else { throw lineTooLong(line.count, seq: seq) }
+        try failing { () throws(LogError) in
+            pending.appendLine(line)
+            absorb(seq: seq, t: t.milliseconds, lineBytes: line.count + 1,
+                   session: { String(decoding: sessionBytes, as: UTF8.self) }, fold: fold)
+            if shouldSeal { try seal() }
+            try afterAppend()
+        }
+        return seq
+    }
+
     /// Parses one NDJSON line (``EventParser``), then appends it.
     @discardableResult
     public func append(line: [UInt8]) throws(LogError) -> Int {
@@ -373,8 +406,7 @@ public final class LogWriter {
     /// Checks `event` against the log (open, session, seq, `t`); returns the
     /// seq it gets. Changes nothing.
     private func check(_ event: Event) throws(LogError) -> Int {
-        guard !closed else { throw LogError(path: path, kind: .closed) }
-        if let failure { throw failure }
+        try checkOpen()
         func reject(_ why: String, seq: Int?) -> LogError {
             LogError(path: path, kind: .rejected(why), seq: seq)
         }
@@ -387,15 +419,35 @@ public final class LogWriter {
             guard lastSeq < Int.max else { throw reject("the log has reached the largest seq", seq: nil) }
             seq = lastSeq + 1
         } else {
-            guard event.seq > lastSeq else {
-                throw reject("seq \(event.seq) does not increase (the log's last seq is \(lastSeq))", seq: event.seq)
-            }
+            try check(seq: event.seq)
             seq = event.seq
         }
-        guard event.t.milliseconds >= Self.earliestT, event.t.milliseconds <= Self.latestT else {
-            throw reject("t is outside years 0000–9999", seq: seq)
-        }
+        try check(event.t, seq: seq)
         return seq
+    }
+
+    /// Throws unless the writer can take an event.
+    @inline(__always)
+    private func checkOpen() throws(LogError) {
+        guard !closed else { throw LogError(path: path, kind: .closed) }
+        if let failure { throw failure }
+    }
+
+    /// Refuses a given `seq` that does not increase.
+    @inline(__always)
+    private func check(seq: Int) throws(LogError) {
+        guard seq > lastSeq else {
+            throw LogError(path: path, kind: .rejected("seq \(seq) does not increase (the log's last seq is \(lastSeq))"),
+                           seq: seq)
+        }
+    }
+
+    /// Refuses a `t` outside years 0000–9999.
+    @inline(__always)
+    private func check(_ t: Timestamp, seq: Int) throws(LogError) {
+        guard t.milliseconds >= Self.earliestT, t.milliseconds <= Self.latestT else {
+            throw LogError(path: path, kind: .rejected("t is outside years 0000–9999"), seq: seq)
+        }
     }
 
     /// Whether `id` is exactly the log's session (by bytes, ``SessionID``).
@@ -403,6 +455,14 @@ public final class LogWriter {
     private func isLogSession(_ id: String) -> Bool {
         if let same = sessionShortKey?.matches(id) { return same }
         return sessionUTF8.withUnsafeBytes { SessionID.same(id, utf8: $0) }
+    }
+
+    /// Whether `bytes` are exactly the log's session.
+    @inline(__always)
+    private func isLogSession(bytes: UnsafeRawBufferPointer) -> Bool {
+        if let key = sessionShortKey { return key.matches(bytes: bytes) }
+        return sessionUTF8.count == bytes.count
+            && sessionUTF8.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
     }
 
     /// Accepts a staged event: its line joins the block, the state advances.
@@ -423,10 +483,26 @@ public final class LogWriter {
     /// already in `pending`, or already on disk).
     @inline(__always)
     private func absorb(_ event: Event, seq: Int, lineBytes: Int) {
-        let t = event.t.milliseconds
+        absorb(seq: seq, t: event.t.milliseconds, lineBytes: lineBytes, session: { event.session }) { state in
+            if event.seq == seq {
+                StateChain.project(&state, event)
+            } else {
+                var numbered = event
+                numbered.seq = seq
+                StateChain.project(&state, numbered)
+            }
+        }
+    }
+
+    /// Counts a line into the block, the log and the state, which `fold`
+    /// changes as the line's event does; `session` names the log's session
+    /// when it has none yet.
+    @inline(__always)
+    private func absorb(seq: Int, t: Int64, lineBytes: Int, session id: () -> String,
+                        fold: (inout NavigationState) -> Void) {
         if session == nil {
-            session = event.session
-            chain = StateChain(session: event.session)
+            session = id()
+            chain = StateChain(session: session!)
         }
         if block.eventCount == 0 {
             block.firstSeq = seq
@@ -447,13 +523,7 @@ public final class LogWriter {
         lastSeq = seq
         eventCount += 1
         eventsSinceCheckpoint += 1
-        if event.seq == seq {
-            chain!.apply(event)
-        } else {
-            var numbered = event
-            numbered.seq = seq
-            chain!.apply(numbered)
-        }
+        chain!.apply(folding: fold)
     }
 
     private var shouldSeal: Bool {

@@ -17,6 +17,14 @@ struct ShortSessionKey {
 
     /// Whether `id` is exactly these bytes; `nil` when `id` does not lend
     /// its bytes (the caller then compares them otherwise).
+    /// Whether `bytes` are the key's bytes.
+    @inline(__always)
+    func matches(bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == count else { return false }
+        let (a, b) = ShortBytes.words(bytes)
+        return a == w0 && b == w1
+    }
+
     @inline(__always)
     func matches(_ id: String) -> Bool? {
         id.utf8.withContiguousStorageIfAvailable { p -> Bool in

@@ -25,6 +25,13 @@ struct StateChain {
         Self.project(&state, event)
     }
 
+    /// Folds one line into the state through `fold`, which changes it as
+    /// the line's event does (the ingest's fast path, which has no event).
+    @inline(__always)
+    mutating func apply(folding fold: (inout NavigationState) -> Void) {
+        fold(&state)
+    }
+
     /// Ends a block: advances the chain with the current state and returns
     /// h_k and the checkpoint JSON it was computed from.
     mutating func sealBlock() -> (hash: UInt64, json: [UInt8]) {

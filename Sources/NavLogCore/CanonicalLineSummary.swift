@@ -1,0 +1,55 @@
+/// What ``CanonicalLineParser`` reads from a canonical line when it is asked
+/// for a summary instead of an ``Event``: the kind and its scalar fields as
+/// values, every string as a position in the line. Enough to fold the line
+/// into a ``NavigationState`` (``EventLineParser/fold(_:line:into:)``) and to
+/// store it as it is, without building the event: no `String` is made for
+/// the session, `meta` is checked and dropped, and route values stay bytes
+/// until the fold needs them.
+///
+/// A summary is only made of a line the fast path reads, whose routes carry
+/// no `data` and that has a `seq`; it means exactly the event
+/// ``EventLineParser/parse(_:)`` reads from the same line (the tests check
+/// both, line by line and state by state). Its ranges are valid for that
+/// line only, and its routes until the parser reads another line.
+package struct CanonicalLineSummary {
+    /// The event's kind.
+    let tag: KindTag
+    /// The event's seq (a summary always has one).
+    package let seq: Int
+    /// The event's `t`.
+    package let t: Timestamp
+    /// Where the session id's bytes are.
+    package let session: Range<Int>
+    /// Where the scene id's bytes are; `nil` for the main scene.
+    let scene: Range<Int>?
+    /// The kind's one name field, when it has it: the stack of a stack
+    /// event, the tab of a tab event, the modal, the split, the label, the
+    /// url; for a kind navlog does not know, its `type`.
+    let name: Range<Int>?
+    /// `split.select`'s column.
+    let column: SplitColumn?
+    /// `split.visibility`'s visibility.
+    let visibility: SplitVisibility?
+    /// `modal.present`'s style, when given.
+    let style: ModalStyle?
+    /// `layout.change`'s size class.
+    let sizeClass: SizeClass?
+    /// `stack.pop`'s count, when given.
+    let count: Int?
+    /// `tab.visibility`'s `hidden`.
+    let hidden: Bool
+    /// The route values of `value`, `path` or `selection`: indices into the
+    /// parser's route ranges.
+    let routes: Range<Int>
+}
+
+/// Where one route value's `type` and `id` are in a line (a summary's
+/// routes have no `data`).
+struct RouteRanges {
+    var typeStart: Int32
+    var typeEnd: Int32
+    /// `idStart == idEnd` when the value has no id (an id is never empty
+    /// on the fast path).
+    var idStart: Int32
+    var idEnd: Int32
+}

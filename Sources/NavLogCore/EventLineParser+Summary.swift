@@ -1,0 +1,74 @@
+extension EventLineParser {
+    /// The summary of `line` when it is a canonical line with a `seq` that
+    /// the fast path reads and whose route values carry no `data`; `nil`
+    /// otherwise (``parse(_:)`` then reads it, or says why not). A summary
+    /// costs less than the event: nothing of the line is copied into a
+    /// `String`. Its routes are valid until the next line is summarized.
+    @inline(__always)
+    package mutating func summarize(_ line: UnsafeRawBufferPointer) -> CanonicalLineSummary? {
+        guard storage.usesFastPath, line.count <= EventParser.maxLineBytes else { return nil }
+        return CanonicalLineParser.summarize(line, storage: storage)
+    }
+
+    /// Folds the event that `summary`, of `line` (the line last summarized),
+    /// stands for into `state`: the same change as `state.apply(event)`
+    /// with the event ``parse(_:)`` reads from `line`.
+    @inline(__always)
+    package func fold(_ summary: CanonicalLineSummary, line: UnsafeRawBufferPointer, into state: inout NavigationState) {
+        let names = storage.names
+        @inline(__always) func string(_ range: Range<Int>) -> String {
+            names.string(UnsafeRawBufferPointer(rebasing: line[range]))
+        }
+        @inline(__always) func route(_ index: Int) -> RouteValue {
+            let r = storage.routeRanges[index]
+            return RouteValue(type: string(Int(r.typeStart)..<Int(r.typeEnd)),
+                              id: r.idStart == r.idEnd ? nil : string(Int(r.idStart)..<Int(r.idEnd)))
+        }
+        @inline(__always) func routes() -> [RouteValue] { summary.routes.map(route) }
+
+        let wasEnded = state.ended
+        state.seq = summary.seq
+        state.t = summary.t
+        let scene = summary.scene.map(string) ?? "main"
+        switch summary.tag {
+        case .scene_close:
+            state.scenes.removeValue(forKey: scene)
+        case .session_end:
+            state.ended = true
+            state.touchScene(scene)
+        case .scene_open, .session_start, .url_open, .mark, .other:
+            state.touchScene(scene)
+        case .stack_push:
+            let value = route(summary.routes.lowerBound)
+            _ = state.changeScene(scene) { $0.push(value, onto: string(summary.name!)); return nil }
+        case .stack_pop:
+            _ = state.changeScene(scene) { $0.pop(summary.count, from: string(summary.name!)) }
+        case .stack_popToRoot:
+            _ = state.changeScene(scene) { $0.popToRoot(string(summary.name!)); return nil }
+        case .stack_set:
+            let path = routes()
+            _ = state.changeScene(scene) { $0.setPath(path, of: string(summary.name!)); return nil }
+        case .tab_select:
+            _ = state.changeScene(scene) { $0.tabs.select(string(summary.name!)) }
+        case .tab_visibility:
+            _ = state.changeScene(scene) { $0.tabs.setHidden(string(summary.name!), summary.hidden); return nil }
+        case .split_select:
+            let selection = routes()
+            _ = state.changeScene(scene) {
+                $0.select(selection, in: summary.column!, of: summary.name.map(string) ?? "main")
+                return nil
+            }
+        case .split_visibility:
+            _ = state.changeScene(scene) { $0.setVisibility(summary.visibility!, of: string(summary.name!)); return nil }
+        case .modal_present:
+            _ = state.changeScene(scene) { $0.present(string(summary.name!), style: summary.style ?? .sheet) }
+        case .modal_dismiss:
+            _ = state.changeScene(scene) { $0.dismiss(summary.name.map(string)) }
+        case .layout_change:
+            _ = state.changeScene(scene) { $0.sizeClass = summary.sizeClass!; return nil }
+        case .tabs_define, .state_restore:
+            preconditionFailure("no summary is made of this kind")
+        }
+        if wasEnded { state.record(.afterEnd) }
+    }
+}
