@@ -12,7 +12,8 @@ extension EventLineParser {
 
     /// Folds the event that `summary`, of `line` (the line last summarized),
     /// stands for into `state`: the same change as `state.apply(event)`
-    /// with the event ``parse(_:)`` reads from `line`.
+    /// with the event ``parse(_:)`` reads from `line`. (Mutating only so
+    /// that a parser held in a class is used in place, not copied.)
     @inline(__always)
     package func fold(_ summary: CanonicalLineSummary, line: UnsafeRawBufferPointer, into state: inout NavigationState) {
         let names = storage.names

@@ -60,6 +60,10 @@ final class IngestWorker: @unchecked Sendable {
     /// ingest makes them durable together), even after a failure: what was
     /// stored stays stored.
     func run(_ queue: BoundedQueue<IngestChunk>) {
+        // Made on this thread, so that what it writes for every line lies
+        // in this thread's own memory, away from the other threads'.
+        parser = EventLineParser(checkingCanonicalForm: true)
+        canonical = CanonicalWriter(capacity: 1024)
         while let chunk = queue.pop() {
             if failure == nil {
                 do throws(LogError) { try handle(chunk.shares[index], file: chunk.file) } catch { failure = error }
@@ -76,13 +80,15 @@ final class IngestWorker: @unchecked Sendable {
             routes[route] = Route(key: key)
         }
         let all = share.bytes.bytes
+        var stored = 0
+        defer { storedTotal += stored }
         for line in share.lines {
             let text = UnsafeRawBufferPointer(rebasing: all[line.start..<line.start + line.length])
             if let reason = try store(text, route: line.route) {
                 share.rejections.append(StoreIngester.Rejection(file: files[file], line: line.number,
                                                                 reason: reason, bytes: [UInt8](text)))
             } else {
-                storedTotal += 1
+                stored += 1
             }
         }
     }
@@ -120,9 +126,7 @@ final class IngestWorker: @unchecked Sendable {
             return EventParseError.seqNotIncreasing(seq: summary.seq, previous: writer.lastSeq).description
         }
         do {
-            try writer.append(canonicalLine: text, sessionBytes: session, seq: summary.seq, t: summary.t) { state in
-                parser.fold(summary, line: text, into: &state)
-            }
+            try writer.append(canonicalLine: text, summary: summary, parser: &parser)
         } catch {
             guard case .rejected(let why) = error.kind else { throw error }
             return why
@@ -131,8 +135,9 @@ final class IngestWorker: @unchecked Sendable {
         return nil
     }
 
-    /// Stores one line of session `route` through its event.
-    @inline(__always)
+    /// Stores one line of session `route` through its event (out of line:
+    /// the summary's path is the common one).
+    @inline(never)
     private func storeEvent(_ text: UnsafeRawBufferPointer, route number: Int) throws(LogError) -> String? {
         var event: Event
         do { event = try parser.parse(text) } catch { return error.description }

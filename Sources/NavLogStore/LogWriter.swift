@@ -263,27 +263,34 @@ public final class LogWriter {
     }
 
     /// Appends a canonical line (without `\n`) that has no event: the
-    /// ingest's fast path, whose caller read the line's session (its bytes
-    /// `sessionBytes`), `seq` and `t`, and folds the line's event into the
-    /// state with `fold`. The same refusals as ``append(_:canonicalLine:)``;
-    /// the caller vouches for the line and for `fold`.
+    /// ingest's fast path. `summary` is the line's, made by `parser`, which
+    /// folds it into the state (``EventLineParser/fold(_:line:into:)``).
+    /// The same refusals as ``append(_:canonicalLine:)``; the caller
+    /// vouches for the line.
     @discardableResult @inline(__always)
-    func append(canonicalLine line: UnsafeRawBufferPointer, sessionBytes: UnsafeRawBufferPointer, seq: Int,
-                t: Timestamp, fold: (inout NavigationState) -> Void) throws(LogError) -> Int {
+    func append(canonicalLine line: UnsafeRawBufferPointer, summary: CanonicalLineSummary,
+                parser: inout EventLineParser) throws(LogError) -> Int {
+        let seq = summary.seq
+        let sessionBytes = UnsafeRawBufferPointer(rebasing: line[summary.session])
         try checkOpen()
         if session != nil, !isLogSession(bytes: sessionBytes) {
             let id = String(decoding: sessionBytes, as: UTF8.self)
             throw LogError(path: path, kind: .rejected("session \"\(id)\" is not the log's session \"\(session!)\""), seq: seq)
         }
         try check(seq: seq)
-        try check(t, seq: seq)
+        try check(summary.t, seq: seq)
         guard line.count <= EventParser.maxLineBytes else { throw lineTooLong(line.count, seq: seq) }
-        try failing { () throws(LogError) in
+        do {
             pending.appendLine(line)
-            absorb(seq: seq, t: t.milliseconds, lineBytes: line.count + 1,
-                   session: { String(decoding: sessionBytes, as: UTF8.self) }, fold: fold)
+            count(seq: seq, t: summary.t.milliseconds, lineBytes: line.count + 1) {
+                String(decoding: sessionBytes, as: UTF8.self)
+            }
+            chain!.apply(summary, of: line, with: &parser)
             if shouldSeal { try seal() }
             try afterAppend()
+        } catch {
+            failure = error
+            throw error
         }
         return seq
     }
@@ -483,23 +490,20 @@ public final class LogWriter {
     /// already in `pending`, or already on disk).
     @inline(__always)
     private func absorb(_ event: Event, seq: Int, lineBytes: Int) {
-        absorb(seq: seq, t: event.t.milliseconds, lineBytes: lineBytes, session: { event.session }) { state in
-            if event.seq == seq {
-                StateChain.project(&state, event)
-            } else {
-                var numbered = event
-                numbered.seq = seq
-                StateChain.project(&state, numbered)
-            }
+        count(seq: seq, t: event.t.milliseconds, lineBytes: lineBytes) { event.session }
+        if event.seq == seq {
+            chain!.apply(event)
+        } else {
+            var numbered = event
+            numbered.seq = seq
+            chain!.apply(numbered)
         }
     }
 
-    /// Counts a line into the block, the log and the state, which `fold`
-    /// changes as the line's event does; `session` names the log's session
-    /// when it has none yet.
+    /// Counts a line into the block and the log (not yet into the state);
+    /// `session` names the log's session when it has none yet.
     @inline(__always)
-    private func absorb(seq: Int, t: Int64, lineBytes: Int, session id: () -> String,
-                        fold: (inout NavigationState) -> Void) {
+    private func count(seq: Int, t: Int64, lineBytes: Int, session id: () -> String) {
         if session == nil {
             session = id()
             chain = StateChain(session: session!)
@@ -523,7 +527,6 @@ public final class LogWriter {
         lastSeq = seq
         eventCount += 1
         eventsSinceCheckpoint += 1
-        chain!.apply(folding: fold)
     }
 
     private var shouldSeal: Bool {

@@ -25,11 +25,12 @@ struct StateChain {
         Self.project(&state, event)
     }
 
-    /// Folds one line into the state through `fold`, which changes it as
-    /// the line's event does (the ingest's fast path, which has no event).
+    /// Folds one canonical line, summarized by `parser`, into the state
+    /// (the ingest's fast path, which has no event).
     @inline(__always)
-    mutating func apply(folding fold: (inout NavigationState) -> Void) {
-        fold(&state)
+    mutating func apply(_ summary: CanonicalLineSummary, of line: UnsafeRawBufferPointer,
+                        with parser: inout EventLineParser) {
+        parser.fold(summary, line: line, into: &state)
     }
 
     /// Ends a block: advances the chain with the current state and returns
