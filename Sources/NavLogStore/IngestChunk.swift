@@ -20,7 +20,18 @@ final class IngestChunk: @unchecked Sendable {
         var start: Int
         var length: Int
         /// Its session's number in this ingest.
-        var route: Int
+        var route: Int32
+        /// Where the reading thread's skim found the session's bytes in the
+        /// line, when it found them (`sessionEnd` 0 when not): a parser that
+        /// finds them at the same place agrees on the session.
+        var sessionStart: Int32
+        var sessionEnd: Int32
+
+        /// Whether the skim found the session at `range` of the line.
+        @inline(__always)
+        func skimmedSession(at range: Range<Int>) -> Bool {
+            Int(sessionStart) == range.lowerBound && Int(sessionEnd) == range.upperBound
+        }
     }
 
     /// The lines one thread handles. Only the reading thread touches it
@@ -37,8 +48,9 @@ final class IngestChunk: @unchecked Sendable {
         @exclusivity(unchecked) var failed = false
 
         @inline(__always)
-        func add(_ line: UnsafeRawBufferPointer, number: Int, route: Int) {
-            lines.append(Line(number: number, start: bytes.count, length: line.count, route: route))
+        func add(_ line: UnsafeRawBufferPointer, number: Int, route: Int, session: Range<Int>?) {
+            lines.append(Line(number: number, start: bytes.count, length: line.count, route: Int32(route),
+                              sessionStart: Int32(session?.lowerBound ?? 0), sessionEnd: Int32(session?.upperBound ?? 0)))
             bytes.append(line)
         }
 

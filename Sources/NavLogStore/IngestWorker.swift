@@ -84,7 +84,7 @@ final class IngestWorker: @unchecked Sendable {
         defer { storedTotal += stored }
         for line in share.lines {
             let text = UnsafeRawBufferPointer(rebasing: all[line.start..<line.start + line.length])
-            if let reason = try store(text, route: line.route) {
+            if let reason = try store(text, line) {
                 share.rejections.append(StoreIngester.Rejection(file: files[file], line: line.number,
                                                                 reason: reason, bytes: [UInt8](text)))
             } else {
@@ -95,24 +95,31 @@ final class IngestWorker: @unchecked Sendable {
 
     /// Stores one line of session `route`; returns why it was refused, or `nil`.
     @inline(__always)
-    private func store(_ text: UnsafeRawBufferPointer, route number: Int) throws(LogError) -> String? {
+    private func store(_ text: UnsafeRawBufferPointer, _ line: IngestChunk.Line) throws(LogError) -> String? {
+        let number = Int(line.route)
         // A canonical line with its seq, not near the length limit, is
         // stored as it is and folded without an event.
         if text.count <= Self.checkCanonicalAbove, let summary = parser.summarize(text) {
+            guard line.skimmedSession(at: summary.session) || isRoute(number, text[summary.session]) else {
+                return Self.skimDisagrees(routes[number].key,
+                                          String(decoding: UnsafeRawBufferPointer(rebasing: text[summary.session]), as: UTF8.self))
+            }
             return try store(summary, of: text, route: number)
         }
         return try storeEvent(text, route: number)
     }
 
-    /// Stores a canonical line that has a summary: as ``storeEvent(_:route:)``
-    /// stores it, without its event.
+    /// Whether `session` are exactly the bytes of session `route`.
+    private func isRoute(_ number: Int, _ session: Slice<UnsafeRawBufferPointer>) -> Bool {
+        routes[number].key.withUnsafeBytes { $0.elementsEqual(session) }
+    }
+
+    /// Stores a canonical line that has a summary, of session `route` (the
+    /// caller checked): as ``storeEvent(_:route:)`` stores it, without its event.
     @inline(__always)
     private func store(_ summary: CanonicalLineSummary, of text: UnsafeRawBufferPointer,
                        route number: Int) throws(LogError) -> String? {
         let session = UnsafeRawBufferPointer(rebasing: text[summary.session])
-        guard routes[number].key.withUnsafeBytes({ $0.count == session.count
-            && memcmp($0.baseAddress!, session.baseAddress!, session.count) == 0 })
-        else { return Self.skimDisagrees(routes[number].key, String(decoding: session, as: UTF8.self)) }
         if routes[number].placement == nil {
             routes[number].placement = try locator.place(String(decoding: session, as: UTF8.self))
         }
@@ -120,19 +127,24 @@ final class IngestWorker: @unchecked Sendable {
         guard summary.seq > lastSeq else {
             return EventParseError.seqNotIncreasing(seq: summary.seq, previous: lastSeq).description
         }
-        let writer = try logs.writer(for: number, path: routes[number].placement!.path)
-        // The log went on without us (see storeEvent).
-        if writer.lastSeq != lastSeq, summary.seq <= writer.lastSeq {
-            return EventParseError.seqNotIncreasing(seq: summary.seq, previous: writer.lastSeq).description
-        }
-        do {
-            try writer.append(canonicalLine: text, summary: summary, parser: &parser)
-        } catch {
-            guard case .rejected(let why) = error.kind else { throw error }
-            return why
-        }
-        stored(summary.seq, route: number)
-        return nil
+        // The open logs hold the writer while it is used: no retain of it per line.
+        let appended = try logs.unretainedWriter(for: number, path: routes[number].placement!.path)
+            ._withUnsafeGuaranteedRef { writer -> Result<String?, LogError> in
+                // The log went on without us (see storeEvent).
+                if writer.lastSeq != lastSeq, summary.seq <= writer.lastSeq {
+                    return .success(EventParseError.seqNotIncreasing(seq: summary.seq, previous: writer.lastSeq).description)
+                }
+                do throws(LogError) {
+                    try writer.append(canonicalLine: text, summary: summary, parser: &parser)
+                } catch {
+                    guard case .rejected(let why) = error.kind else { return .failure(error) }
+                    return .success(why)
+                }
+                return .success(nil)
+            }
+            .get()
+        if appended == nil { stored(summary.seq, route: number) }
+        return appended
     }
 
     /// Stores one line of session `route` through its event (out of line:

@@ -281,7 +281,8 @@ public final class LogWriter {
         try check(summary.t, seq: seq)
         guard line.count <= EventParser.maxLineBytes else { throw lineTooLong(line.count, seq: seq) }
         do {
-            pending.appendLine(line)
+            // The writer holds the block's buffer: no retain of it per line.
+            Unmanaged.passUnretained(pending)._withUnsafeGuaranteedRef { $0.appendLine(line) }
             count(seq: seq, t: summary.t.milliseconds, lineBytes: line.count + 1) {
                 String(decoding: sessionBytes, as: UTF8.self)
             }

@@ -47,6 +47,18 @@ final class OpenLogs {
 
     /// Opens route `route`'s log, closing the least recently used one first
     /// when `limit` are open.
+    /// ``writer(for:path:)`` without a retain: valid until the next call
+    /// that may open a log (and so close another).
+    @inline(__always)
+    func unretainedWriter(for route: Int, path: @autoclosure () -> String) throws(LogError) -> Unmanaged<LogWriter> {
+        clock += 1
+        if route < writers.count, let writer = writers.withUnsafeBufferPointer({ $0[route].map(Unmanaged.passUnretained) }) {
+            lastUse[route] = clock
+            return writer
+        }
+        return Unmanaged.passUnretained(try open(route, path: path()))
+    }
+
     @inline(never)
     private func open(_ route: Int, path: String) throws(LogError) -> LogWriter {
         if writers.count <= route {

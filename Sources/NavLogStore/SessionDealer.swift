@@ -24,7 +24,8 @@ final class SessionDealer {
     ///   does not parse: it belongs to no session.
     func deal(_ text: UnsafeRawBufferPointer, number: Int, to chunk: IngestChunk) throws(EventParseError) {
         let session: (number: Int, isNew: Bool)
-        if let range = SessionSkim.sessionBytes(in: text) {
+        let skimmed = SessionSkim.sessionBytes(in: text)
+        if let range = skimmed {
             session = sessions.number(of: UnsafeRawBufferPointer(rebasing: text[range]))
         } else {
             session = sessions.number(of: try parser.parse(text).session)
@@ -37,6 +38,6 @@ final class SessionDealer {
         }
         let owner = owners[session.number]
         lines[owner] += 1
-        chunk.shares[owner].add(text, number: number, route: session.number)
+        chunk.shares[owner].add(text, number: number, route: session.number, session: skimmed)
     }
 }
