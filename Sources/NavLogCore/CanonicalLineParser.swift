@@ -48,6 +48,8 @@ struct CanonicalLineParser {
     private let summarizing: Bool
     /// The route ranges of the line so far (summarizing).
     private var routeCount = 0
+    /// Whether the line has a member whose key navlog does not know (summarizing).
+    private var hasUnknownMember = false
 
     /// The event of a canonical line, or `nil` when the line is not in the
     /// layout this path knows (the general parser then decides).
@@ -98,10 +100,37 @@ struct CanonicalLineParser {
     private mutating func scan() -> Bool {
         guard base[0] == UInt8(ascii: "{"), base[n - 1] == UInt8(ascii: "}") else { return false }
         var last = -1
+        // Where the last key's name is, once a key navlog does not know has
+        // come: keys are then ordered by their bytes.
+        var lastName = 0..<0
         while true {
-            guard let key = matchKey() else { return false }
+            let nameStart = i + 1
+            guard let key = matchKey() else {
+                // A member navlog does not know: kept as it is by a summary
+                // of a kind navlog does not know either (``summary()``).
+                guard summarizing, let name = unknownMember() else { return false }
+                if hasUnknownMember {
+                    guard ascending(lastName, name) else { return false }
+                } else if last >= 0 {
+                    guard ascending(CanonicalKey(rawValue: last)!, name) else { return false }
+                }
+                hasUnknownMember = true
+                lastName = name
+                guard i < n else { return false }
+                if base[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
+                guard base[i] == UInt8(ascii: "}"), i == n - 1 else { return false }
+                break
+            }
             // Ascending, so no key twice.
             guard key.rawValue > last else { return false }
+            if hasUnknownMember {
+                let name = nameStart..<(i - 2)
+                guard ascending(lastName, name) else { return false }
+                lastName = name
+            }
             last = key.rawValue
             present |= Self.bit(key)
             switch key {
@@ -245,8 +274,11 @@ struct CanonicalLineParser {
         case .tabs_define, .state_restore:
             return nil
         }
-        // A field the kind does not define would be an extra field.
-        guard present & ~(used | Self.common) == 0 else { return nil }
+        // A field the kind does not define would be an extra field; one
+        // whose key navlog does not know is kept, as it is, by a kind navlog
+        // does not know either (its event keeps it in `extra`, and nothing
+        // of it reaches the state).
+        guard present & ~(used | Self.common) == 0, !hasUnknownMember || tag == .other else { return nil }
         return CanonicalLineSummary(
             tag: tag, seq: seq, t: t, session: sessionRange, scene: range(.scene), name: name,
             column: column, visibility: visibility, style: style, sizeClass: sizeClass,
@@ -490,23 +522,7 @@ struct CanonicalLineParser {
             else { break }
             previous = key
             i += 1
-            switch base[i] {
-            case UInt8(ascii: "\""):
-                guard string() != nil else { i = start; return false }
-            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                if matches("true") || matches("null") {
-                    i += 4
-                } else if matches("false") {
-                    i += 5
-                } else {
-                    i = start
-                    return false
-                }
-            default:
-                var reader = JSONReader(b, at: i)
-                guard (try? reader.scanNumber()) != nil else { i = start; return false }
-                i = reader.i
-            }
+            guard plainScalar() else { break }
             guard i < n else { break }
             if base[i] == UInt8(ascii: ",") {
                 i += 1
@@ -518,6 +534,49 @@ struct CanonicalLineParser {
         }
         i = start
         return false
+    }
+
+    /// A member whose key navlog does not know at `i` (summarizing): a
+    /// plain key and a value the canonical writer writes as it is read
+    /// (``plainScalar()``), but `null`, which the event drops. Where the
+    /// key's name is, with `i` past the value; `nil` for anything else.
+    private mutating func unknownMember() -> Range<Int>? {
+        guard let name = string(), i + 1 < n, base[i] == UInt8(ascii: ":"),
+              base[i + 1] != UInt8(ascii: "n") else { return nil }
+        i += 1
+        return plainScalar() ? name : nil
+    }
+
+    /// A plain string, a number, `true`, `false` or `null` at `i`: a value
+    /// the canonical writer writes exactly as it is read. Moves past it;
+    /// `false` (with `i` somewhere in it) for anything else.
+    @inline(__always)
+    private mutating func plainScalar() -> Bool {
+        guard i < n else { return false }
+        switch base[i] {
+        case UInt8(ascii: "\""):
+            return string() != nil
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            if matches("true") || matches("null") {
+                i += 4
+            } else if matches("false") {
+                i += 5
+            } else {
+                return false
+            }
+            return true
+        default:
+            var reader = JSONReader(b, at: i)
+            guard (try? reader.scanNumber()) != nil else { return false }
+            i = reader.i
+            return true
+        }
+    }
+
+    /// Whether the bytes at `b` sort strictly after the name of `a`.
+    private func ascending(_ a: CanonicalKey, _ b: Range<Int>) -> Bool {
+        let name = UnsafeRawBufferPointer(rebasing: self.b[b])
+        return a.name.utf8.lexicographicallyPrecedes(name)
     }
 
     /// Whether the bytes at `b` sort strictly after those at `a` (the

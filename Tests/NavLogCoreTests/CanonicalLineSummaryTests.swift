@@ -139,6 +139,19 @@ struct CanonicalLineSummaryTests {
         #"{"label":"x","meta":{"a":"\u0041"},"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
         #"{"label":"x","meta":[1],"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
         #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","tabs":["a"],"type":"tabs.define"}"#,
+        // Members navlog does not know: on a known kind, out of order, or not plain.
+        #"{"coldStart":true,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark","label":"x"}"#,
+        #"{"coldStart":true,"label":"x","seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
+        #"{"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.foreground","coldStart":true}"#,
+        #"{"b":1,"a":2,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
+        #"{"a":1,"a":2,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
+        #"{"seq":1,"session":"s","seqs":2,"t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
+        #"{"info":{"a":1},"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
+        #"{"info":[1],"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
+        #"{"info":"a\"b","seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
+        #"{"info":01,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
+        #"{"info":null,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
     ])
     func linesAnEventMustCarryHaveNoSummary(_ line: String) {
         var summarizer = EventLineParser(checkingCanonicalForm: true)
@@ -158,15 +171,34 @@ struct CanonicalLineSummaryTests {
         }
     }
 
+    /// Kinds navlog does not know, with members it does not know either.
+    static let unknownMemberLines: [String] = [
+        #"{"coldStart":true,"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.foreground"}"#,
+        #"{"a":true,"b":-1.5,"cause":3,"d":"x","scene":"w","seq":4,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.x","z":false}"#,
+        #"{"seq":5,"session":"s","sessions":2,"t":"2026-11-20T10:00:00.000Z","type":"app.y","types":"v","u":1}"#,
+        #"{"A":1,"seq":6,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"app.z"}"#,
+    ]
+
+    @Test func membersNavlogDoesNotKnowAreKeptOnKindsItDoesNotKnow() {
+        var summarizer = EventLineParser(checkingCanonicalForm: true)
+        var parser = EventLineParser(checkingCanonicalForm: true)
+        for line in Self.unknownMemberLines {
+            var pair = Pair("s")
+            #expect(Self.check(Array(line.utf8), &pair, summarizer: &summarizer, parser: &parser), "not summarized: \(line)")
+        }
+    }
+
     @Test func randomEditsAreSummarizedOnlyAsTheParserReadsThem() {
         var summarizer = EventLineParser(checkingCanonicalForm: true)
         var parser = EventLineParser(checkingCanonicalForm: true)
         var edits = RandomLineEdits(seed: 41, alphabet: Array(#" "\{}[],:0123456789-.aeiostxyzTZ"#.utf8)
                                         + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF], repeatingRuns: true)
         var made = 0
-        let lines = CanonicalLineCheckTests.generatedLines().prefix(2500).map(\.1) + Self.handMadeSession.map { Array($0.utf8) }
-        for line in lines {
-            for _ in 0..<4 {
+        let lines = CanonicalLineCheckTests.generatedLines().prefix(2500).map(\.1)
+            + (Self.handMadeSession + Self.unknownMemberLines).map { Array($0.utf8) }
+        for (index, line) in lines.enumerated() {
+            // The hand-made lines, each many times.
+            for _ in 0..<(index < 2500 ? 4 : 200) {
                 var pair = Pair("s")
                 if Self.check(edits.edit(line), &pair, summarizer: &summarizer, parser: &parser) { made += 1 }
             }
