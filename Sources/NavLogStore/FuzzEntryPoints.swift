@@ -15,12 +15,28 @@ public enum FuzzEntryPoints {
     /// One NDJSON line through ``EventLineParser``; an event that parses is
     /// applied to a state, and its state's JSON must decode to an equal state.
     /// A line the parser calls canonical must be exactly the canonical
-    /// writer's bytes for its event.
+    /// writer's bytes for its event. A line the ingest summarizes
+    /// (``EventLineParser/summarize(_:)``) must be one the parser reads,
+    /// canonical, to an event with the same seq, `t` and session, which
+    /// folds into the same state.
     public static func eventLine(_ bytes: UnsafeRawBufferPointer) {
         var parser = EventLineParser(checkingCanonicalForm: true)
         var general = EventLineParser(checkingCanonicalForm: true, usingFastPath: false)
+        var summarizer = EventLineParser(checkingCanonicalForm: true)
+        let summary = summarizer.summarize(bytes)
         let answer = Result { () throws(EventParseError) in try parser.parse(bytes) }
         let expected = Result { () throws(EventParseError) in try general.parse(bytes) }
+        if let summary {
+            guard case .success(let event) = expected, general.lastLineIsCanonical,
+                  event.seq == summary.seq, event.t == summary.t,
+                  bytes[summary.session].elementsEqual(event.session.utf8)
+            else { preconditionFailure("fuzz: a summary of a line the parser reads otherwise: \(String(decoding: bytes, as: UTF8.self))") }
+            var folded = NavigationState(session: event.session)
+            var applied = folded
+            summarizer.fold(summary, line: bytes, into: &folded)
+            _ = applied.apply(event)
+            precondition(folded == applied, "fuzz: a summary folds otherwise: \(String(decoding: bytes, as: UTF8.self))")
+        }
         // The fast path for canonical lines changes no answer.
         switch (answer, expected) {
         case (.success(let a), .success(let b)):

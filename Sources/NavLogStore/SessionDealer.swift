@@ -38,6 +38,11 @@ final class SessionDealer {
         }
         let owner = owners[session.number]
         lines[owner] += 1
-        chunk.shares[owner].add(text, number: number, route: session.number, session: skimmed)
+        // The chunk holds its shares: no retain of one per line.
+        chunk.shares.withUnsafeBufferPointer { shares in
+            Unmanaged.passUnretained(shares[owner])._withUnsafeGuaranteedRef {
+                $0.add(text, number: number, route: session.number, session: skimmed)
+            }
+        }
     }
 }

@@ -253,7 +253,8 @@ public final class StoreIngester {
                 var stopped = false
                 do throws(NDJSONFailure<ReadingEnd>) {
                     try reader.forEachLine { (line) throws(ReadingEnd) in
-                        deal(line, to: chunk, path: path)
+                        // `chunk` holds the chunk: no retain of it per line.
+                        Unmanaged.passUnretained(chunk)._withUnsafeGuaranteedRef { deal(line, to: $0, path: path) }
                         lastLine = line.number
                         if chunk.lineCount >= Self.chunkLines || chunk.bytesRead >= Self.chunkBytes {
                             do throws(LogError) { try handOut(chunk) } catch { throw .failed(error) }
