@@ -16,8 +16,9 @@ final class IngestChunk: @unchecked Sendable {
     struct Line {
         /// 1-based line number in its input.
         var number: Int
-        /// Where its bytes are in the share's ``Share/bytes`` (without the `\n`).
-        var start: Int
+        /// Where its bytes are (without the `\n`): in one of the chunk's
+        /// ``IngestChunk/inputs``, which the chunk holds until it is done.
+        var start: UnsafeRawPointer
         var length: Int
         /// Its session's number in this ingest.
         var route: Int32
@@ -26,6 +27,10 @@ final class IngestChunk: @unchecked Sendable {
         /// finds them at the same place agrees on the session.
         var sessionStart: Int32
         var sessionEnd: Int32
+
+        /// The line's bytes.
+        @inline(__always)
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: length) }
 
         /// Whether the skim found the session at `range` of the line.
         @inline(__always)
@@ -38,7 +43,6 @@ final class IngestChunk: @unchecked Sendable {
     /// until the chunk is handed out; then only that thread, until it
     /// calls ``IngestChunk/finishShare()``.
     final class Share {
-        let bytes = ByteBuffer(capacity: 256 << 10)
         @exclusivity(unchecked) var lines: [Line] = []
         /// Sessions this ingest had not named before: number and id bytes.
         @exclusivity(unchecked) var newRoutes: [(route: Int, key: [UInt8])] = []
@@ -47,15 +51,14 @@ final class IngestChunk: @unchecked Sendable {
         /// Whether the thread had stopped on an error (its lines not stored).
         @exclusivity(unchecked) var failed = false
 
+        /// Adds a line, whose bytes stay where they are (in an input of the chunk).
         @inline(__always)
         func add(_ line: UnsafeRawBufferPointer, number: Int, route: Int, session: Range<Int>?) {
-            lines.append(Line(number: number, start: bytes.count, length: line.count, route: Int32(route),
+            lines.append(Line(number: number, start: line.baseAddress!, length: line.count, route: Int32(route),
                               sessionStart: Int32(session?.lowerBound ?? 0), sessionEnd: Int32(session?.upperBound ?? 0)))
-            bytes.append(line)
         }
 
         func reset() {
-            bytes.removeAll()
             lines.removeAll(keepingCapacity: true)
             newRoutes.removeAll()
             rejections.removeAll()
@@ -90,11 +93,33 @@ final class IngestChunk: @unchecked Sendable {
         pthread_mutex_destroy(&mutex)
     }
 
+    /// The buffers the input was read into that hold the chunk's lines,
+    /// held until the chunk is done; `input` tells which was added last.
+    private(set) var inputs: [ByteBuffer] = []
+    private var lastInput = -1
+
+    /// Holds input buffer `buffer`, numbered `number` by the reading side
+    /// (a new buffer, a new number), when the chunk does not yet.
+    @inline(__always)
+    func hold(_ buffer: @autoclosure () -> ByteBuffer, number: Int) {
+        if number != lastInput {
+            inputs.append(buffer())
+            lastInput = number
+        }
+    }
+
+    /// Lets go of the input buffers, once every thread is done with the chunk.
+    func releaseInputs() {
+        inputs.removeAll(keepingCapacity: true)
+        lastInput = -1
+    }
+
     /// Empties the chunk for lines of input `file`.
     func reset(file: Int) {
         self.file = file
         for share in shares { share.reset() }
         rejections.removeAll()
+        releaseInputs()
         lineCount = 0
         bytesRead = 0
     }

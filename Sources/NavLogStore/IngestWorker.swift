@@ -79,11 +79,10 @@ final class IngestWorker: @unchecked Sendable {
             if routes.count <= route { routes += repeatElement(Route(key: []), count: route + 1 - routes.count) }
             routes[route] = Route(key: key)
         }
-        let all = share.bytes.bytes
         var stored = 0
         defer { storedTotal += stored }
         for line in share.lines {
-            let text = UnsafeRawBufferPointer(rebasing: all[line.start..<line.start + line.length])
+            let text = line.bytes
             if let reason = try store(text, line) {
                 share.rejections.append(StoreIngester.Rejection(file: files[file], line: line.number,
                                                                 reason: reason, bytes: [UInt8](text)))

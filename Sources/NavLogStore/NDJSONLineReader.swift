@@ -65,10 +65,26 @@ public final class NDJSONLineReader {
 
     /// Calls `body` for every line, in order. The last line needs no `\n`.
     public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
-        let capacity = limit + chunk + 1
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { buffer.deallocate() }
-        let base = buffer.baseAddress!
+        let buffer = ByteBuffer(capacity: bufferCapacity)
+        try forEachLine(readingInto: { buffer }, body)
+    }
+
+    /// The capacity a buffer given to ``forEachLine(readingInto:_:)`` must have.
+    var bufferCapacity: Int { limit + chunk + 1 }
+
+    /// ``forEachLine(_:)``, reading into buffers that `nextBuffer` gives
+    /// (each of ``bufferCapacity`` bytes): it is asked for one before every
+    /// read, and the part of a line already read moves to the front of the
+    /// one it gives. A line's bytes are in the buffer last given before it
+    /// was delivered, and stay there as long as the caller does not give
+    /// that buffer again; a caller that gives the same buffer every time has
+    /// the bytes only during `body`.
+    @inline(__always)
+    func forEachLine<E: Error>(readingInto nextBuffer: () -> ByteBuffer,
+                               _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
+        var buffer = nextBuffer()
+        precondition(buffer.capacity >= bufferCapacity)
+        var base = buffer.base
         var filled = 0  // bytes in buffer
         var start = 0  // start of the current line in buffer
         var number = 0
@@ -109,17 +125,22 @@ public final class NDJSONLineReader {
                 }
                 return
             }
-            // Keep the partial line; drop it if it is already over the limit.
+            // Keep the partial line (in the next buffer); drop it if it is
+            // already over the limit.
             let partial = filled - start
+            let next = nextBuffer()
+            precondition(next.capacity >= bufferCapacity)
             if partial > limit {
                 skipping = (skipping ?? 0) + partial
                 filled = 0
             } else {
-                if start > 0 && partial > 0 { memmove(base, base + start, partial) }
+                if partial > 0 && (next !== buffer || start > 0) { memmove(next.base, base + start, partial) }
                 filled = partial
             }
+            buffer = next
+            base = buffer.base
             start = 0
-            let room = capacity - filled
+            let room = bufferCapacity - filled
             let n = read(fd, base + filled, min(room, chunk))
             if n < 0 {
                 if errno == EINTR { continue }

@@ -189,10 +189,13 @@ public final class StoreIngester {
         var inFlight: [IngestChunk] = []
         var spare: [IngestChunk] = []
 
+        let inputs = InputBuffers()
+
         /// Waits for the oldest chunk in flight and reports it.
         func finishOldest() throws(LogError) {
             let chunk = inFlight.removeFirst()
             chunk.waitUntilDone()
+            chunk.releaseInputs()
             for rejection in chunk.allRejections() {
                 report.rejected += 1
                 progress.rejected += 1
@@ -236,6 +239,7 @@ public final class StoreIngester {
             }
             do throws(EventParseError) {
                 try dealer.deal(text, number: line.number, to: chunk)
+                chunk.hold(inputs.current!, number: inputs.currentNumber)
             } catch {
                 chunk.rejections.append(Rejection(file: path, line: line.number, reason: error.description,
                                                   bytes: [UInt8](text)))
@@ -252,7 +256,8 @@ public final class StoreIngester {
                 var lastLine = 0
                 var stopped = false
                 do throws(NDJSONFailure<ReadingEnd>) {
-                    try reader.forEachLine { (line) throws(ReadingEnd) in
+                    try reader.forEachLine(readingInto: { inputs.next(capacity: reader.bufferCapacity) }) {
+                        (line) throws(ReadingEnd) in
                         // `chunk` holds the chunk: no retain of it per line.
                         Unmanaged.passUnretained(chunk)._withUnsafeGuaranteedRef { deal(line, to: $0, path: path) }
                         lastLine = line.number
@@ -288,6 +293,33 @@ public final class StoreIngester {
             throw error
         }
         onProgress(progress)
+    }
+
+    /// The buffers an ingest reads its input into. The chunks whose lines
+    /// are in a buffer hold it until they are done, so the threads read the
+    /// lines where they were read, not copies; a buffer is read into again
+    /// once no chunk holds it.
+    private final class InputBuffers {
+        /// The buffer being read into, and its number (one more for each).
+        @exclusivity(unchecked) private(set) var current: ByteBuffer?
+        @exclusivity(unchecked) private(set) var currentNumber = 0
+        /// Buffers read into before, perhaps still held by chunks.
+        @exclusivity(unchecked) private var used: [ByteBuffer] = []
+
+        /// The buffer to read into next: one no chunk holds any more, or a new one.
+        func next(capacity: Int) -> ByteBuffer {
+            if let current { used.append(current) }
+            current = nil
+            var next: ByteBuffer? = nil
+            for k in used.indices where isKnownUniquelyReferenced(&used[k]) && used[k].capacity >= capacity {
+                next = used.remove(at: k)
+                break
+            }
+            let buffer = next ?? ByteBuffer(capacity: capacity)
+            current = buffer
+            currentNumber += 1
+            return buffer
+        }
     }
 
     /// Lines, and bytes, read before a chunk is handed out.
