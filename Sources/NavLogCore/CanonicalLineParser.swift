@@ -63,11 +63,12 @@ struct CanonicalLineParser {
     }
 
     /// The summary of a canonical line, or `nil` when the line is not in the
-    /// layout this path knows, has no `seq`, or has a route value with
-    /// `data` (the caller then parses it to an ``Event``).
+    /// layout this path knows or has no `seq` (the caller then parses it to
+    /// an ``Event``).
     @inline(__always)
     static func summarize(_ line: UnsafeRawBufferPointer, storage: LineParserStorage) -> CanonicalLineSummary? {
         guard line.count >= 2, let start = line.baseAddress else { return nil }
+        if !storage.routeData.isEmpty { storage.routeData.removeAll(keepingCapacity: true) }
         var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
                                          storage: storage, summarizing: true)
         guard parser.scan() else { return nil }
@@ -432,15 +433,24 @@ struct CanonicalLineParser {
                           id: id.map { names.string(UnsafeRawBufferPointer(rebasing: b[$0])) }, data: data)
     }
 
-    /// A route value without `data` at `i`, kept as ranges (summarizing): a
-    /// value with `data` is left to the event path.
+    /// A route value at `i`, kept as ranges (summarizing), its `data`, if
+    /// any, in the storage's ``LineParserStorage/routeData``.
     @inline(__always)
     private mutating func routeRanges() -> Bool {
-        guard i < n, base[i] == UInt8(ascii: "{") else { return false }
+        var data: Int32 = -1
+        if matches(#"{"data":"#) {
+            i += 8
+            guard let value = dataValue(), i < n, base[i] == UInt8(ascii: ",") else { return false }
+            data = Int32(storage.routeData.count)
+            storage.routeData.append(value)
+        } else {
+            guard i < n, base[i] == UInt8(ascii: "{") else { return false }
+        }
+        // Past the `{`, or the `,` after the data.
         i += 1
-        guard !matches(#""data":"#), let (id, type) = routeIdentity() else { return false }
+        guard let (id, type) = routeIdentity() else { return false }
         let ranges = RouteRanges(typeStart: Int32(type.lowerBound), typeEnd: Int32(type.upperBound),
-                                 idStart: Int32(id?.lowerBound ?? 0), idEnd: Int32(id?.upperBound ?? 0))
+                                 idStart: Int32(id?.lowerBound ?? 0), idEnd: Int32(id?.upperBound ?? 0), data: data)
         storage.setRouteRanges(ranges, at: routeCount)
         routeCount += 1
         return true

@@ -4,10 +4,11 @@
 /// into a ``NavigationState`` (``EventLineParser/fold(_:line:into:)``) and to
 /// store it as it is, without building the event: no `String` is made for
 /// the session, `meta` is checked and dropped, and route values stay bytes
-/// until the fold needs them.
+/// until the fold needs them (a route's `data` is read as a value).
 ///
-/// A summary is only made of a line the fast path reads, whose routes carry
-/// no `data` and that has a `seq`; it means exactly the event
+/// A summary is only made of a line the fast path reads (and of a kind
+/// navlog does not know with members it does not know either, kept as
+/// they are), that has a `seq`; it means exactly the event
 /// ``EventLineParser/parse(_:)`` reads from the same line (the tests check
 /// both, line by line and state by state). Its ranges are valid for that
 /// line only, and its routes until the parser reads another line.
@@ -43,8 +44,7 @@ package struct CanonicalLineSummary {
     let routes: Range<Int>
 }
 
-/// Where one route value's `type` and `id` are in a line (a summary's
-/// routes have no `data`).
+/// Where one route value's `type` and `id` are in a line, and its `data`.
 struct RouteRanges {
     var typeStart: Int32
     var typeEnd: Int32
@@ -52,4 +52,6 @@ struct RouteRanges {
     /// on the fast path).
     var idStart: Int32
     var idEnd: Int32
+    /// Where its `data` is in the parser's route data, or -1 for none.
+    var data: Int32
 }

@@ -1,7 +1,6 @@
 extension EventLineParser {
     /// The summary of `line` when it is a canonical line with a `seq` that
-    /// the fast path reads and whose route values carry no `data`; `nil`
-    /// otherwise (``parse(_:)`` then reads it, or says why not). A summary
+    /// the fast path reads; `nil` otherwise (``parse(_:)`` then reads it, or says why not). A summary
     /// costs less than the event: nothing of the line is copied into a
     /// `String`. Its routes are valid until the next line is summarized.
     @inline(__always)
@@ -23,7 +22,8 @@ extension EventLineParser {
         @inline(__always) func route(_ index: Int) -> RouteValue {
             let r = storage.routeRanges[index]
             return RouteValue(type: string(Int(r.typeStart)..<Int(r.typeEnd)),
-                              id: r.idStart == r.idEnd ? nil : string(Int(r.idStart)..<Int(r.idEnd)))
+                              id: r.idStart == r.idEnd ? nil : string(Int(r.idStart)..<Int(r.idEnd)),
+                              data: r.data < 0 ? nil : storage.routeData[Int(r.data)])
         }
         @inline(__always) func routes() -> [RouteValue] { summary.routes.map(route) }
 

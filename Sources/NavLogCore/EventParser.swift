@@ -127,6 +127,9 @@ final class LineParserStorage {
     @exclusivity(unchecked) private(set) var routeRanges = UnsafeMutablePointer<RouteRanges>.allocate(capacity: 16)
     @exclusivity(unchecked) private var routeCapacity = 16
 
+    /// The `data` of the route values of the last line summarized.
+    @exclusivity(unchecked) var routeData: [JSONValue] = []
+
     /// Keeps route value `index` of the line being summarized.
     @inline(__always)
     func setRouteRanges(_ ranges: RouteRanges, at index: Int) {

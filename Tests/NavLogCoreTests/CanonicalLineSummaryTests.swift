@@ -66,7 +66,7 @@ struct CanonicalLineSummaryTests {
             pairs[event.session] = pair
         }
         // Left to events: tabs.define, state.restore, session.start with
-        // app or device, and routes with data.
+        // app or device.
         #expect(made * 100 >= lines.count * 90, "summarized \(made) of \(lines.count)")
         for kind in ["stack.push", "stack.pop", "stack.popToRoot", "stack.set", "tab.select", "split.select",
                      "modal.present", "modal.dismiss", "url.open", "mark", "session.end"] {
@@ -83,9 +83,9 @@ struct CanonicalLineSummaryTests {
         #"{"seq":5,"session":"s","t":"2026-11-20T10:00:00.004Z","tab":"search","type":"tab.select"}"#,
         #"{"hidden":false,"seq":6,"session":"s","t":"2026-11-20T10:00:00.005Z","tab":"search","type":"tab.visibility"}"#,
         #"{"seq":7,"session":"s","stack":"home","t":"2026-11-20T10:00:00.006Z","type":"stack.push","value":{"id":"a","type":"Recipe"}}"#,
-        #"{"seq":8,"session":"s","stack":"home","t":"2026-11-20T10:00:00.007Z","type":"stack.push","value":{"type":"Settings"}}"#,
+        #"{"seq":8,"session":"s","stack":"home","t":"2026-11-20T10:00:00.007Z","type":"stack.push","value":{"data":{"q":[1,"x",null],"r":{"s":true}},"type":"Settings"}}"#,
         #"{"count":3,"seq":9,"session":"s","stack":"home","t":"2026-11-20T10:00:00.008Z","type":"stack.pop"}"#,
-        #"{"path":[{"id":"1","type":"A"},{"type":"B"},{"id":"2","type":"A"}],"seq":10,"session":"s","stack":"home","t":"2026-11-20T10:00:00.009Z","type":"stack.set"}"#,
+        #"{"path":[{"id":"1","type":"A"},{"data":1,"type":"B"},{"data":"x","id":"2","type":"A"}],"seq":10,"session":"s","stack":"home","t":"2026-11-20T10:00:00.009Z","type":"stack.set"}"#,
         #"{"count":2,"seq":11,"session":"s","stack":"home","t":"2026-11-20T10:00:00.010Z","type":"stack.pop"}"#,
         #"{"seq":12,"session":"s","stack":"home","t":"2026-11-20T10:00:00.011Z","type":"stack.pop"}"#,
         #"{"seq":13,"session":"s","stack":"other","t":"2026-11-20T10:00:00.012Z","type":"stack.popToRoot"}"#,
@@ -124,9 +124,11 @@ struct CanonicalLineSummaryTests {
     }
 
     @Test(arguments: [
-        // Left to the event: data, no seq, meta the writer would write otherwise.
-        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1},"type":"R"}}"#,
-        #"{"path":[{"data":1,"type":"A"}],"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.set"}"#,
+        // Left to the event: data the writer would write otherwise, no seq,
+        // meta the writer would write otherwise.
+        #"{"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.push","value":{"data":{"q":1,"a":2},"type":"R"}}"#,
+        #"{"path":[{"data":1.0e,"type":"A"}],"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.set"}"#,
+        #"{"path":[{"data":null,"type":"A"}],"seq":1,"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.set"}"#,
         #"{"session":"s","stack":"h","t":"2026-11-20T10:00:00.000Z","type":"stack.pop"}"#,
         #"{"meta":{"b":1,"a":2},"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark","label":"x"}"#,
         #"{"label":"x","meta":{"b":1,"a":2},"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#,
