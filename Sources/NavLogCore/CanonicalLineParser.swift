@@ -480,6 +480,9 @@ struct CanonicalLineParser {
     /// writes for it (the general parser's check: written again, compared).
     /// `null` is left to the general parser, which reads it as no data.
     private mutating func dataValue() -> JSONValue? {
+        // A flat object is checked as it is read, then read as a value.
+        let start = i
+        if flatMetaObject() { return flatObjectValue(start..<i) }
         var reader = JSONReader(b, at: i, maxDepth: Self.metaDepth)
         guard i < n, base[i] != UInt8(ascii: "n"), let value = try? reader.parseValue() else { return nil }
         let length = reader.i - i
@@ -544,6 +547,43 @@ struct CanonicalLineParser {
         }
         i = start
         return false
+    }
+
+    /// The value of the object at `range`, which ``flatMetaObject()`` has
+    /// read: plain keys, each with a plain string or a scalar.
+    private func flatObjectValue(_ range: Range<Int>) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        var k = range.lowerBound + 1
+        let end = range.upperBound - 1
+        func text(_ from: Int, _ to: Int) -> String {
+            String(decoding: UnsafeRawBufferPointer(rebasing: b[from..<to]), as: UTF8.self)
+        }
+        while k < end {
+            // `"key":`, then the value up to the next `,` or the closing `}`.
+            var keyEnd = k + 1
+            while base[keyEnd] != UInt8(ascii: "\"") { keyEnd += 1 }
+            let key = text(k + 1, keyEnd)
+            var v = keyEnd + 2
+            let value: JSONValue
+            if base[v] == UInt8(ascii: "\"") {
+                var close = v + 1
+                while base[close] != UInt8(ascii: "\"") { close += 1 }
+                value = .string(text(v + 1, close))
+                v = close + 1
+            } else {
+                let start = v
+                while v < end, base[v] != UInt8(ascii: ",") { v += 1 }
+                switch base[start] {
+                case UInt8(ascii: "t"): value = .bool(true)
+                case UInt8(ascii: "f"): value = .bool(false)
+                case UInt8(ascii: "n"): value = .null
+                default: value = .number(text(start, v))
+                }
+            }
+            members[key] = value
+            k = v + 1
+        }
+        return .object(members)
     }
 
     /// A member whose key navlog does not know at `i` (summarizing): a
