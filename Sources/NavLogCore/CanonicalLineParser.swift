@@ -117,12 +117,8 @@ struct CanonicalLineParser {
                 }
                 hasUnknownMember = true
                 lastName = name
-                guard i < n else { return false }
-                if base[i] == UInt8(ascii: ",") {
-                    i += 1
-                    continue
-                }
-                guard base[i] == UInt8(ascii: "}"), i == n - 1 else { return false }
+                guard let more = afterMember() else { return false }
+                if more { continue }
                 break
             }
             // Ascending, so no key twice.
@@ -181,15 +177,24 @@ struct CanonicalLineParser {
                 slots[key.rawValue] = ValueSlot(start: Int32(range.lowerBound), end: Int32(range.upperBound),
                                                 isString: true, hasEscapes: false)
             }
-            guard i < n else { return false }
-            if base[i] == UInt8(ascii: ",") {
-                i += 1
-                continue
-            }
-            guard base[i] == UInt8(ascii: "}"), i == n - 1 else { return false }
+            guard let more = afterMember() else { return false }
+            if more { continue }
             break
         }
         return true
+    }
+
+    /// Past a member: `,` (another member follows: `true`) or the closing
+    /// `}` that ends the line (`false`); `nil` for anything else.
+    @inline(__always)
+    private mutating func afterMember() -> Bool? {
+        guard i < n else { return nil }
+        if base[i] == UInt8(ascii: ",") {
+            i += 1
+            return true
+        }
+        guard base[i] == UInt8(ascii: "}"), i == n - 1 else { return nil }
+        return false
     }
 
     // MARK: The event
