@@ -94,7 +94,8 @@ final class IngestChunk: @unchecked Sendable {
     }
 
     /// The buffers the input was read into that hold the chunk's lines,
-    /// held until the chunk is done; `input` tells which was added last.
+    /// held until the chunk is done; `lastInput` is the reading side's
+    /// number of the one added last.
     private(set) var inputs: [ByteBuffer] = []
     private var lastInput = -1
 

@@ -12,8 +12,9 @@ import NavLogCore
 /// an absent seq is the last accepted one + 1, a seq must increase) and
 /// appends it to the session's log — the line as read when it is already
 /// canonical, and then, for most lines, without building the event at all
-/// (a ``CanonicalLineSummary`` folded into the log's state). Keeps at most `maxOpenWriters` logs open (``OpenLogs``).
-/// Its results are read after `join()`.
+/// (a ``CanonicalLineSummary`` folded into the log's state). Keeps at most
+/// `maxOpenWriters` logs open (``OpenLogs``). Its results are read after
+/// `join()`.
 final class IngestWorker: @unchecked Sendable {
     /// A session this thread owns.
     private struct Route {
