@@ -145,6 +145,7 @@ final class LineParserStorage {
         routeRanges = grown
         routeCapacity *= 2
     }
+
     /// Known keys written plainly.
     let keys = CanonicalKeyMatcher.shared
 

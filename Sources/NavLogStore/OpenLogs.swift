@@ -45,8 +45,6 @@ final class OpenLogs {
         return try open(route, path: path())
     }
 
-    /// Opens route `route`'s log, closing the least recently used one first
-    /// when `limit` are open.
     /// ``writer(for:path:)`` without a retain: valid until the next call
     /// that may open a log (and so close another).
     @inline(__always)
@@ -59,6 +57,8 @@ final class OpenLogs {
         return Unmanaged.passUnretained(try open(route, path: path()))
     }
 
+    /// Opens route `route`'s log, closing the least recently used one first
+    /// when `limit` are open.
     @inline(never)
     private func open(_ route: Int, path: String) throws(LogError) -> LogWriter {
         if writers.count <= route {
