@@ -69,10 +69,17 @@ public struct EventLineParser {
 
     /// Parses one line (without its newline).
     public mutating func parse(_ line: UnsafeRawBufferPointer) throws(EventParseError) -> Event {
+        try parse(line, tryingFastPath: true)
+    }
+
+    /// ``parse(_:)``, without trying the fast path first when the caller
+    /// knows it would not read the line (``summarize(_:)`` made no summary
+    /// of it): the answer is the same, one scan fewer.
+    package mutating func parse(_ line: UnsafeRawBufferPointer, tryingFastPath: Bool) throws(EventParseError) -> Event {
         guard line.count <= EventParser.maxLineBytes else {
             throw .lineTooLong(bytes: line.count, limit: EventParser.maxLineBytes)
         }
-        if storage.usesFastPath, let event = CanonicalLineParser.parse(line, storage: storage) {
+        if tryingFastPath, storage.usesFastPath, let event = CanonicalLineParser.parse(line, storage: storage) {
             storage.lastLineIsCanonical = storage.checksCanonicalForm
             return event
         }

@@ -17,7 +17,7 @@ final class IngestChunk: @unchecked Sendable {
         /// 1-based line number in its input.
         var number: Int
         /// Where its bytes are (without the `\n`): in one of the chunk's
-        /// ``IngestChunk/inputs``, which the chunk holds until it is done.
+        /// input buffers, which the chunk holds until it is done.
         var start: UnsafeRawPointer
         var length: Int
         /// Its session's number in this ingest.
@@ -96,7 +96,7 @@ final class IngestChunk: @unchecked Sendable {
     /// The buffers the input was read into that hold the chunk's lines,
     /// held until the chunk is done; `lastInput` is the reading side's
     /// number of the one added last.
-    private(set) var inputs: [ByteBuffer] = []
+    private var inputs: [ByteBuffer] = []
     private var lastInput = -1
 
     /// Holds input buffer `buffer`, numbered `number` by the reading side

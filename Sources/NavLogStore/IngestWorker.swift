@@ -99,14 +99,16 @@ final class IngestWorker: @unchecked Sendable {
         let number = Int(line.route)
         // A canonical line with its seq, not near the length limit, is
         // stored as it is and folded without an event.
-        if text.count <= Self.checkCanonicalAbove, let summary = parser.summarize(text) {
+        let summarizable = text.count <= Self.checkCanonicalAbove
+        if summarizable, let summary = parser.summarize(text) {
             guard line.skimmedSession(at: summary.session) || isRoute(number, text[summary.session]) else {
                 return Self.skimDisagrees(routes[number].key,
                                           String(decoding: UnsafeRawBufferPointer(rebasing: text[summary.session]), as: UTF8.self))
             }
             return try store(summary, of: text, route: number)
         }
-        return try storeEvent(text, route: number)
+        // A line the summary did not take, the fast path would not read either.
+        return try storeEvent(text, route: number, tryingFastPath: !summarizable)
     }
 
     /// Whether `session` are exactly the bytes of session `route`.
@@ -115,7 +117,7 @@ final class IngestWorker: @unchecked Sendable {
     }
 
     /// Stores a canonical line that has a summary, of session `route` (the
-    /// caller checked): as ``storeEvent(_:route:)`` stores it, without its event.
+    /// caller checked): as ``storeEvent(_:route:tryingFastPath:)`` stores it, without its event.
     @inline(__always)
     private func store(_ summary: CanonicalLineSummary, of text: UnsafeRawBufferPointer,
                        route number: Int) throws(LogError) -> String? {
@@ -150,9 +152,10 @@ final class IngestWorker: @unchecked Sendable {
     /// Stores one line of session `route` through its event (out of line:
     /// the summary's path is the common one).
     @inline(never)
-    private func storeEvent(_ text: UnsafeRawBufferPointer, route number: Int) throws(LogError) -> String? {
+    private func storeEvent(_ text: UnsafeRawBufferPointer, route number: Int,
+                            tryingFastPath: Bool) throws(LogError) -> String? {
         var event: Event
-        do { event = try parser.parse(text) } catch { return error.description }
+        do { event = try parser.parse(text, tryingFastPath: tryingFastPath) } catch { return error.description }
         // A line already canonical with its own seq is stored as it is.
         let keepsLine = parser.lastLineIsCanonical && event.seq != 0
         guard routes[number].key.withUnsafeBytes({ SessionID.same(event.session, utf8: $0) }) else {
