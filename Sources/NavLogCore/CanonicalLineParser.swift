@@ -28,7 +28,9 @@ struct CanonicalLineParser {
     private let base: UnsafePointer<UInt8>
     private let n: Int
     private var i = 1
-    private let storage: LineParserStorage
+    /// Not retained: the caller of ``parse(_:storage:)`` or
+    /// ``summarize(_:storage:)`` holds it while the parser lives (see ``withStorage(_:)``).
+    private let storageRef: Unmanaged<LineParserStorage>
     /// Which keys the line has, by ``CanonicalKey`` raw value.
     private var present: UInt32 = 0
     /// Where each string field's characters are (between its quotes), by
@@ -39,9 +41,6 @@ struct CanonicalLineParser {
     private var cause = 0
     private var count = 0
     private var hidden = false
-    private var route: RouteValue? = nil
-    private var routes: [RouteValue] = []
-    private var meta: [String: JSONValue]? = nil
     /// Whether the line is read for a ``CanonicalLineSummary``: route values
     /// are then kept as ranges (in the storage's ``LineParserStorage/routeRanges``)
     /// and `meta` is checked, not kept.
@@ -58,6 +57,7 @@ struct CanonicalLineParser {
         guard line.count >= 2, let start = line.baseAddress else { return nil }
         var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
                                          storage: storage, summarizing: false)
+        defer { storage.parsedValues.removeAll() }
         guard parser.scan(), let summary = parser.summary() else { return nil }
         return parser.build(summary)
     }
@@ -80,13 +80,19 @@ struct CanonicalLineParser {
         self.b = b
         self.base = base
         self.n = n
-        self.storage = storage
+        self.storageRef = Unmanaged.passUnretained(storage)
         self.slots = storage.slots
         self.summarizing = summarizing
     }
 
     @inline(__always)
     private static func bit(_ key: CanonicalKey) -> UInt32 { UInt32(1) << UInt32(key.rawValue) }
+
+    /// Runs `body` with the storage, which the caller holds: no retain.
+    @inline(__always)
+    private func withStorage<R>(_ body: (LineParserStorage) -> R) -> R {
+        storageRef._withUnsafeGuaranteedRef(body)
+    }
 
     /// Keys every kind may have.
     private static let common = bit(.cause) | bit(.meta) | bit(.scene) | bit(.seq) | bit(.session) | bit(.t) | bit(.type)
@@ -154,21 +160,21 @@ struct CanonicalLineParser {
                     guard routeRanges() else { return false }
                 } else {
                     guard let v = routeValue() else { return false }
-                    route = v
+                    withStorage { $0.parsedValues.route = v }
                 }
             case .path, .selection:
                 if summarizing {
                     guard routeRangesArray() else { return false }
                 } else {
                     guard let v = routeArray() else { return false }
-                    routes = v
+                    withStorage { $0.parsedValues.routes = v }
                 }
             case .meta:
                 if summarizing {
                     guard flatMetaObject() || metaObject() != nil else { return false }
                 } else {
                     guard let value = metaObject() else { return false }
-                    meta = value
+                    withStorage { $0.parsedValues.meta = value }
                 }
             case .app, .device, .state, .tabs:
                 return false
@@ -205,7 +211,7 @@ struct CanonicalLineParser {
     private func summary() -> CanonicalLineSummary? {
         guard present & Self.bit(.seq) != 0, let sessionRange = range(.session), let tRange = range(.t),
               let typeRange = range(.type), tRange.count == 24,
-              let t = storage.timestamps.parse(UnsafeRawBufferPointer(rebasing: b[tRange]))
+              let t = withStorage({ $0.timestamps.parse(UnsafeRawBufferPointer(rebasing: b[tRange])) })
         else { return nil }
         let token = JSONReader.StringToken(start: typeRange.lowerBound, end: typeRange.upperBound, hasEscapes: false)
         let tag = KindTag.match(token, in: JSONReader(b)) ?? .other
@@ -294,17 +300,18 @@ struct CanonicalLineParser {
     /// The event of a scanned line whose summary is `s`.
     @inline(__always)
     private func build(_ s: CanonicalLineSummary) -> Event {
+        let parsed = withStorage { $0.parsedValues }
         let kind: EventKind
         switch s.tag {
-        case .stack_push: kind = .stackPush(stack: string(s.name!), value: route!)
+        case .stack_push: kind = .stackPush(stack: string(s.name!), value: parsed.route!)
         case .stack_pop: kind = .stackPop(stack: string(s.name!), count: s.count)
         case .tab_select: kind = .tabSelect(tab: string(s.name!))
         case .mark: kind = .mark(label: string(s.name!))
         case .modal_present: kind = .modalPresent(modal: string(s.name!), style: s.style)
         case .modal_dismiss: kind = .modalDismiss(modal: s.name.map { string($0) })
-        case .split_select: kind = .splitSelect(split: s.name.map { string($0) }, column: s.column!, selection: routes)
+        case .split_select: kind = .splitSelect(split: s.name.map { string($0) }, column: s.column!, selection: parsed.routes)
         case .stack_popToRoot: kind = .stackPopToRoot(stack: string(s.name!))
-        case .stack_set: kind = .stackSet(stack: string(s.name!), path: routes)
+        case .stack_set: kind = .stackSet(stack: string(s.name!), path: parsed.routes)
         case .url_open: kind = .urlOpen(url: string(s.name!))
         case .session_start: kind = .sessionStart(app: nil, device: nil)
         case .session_end: kind = .sessionEnd
@@ -319,16 +326,17 @@ struct CanonicalLineParser {
         // Short ids come from the name cache (interleaved sessions miss the
         // parser's one-entry memory of the last session).
         let sessionBytes = UnsafeRawBufferPointer(rebasing: b[s.session])
-        let session = sessionBytes.count <= StringInterner.maxBytes
-            ? storage.names.string(sessionBytes) : storage.session(sessionBytes)
+        let session = withStorage {
+            sessionBytes.count <= StringInterner.maxBytes ? $0.names.string(sessionBytes) : $0.session(sessionBytes)
+        }
         return Event(kind: kind, session: session, seq: s.seq, t: s.t, scene: s.scene.map { string($0) },
-                     cause: present & Self.bit(.cause) != 0 ? cause : nil, meta: meta, extra: [:])
+                     cause: present & Self.bit(.cause) != 0 ? cause : nil, meta: parsed.meta, extra: [:])
     }
 
     /// The string at `range` of the line, through the name cache.
     @inline(__always)
     private func string(_ range: Range<Int>) -> String {
-        storage.names.string(UnsafeRawBufferPointer(rebasing: b[range]))
+        withStorage { $0.names.string(UnsafeRawBufferPointer(rebasing: b[range])) }
     }
 
     /// Where a string field's characters are, when the line has it.
@@ -354,7 +362,7 @@ struct CanonicalLineParser {
     @inline(__always)
     private mutating func matchKey() -> CanonicalKey? {
         if i + 17 <= n {
-            guard let pattern = storage.keys.match(b, at: i) else { return nil }
+            guard let pattern = withStorage({ $0.keys.match(b, at: i) }) else { return nil }
             i += pattern.length
             return pattern.key
         }
@@ -364,7 +372,7 @@ struct CanonicalLineParser {
         let available = n - i
         return withUnsafeMutableBytes(of: &padded) { copy -> CanonicalKey? in
             copy.baseAddress!.copyMemory(from: base + i, byteCount: available)
-            guard let pattern = storage.keys.match(UnsafeRawBufferPointer(copy), at: 0),
+            guard let pattern = withStorage({ $0.keys.match(UnsafeRawBufferPointer(copy), at: 0) }),
                   pattern.length <= available
             else { return nil }
             i += pattern.length
@@ -433,9 +441,7 @@ struct CanonicalLineParser {
         // Past the `{`, or the `,` after the data.
         i += 1
         guard let (id, type) = routeIdentity() else { return nil }
-        let names = storage.names
-        return RouteValue(type: names.string(UnsafeRawBufferPointer(rebasing: b[type])),
-                          id: id.map { names.string(UnsafeRawBufferPointer(rebasing: b[$0])) }, data: data)
+        return RouteValue(type: string(type), id: id.map { string($0) }, data: data)
     }
 
     /// A route value at `i`, kept as ranges (summarizing), its `data`, if
@@ -446,8 +452,10 @@ struct CanonicalLineParser {
         if matches(#"{"data":"#) {
             i += 8
             guard let value = dataValue(), i < n, base[i] == UInt8(ascii: ",") else { return false }
-            data = Int32(storage.routeData.count)
-            storage.routeData.append(value)
+            data = withStorage {
+                $0.routeData.append(value)
+                return Int32($0.routeData.count - 1)
+            }
         } else {
             guard i < n, base[i] == UInt8(ascii: "{") else { return false }
         }
@@ -456,7 +464,7 @@ struct CanonicalLineParser {
         guard let (id, type) = routeIdentity() else { return false }
         let ranges = RouteRanges(typeStart: Int32(type.lowerBound), typeEnd: Int32(type.upperBound),
                                  idStart: Int32(id?.lowerBound ?? 0), idEnd: Int32(id?.upperBound ?? 0), data: data)
-        storage.setRouteRanges(ranges, at: routeCount)
+        withStorage { $0.setRouteRanges(ranges, at: routeCount) }
         routeCount += 1
         return true
     }
@@ -491,8 +499,10 @@ struct CanonicalLineParser {
         var reader = JSONReader(b, at: i, maxDepth: Self.metaDepth)
         guard i < n, base[i] != UInt8(ascii: "n"), let value = try? reader.parseValue() else { return nil }
         let length = reader.i - i
-        storage.scratch.reset()
-        storage.scratch.write(value)
+        withStorage {
+            $0.scratch.reset()
+            $0.scratch.write(value)
+        }
         guard writtenAgain(length) else { return nil }
         i += length
         return value
@@ -501,8 +511,10 @@ struct CanonicalLineParser {
     /// Whether the `length` bytes at `i` are what the scratch writer holds.
     @inline(__always)
     private func writtenAgain(_ length: Int) -> Bool {
-        storage.scratch.bytes.count == length && storage.scratch.bytes.withUnsafeBytes { written in
-            memcmp(written.baseAddress!, base + i, length) == 0
+        withStorage { storage in
+            storage.scratch.bytes.count == length && storage.scratch.bytes.withUnsafeBytes { written in
+                memcmp(written.baseAddress!, base + i, length) == 0
+            }
         }
     }
 
@@ -513,8 +525,10 @@ struct CanonicalLineParser {
         var reader = JSONReader(b, at: i, maxDepth: Self.metaDepth)
         guard let members = try? reader.parseObjectMembers() else { return nil }
         let length = reader.i - i
-        storage.scratch.reset()
-        storage.scratch.write(object: members)
+        withStorage {
+            $0.scratch.reset()
+            $0.scratch.write(object: members)
+        }
         guard writtenAgain(length) else { return nil }
         i += length
         return members

@@ -137,6 +137,24 @@ final class LineParserStorage {
     /// The `data` of the route values of the last line summarized.
     @exclusivity(unchecked) var routeData: [JSONValue] = []
 
+    /// The values ``CanonicalLineParser`` reads from a line it parses to an
+    /// event, until the event takes them.
+    @exclusivity(unchecked) var parsedValues = ParsedValues()
+
+    /// The route value of `value`, those of `path` or `selection`, and `meta`.
+    struct ParsedValues {
+        var route: RouteValue?
+        var routes: [RouteValue] = []
+        var meta: [String: JSONValue]?
+
+        @inline(__always)
+        mutating func removeAll() {
+            if route != nil { route = nil }
+            if !routes.isEmpty { routes = [] }
+            if meta != nil { meta = nil }
+        }
+    }
+
     /// Keeps route value `index` of the line being summarized.
     @inline(__always)
     func setRouteRanges(_ ranges: RouteRanges, at index: Int) {
