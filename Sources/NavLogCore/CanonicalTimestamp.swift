@@ -18,22 +18,30 @@ struct CanonicalTimestampCache: Sendable {
 
     /// Parses the canonical 24-byte form; `nil` for anything else (the
     /// caller then uses the general parser, which also gives the reason).
+    ///
+    /// The time of day is read as two words: `HH:MM:SS` and `.mmm`, each
+    /// byte checked for being a digit or its separator at once.
     mutating func parse(_ b: UnsafeRawBufferPointer) -> Timestamp? {
         guard b.count == 24, let base = b.baseAddress else { return nil }
-        let p = base.assumingMemoryBound(to: UInt8.self)
-        guard p[10] == UInt8(ascii: "T"), p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
-              p[19] == UInt8(ascii: "."), p[23] == UInt8(ascii: "Z")
+        // Bytes 10 to 17 are `THH:MM:S`, 16 to 23 `:SS.mmmZ` (little-endian: byte k is bits 8k...).
+        let clock = base.loadUnaligned(fromByteOffset: 10, as: UInt64.self)
+        let fraction = base.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        guard Self.isDigits(clock, mask: Self.clockDigits), clock & ~Self.clockDigits == Self.clockMarks,
+              Self.isDigits(fraction, mask: Self.fractionDigits), fraction & ~Self.fractionDigits == Self.fractionMarks
         else { return nil }
-        @inline(__always) func d(_ i: Int) -> UInt32 { UInt32(p[i] &- 0x30) }
-        let h1 = d(11), h2 = d(12), mi1 = d(14), mi2 = d(15), s1 = d(17), s2 = d(18), f1 = d(20), f2 = d(21), f3 = d(22)
-        guard h1 < 10, h2 < 10, mi1 < 10, mi2 < 10, s1 < 10, s2 < 10, f1 < 10, f2 < 10, f3 < 10 else { return nil }
-        let hour = h1 * 10 + h2, minute = mi1 * 10 + mi2, second = s1 * 10 + s2
+        @inline(__always) func digit(_ word: UInt64, _ k: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: word >> (8 * k)) & 0x0F }
+        let hour = digit(clock, 1) * 10 + digit(clock, 2)
+        let minute = digit(clock, 4) * 10 + digit(clock, 5)
+        let second = digit(clock, 7) * 10 + digit(fraction, 2)
+        let milli = digit(fraction, 4) * 100 + digit(fraction, 5) * 10 + digit(fraction, 6)
         guard hour <= 23, minute <= 59, second <= 59 else { return nil }
         let date = (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
         let days: Int64
         if date == parsedDate && parsedDay != Int64.min {
             days = parsedDay
         } else {
+            let p = base.assumingMemoryBound(to: UInt8.self)
+            @inline(__always) func d(_ i: Int) -> UInt32 { UInt32(p[i] &- 0x30) }
             guard p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-") else { return nil }
             let y1 = d(0), y2 = d(1), y3 = d(2), y4 = d(3), m1 = d(5), m2 = d(6), dd1 = d(8), dd2 = d(9)
             guard y1 < 10, y2 < 10, y3 < 10, y4 < 10, m1 < 10, m2 < 10, dd1 < 10, dd2 < 10 else { return nil }
@@ -44,9 +52,25 @@ struct CanonicalTimestampCache: Sendable {
             parsedDate = date
             parsedDay = days
         }
-        let ms = (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(f1 * 100 + f2 * 10 + f3)
+        let ms = (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(milli)
         guard ms >= Timestamp.minMilliseconds, ms <= Timestamp.maxMilliseconds else { return nil }
         return Timestamp(milliseconds: ms)
+    }
+
+    /// The digit bytes of `THH:MM:S` and their other bytes, `T`, `:`, `:`.
+    private static let clockDigits: UInt64 = 0xFF00_FFFF_00FF_FF00
+    private static let clockMarks: UInt64 = 0x003A_0000_3A00_0054
+    /// The digit bytes of `:SS.mmmZ` and their other bytes, `:`, `.`, `Z`.
+    private static let fractionDigits: UInt64 = 0x00FF_FFFF_00FF_FF00
+    private static let fractionMarks: UInt64 = 0x5A00_0000_2E00_003A
+
+    /// Whether every byte of `word` in `mask` is an ASCII digit: its high
+    /// nibble is 3, and adding 6 to it does not carry into it.
+    @inline(__always)
+    private static func isDigits(_ word: UInt64, mask: UInt64) -> Bool {
+        let highNibbles = mask & 0xF0F0_F0F0_F0F0_F0F0
+        return word & highNibbles == 0x3030_3030_3030_3030 & mask
+            && ((word & mask & 0x0F0F_0F0F_0F0F_0F0F) &+ (0x0606_0606_0606_0606 & mask)) & highNibbles == 0
     }
 
     /// Appends `YYYY-MM-DDTHH:MM:SS.mmmZ`, as ``Timestamp/appendRFC3339(to:)`` does.

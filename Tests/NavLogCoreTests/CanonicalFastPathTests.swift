@@ -65,6 +65,28 @@ struct CanonicalFastPathTests {
         }
     }
 
+    /// Every byte of a canonical `t`, digits and separators alike, edited
+    /// one to three at a time: the fast path declines or agrees.
+    @Test func parsingDeclinesOrAgreesOnEditedTimestamps() {
+        var random = SeededRandom(seed: 11)
+        var cache = CanonicalTimestampCache()
+        let base = Array("2026-11-20T11:17:35.671Z".utf8)
+        let bytes = Array("0123456789:.-TZ tz/;+".utf8) + [0x00, 0x2F, 0x3A, 0x40, 0x7F, 0x80, 0xFF]
+        var declined = 0
+        for round in 0..<50_000 {
+            var text = base
+            for _ in 0...(round % 3) { text[random.int(below: 24)] = random.pick(bytes) }
+            let general = text.withUnsafeBytes { Timestamp(rfc3339Bytes: $0) }
+            guard let fast = text.withUnsafeBytes({ cache.parse($0) }) else {
+                declined += 1
+                continue
+            }
+            #expect(fast == general, "\(String(decoding: text, as: UTF8.self))")
+        }
+        // Most edits leave no timestamp at all.
+        #expect(declined > 25_000)
+    }
+
     @Test func stringsAreEscapedWhereverTheSpecialByteFalls() {
         let specials: [(Character, String)] = [("\"", "\\\""), ("\\", "\\\\"), ("\n", "\\n"), ("\u{01}", "\\u0001"), ("\u{1F}", "\\u001f")]
         for length in 0...20 {
