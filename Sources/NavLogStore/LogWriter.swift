@@ -93,6 +93,9 @@ public final class LogWriter {
     private let preambleSyncer: PreambleSyncer?
     /// The handed-over sync of this file's preamble, until it is done.
     @exclusivity(unchecked) private var preambleSync: PreambleSyncer.Ticket?
+    /// Bytes due at the end of the file (they end at `end`), kept while the
+    /// preamble's sync is under way (``writeAtEnd(_:)``).
+    @exclusivity(unchecked) private var held: ByteBuffer?
     @exclusivity(unchecked) private var lastSyncAt: Int64 = 0
 
     /// Opens (or creates) the log at `path` for appending and takes its lock.
@@ -659,8 +662,7 @@ public final class LogWriter {
                                        blockIndex: entry.blockIndex, frameIndex: nextFrameIndex + 2)
         }
         out.append(records)
-        try awaitPreamble()
-        try file.write(out.bytes, at: end)
+        try writeAtEnd(out.bytes)
         end += Int64(out.count)
         nextFrameIndex += checkpoint == nil ? 2 : 3
         entries.append(entry)
@@ -690,12 +692,38 @@ public final class LogWriter {
     }
 
     /// Waits, when the preamble's sync was handed over, until it is done:
-    /// nothing else reaches the file before the preamble is durable.
+    /// nothing else reaches the file before the preamble is durable. Then
+    /// writes what was held meanwhile.
     @inline(__always)
     private func awaitPreamble() throws(LogError) {
-        guard let ticket = preambleSync else { return }
-        try ticket.wait()
-        preambleSync = nil
+        if let ticket = preambleSync {
+            try ticket.wait()
+            preambleSync = nil
+        }
+        if let held { try writeHeld(held) }
+    }
+
+    /// Writes `bytes` at `end` (the caller then moves `end` past them) —
+    /// or, while the preamble's sync is under way, keeps them after what is
+    /// held already: a thread that seals a new log's first block goes on
+    /// without waiting for the sync, and the bytes reach the file, in
+    /// order, at the next write or sync after it.
+    @inline(__always)
+    private func writeAtEnd(_ bytes: UnsafeRawBufferPointer) throws(LogError) {
+        if let ticket = preambleSync, !ticket.isDone {
+            let buffer = held ?? ByteBuffer(capacity: bytes.count)
+            buffer.append(bytes)
+            held = buffer
+            return
+        }
+        try awaitPreamble()
+        try file.write(bytes, at: end)
+    }
+
+    @inline(never)
+    private func writeHeld(_ buffer: ByteBuffer) throws(LogError) {
+        try file.write(buffer.bytes, at: end - Int64(buffer.count))
+        held = nil
     }
 
     private func writePreamble() throws(LogError) {

@@ -13,8 +13,9 @@ import Darwin
 /// A new log's preamble must be durable before anything else is written to
 /// the file (schemas/navlog-format.md §6). A ``LogWriter`` given a syncer
 /// writes its preamble, hands the sync over, and goes on taking events in
-/// memory; it waits for the sync (``Ticket/wait()``) before it writes
-/// anything more to the file. The thread syncs whatever has queued up
+/// memory; the blocks it seals before the sync is done (``Ticket/isDone``)
+/// wait in memory, and it waits for the sync (``Ticket/wait()``) only to
+/// sync or close. The thread syncs whatever has queued up
 /// since its last round in one go (one `syncfs` on Linux, each file in
 /// turn elsewhere), so hundreds of new logs cost a few syncs that no
 /// writing thread waits for, instead of one `fdatasync` each in the way.
@@ -28,6 +29,9 @@ final class PreambleSyncer: @unchecked Sendable {
         ///
         /// - Throws: ``LogError`` when a sync of this or an earlier round failed.
         func wait() throws(LogError) { try syncer.wait(for: number) }
+
+        /// Whether ``wait()`` would return (or throw) at once.
+        var isDone: Bool { syncer.isDone(number) }
     }
 
     private var mutex = pthread_mutex_t()
@@ -67,7 +71,10 @@ final class PreambleSyncer: @unchecked Sendable {
         queued.append(path)
         issued += 1
         let ticket = Ticket(syncer: self, number: issued)
-        pthread_cond_broadcast(&changed)
+        // Only an empty queue has the thread waiting for a path: one that
+        // is gathering more takes this one without being woken for it (a
+        // wake-up, and a switch to the thread and back, a file).
+        if queued.count == 1 { pthread_cond_broadcast(&changed) }
         pthread_mutex_unlock(&mutex)
         return ticket
     }
@@ -95,6 +102,12 @@ final class PreambleSyncer: @unchecked Sendable {
         held = value
         pthread_cond_broadcast(&changed)
         pthread_mutex_unlock(&mutex)
+    }
+
+    private func isDone(_ number: Int) -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return done >= number || failure != nil
     }
 
     private func wait(for number: Int) throws(LogError) {

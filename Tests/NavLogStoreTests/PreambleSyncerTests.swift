@@ -4,8 +4,9 @@ import Testing
 @testable import NavLogStore
 
 /// A writer that hands its preamble's sync to a ``PreambleSyncer`` writes
-/// nothing more to the file until that sync is done, and ends up with the
-/// same bytes; the syncer's failures reach whoever waits.
+/// nothing more to the file until that sync is done (the blocks it seals
+/// meanwhile wait in memory), and ends up with the same bytes; the
+/// syncer's failures reach whoever waits.
 @Suite struct PreambleSyncerTests {
     static let t = Timestamp(milliseconds: 1_795_168_800_000)
 
@@ -28,11 +29,13 @@ import Testing
         let preamble = Self.size(path)
         #expect(preamble > 0)
 
+        let appended = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let handed = Handed(writer)
         let appending = Thread {
             do {
                 try handed.writer.append(contentsOf: Self.events("held", count: 3))
+                appended.signal()
                 try handed.writer.close()
             } catch {
                 Issue.record("append failed: \(error)")
@@ -40,7 +43,9 @@ import Testing
             finished.signal()
         }
         appending.start()
-        // The first sealed block waits for the preamble's sync.
+        // The sealed blocks wait for the preamble's sync in memory, not the
+        // writer; closing waits for it.
+        #expect(appended.wait(timeout: .now() + 10) == .success)
         #expect(finished.wait(timeout: .now() + 0.2) == .timedOut)
         #expect(Self.size(path) == preamble)
 
