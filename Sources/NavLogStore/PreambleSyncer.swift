@@ -112,10 +112,13 @@ final class PreambleSyncer: @unchecked Sendable {
 
     private func wait(for number: Int) throws(LogError) {
         pthread_mutex_lock(&mutex)
-        waiters += 1
-        pthread_cond_broadcast(&changed)
-        while done < number && failure == nil { pthread_cond_wait(&changed, &mutex) }
-        waiters -= 1
+        if done < number && failure == nil {
+            // Cuts a gathering round short.
+            waiters += 1
+            pthread_cond_broadcast(&changed)
+            while done < number && failure == nil { pthread_cond_wait(&changed, &mutex) }
+            waiters -= 1
+        }
         let failure = failure
         pthread_mutex_unlock(&mutex)
         if let failure { throw failure }
