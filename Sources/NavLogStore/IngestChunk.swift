@@ -41,7 +41,7 @@ final class IngestChunk: @unchecked Sendable {
 
     /// The lines one thread handles. Only the reading thread touches it
     /// until the chunk is handed out; then only that thread, until it
-    /// calls ``IngestChunk/finishShare()``.
+    /// calls ``IngestChunk/finishShare(_:)``.
     final class Share {
         @exclusivity(unchecked) var lines: [Line] = []
         /// Sessions this ingest had not named before: number and id bytes.
@@ -79,11 +79,15 @@ final class IngestChunk: @unchecked Sendable {
     var bytesRead: Int64 = 0
 
     private var unfinished = 0
+    /// Lines of each share not yet handled: its count when handed out, 0
+    /// once its thread is done with it.
+    private var unhandled: [Int]
     private var mutex = pthread_mutex_t()
     private var doneCondition = pthread_cond_t()
 
     init(threads: Int) {
         shares = (0..<max(threads, 1)).map { _ in Share() }
+        unhandled = [Int](repeating: 0, count: shares.count)
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&doneCondition, nil)
     }
@@ -135,14 +139,23 @@ final class IngestChunk: @unchecked Sendable {
     func handOut() {
         pthread_mutex_lock(&mutex)
         unfinished = shares.count
+        for (thread, share) in shares.enumerated() { unhandled[thread] = share.lines.count }
         pthread_mutex_unlock(&mutex)
     }
 
-    /// Called by a thread when it is done with its share.
-    func finishShare() {
+    /// Called by thread `thread` when it is done with its share.
+    func finishShare(_ thread: Int) {
         pthread_mutex_lock(&mutex)
+        unhandled[thread] = 0
         unfinished -= 1
         if unfinished == 0 { pthread_cond_broadcast(&doneCondition) }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// Adds the lines of each share not handled yet to `counts` (by thread).
+    func addUnhandledLines(to counts: inout [Int]) {
+        pthread_mutex_lock(&mutex)
+        for thread in counts.indices { counts[thread] += unhandled[thread] }
         pthread_mutex_unlock(&mutex)
     }
 

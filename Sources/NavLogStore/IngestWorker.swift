@@ -70,7 +70,7 @@ final class IngestWorker: @unchecked Sendable {
                 do throws(LogError) { try handle(chunk.shares[index], file: chunk.file) } catch { failure = error }
             }
             if failure != nil { chunk.shares[index].failed = true }
-            chunk.finishShare()
+            chunk.finishShare(index)
         }
         if let error = logs.closeAll(), failure == nil { failure = error }
     }

@@ -1,10 +1,12 @@
 import NavLogCore
 
 /// The reading side of an ingest's sharing out of lines: each session, told
-/// apart by its exact bytes, is owned by one thread (a new one goes to the
-/// thread that has had the fewest lines so far), and each line goes to its
-/// session's owner. A line's session is found by skimming it
-/// (``SessionSkim``), or by parsing it when it cannot be skimmed.
+/// apart by its exact bytes, is owned by one thread, and each line goes to
+/// its session's owner. A new session goes to the thread with the fewest
+/// lines still to handle (the caller counts them: those dealt and not yet
+/// handled), so that a thread that falls behind gets no new sessions until
+/// it catches up, and the threads finish together. A line's session is
+/// found by skimming it (``SessionSkim``), or by parsing it when it cannot be skimmed.
 final class SessionDealer {
     @exclusivity(unchecked) private var sessions = SessionNumbers()
     /// The owning thread of each session, by number.
@@ -18,11 +20,13 @@ final class SessionDealer {
     }
 
     /// Adds `text`, line `number` of its input, to its session owner's share
-    /// of `chunk`.
+    /// of `chunk`. `unhandled` gives, for a new session, the lines each
+    /// thread has still to handle.
     ///
     /// - Throws: ``EventParseError`` when the line could not be skimmed and
     ///   does not parse: it belongs to no session.
-    func deal(_ text: UnsafeRawBufferPointer, number: Int, to chunk: IngestChunk) throws(EventParseError) {
+    func deal(_ text: UnsafeRawBufferPointer, number: Int, to chunk: IngestChunk,
+              unhandled: () -> [Int]) throws(EventParseError) {
         let session: (number: Int, isNew: Bool)
         let skimmed = SessionSkim.sessionBytes(in: text)
         if let range = skimmed {
@@ -31,8 +35,11 @@ final class SessionDealer {
             session = sessions.number(of: try parser.parse(text).session)
         }
         if session.isNew {
+            // The fewest lines to handle; on a tie, the fewest dealt.
+            let waiting = unhandled()
             var owner = 0
-            for thread in lines.indices where lines[thread] < lines[owner] { owner = thread }
+            for thread in lines.indices
+            where (waiting[thread], lines[thread]) < (waiting[owner], lines[owner]) { owner = thread }
             owners.append(owner)
             chunk.shares[owner].newRoutes.append((session.number, sessions.key(session.number)))
         }

@@ -238,7 +238,12 @@ public final class StoreIngester {
                 return
             }
             do throws(EventParseError) {
-                try dealer.deal(text, number: line.number, to: chunk)
+                try dealer.deal(text, number: line.number, to: chunk) {
+                    // Those of the chunk being filled, and of the chunks in flight.
+                    var counts = chunk.shares.map(\.lines.count)
+                    for other in inFlight { other.addUnhandledLines(to: &counts) }
+                    return counts
+                }
                 chunk.hold(inputs.current!, number: inputs.currentNumber)
             } catch {
                 chunk.rejections.append(Rejection(file: path, line: line.number, reason: error.description,
