@@ -20,13 +20,14 @@ final class SessionDealer {
     }
 
     /// Adds `text`, line `number` of its input, to its session owner's share
-    /// of `chunk`. `unhandled` gives, for a new session, the lines each
-    /// thread has still to handle.
+    /// of `chunk`; the chunks handed out before it and not yet done are
+    /// `inFlight` (for a new session, the lines each thread has still to
+    /// handle are those of `chunk` and those).
     ///
     /// - Throws: ``EventParseError`` when the line could not be skimmed and
     ///   does not parse: it belongs to no session.
     func deal(_ text: UnsafeRawBufferPointer, number: Int, to chunk: IngestChunk,
-              unhandled: () -> [Int]) throws(EventParseError) {
+              inFlight: [IngestChunk]) throws(EventParseError) {
         let session: (number: Int, isNew: Bool)
         let skimmed = SessionSkim.sessionBytes(in: text)
         if let range = skimmed {
@@ -36,7 +37,8 @@ final class SessionDealer {
         }
         if session.isNew {
             // The fewest lines to handle; on a tie, the fewest dealt.
-            let waiting = unhandled()
+            var waiting = chunk.shares.map(\.lines.count)
+            for other in inFlight { other.addUnhandledLines(to: &waiting) }
             var owner = 0
             for thread in lines.indices
             where (waiting[thread], lines[thread]) < (waiting[owner], lines[owner]) { owner = thread }

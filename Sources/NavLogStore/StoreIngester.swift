@@ -238,12 +238,7 @@ public final class StoreIngester {
                 return
             }
             do throws(EventParseError) {
-                try dealer.deal(text, number: line.number, to: chunk) {
-                    // Those of the chunk being filled, and of the chunks in flight.
-                    var counts = chunk.shares.map(\.lines.count)
-                    for other in inFlight { other.addUnhandledLines(to: &counts) }
-                    return counts
-                }
+                try dealer.deal(text, number: line.number, to: chunk, inFlight: inFlight)
                 chunk.hold(inputs.current!, number: inputs.currentNumber)
             } catch {
                 chunk.rejections.append(Rejection(file: path, line: line.number, reason: error.description,
