@@ -42,6 +42,9 @@ package struct CanonicalLineSummary {
     /// The route values of `value`, `path` or `selection`: indices into the
     /// parser's route ranges.
     let routes: Range<Int>
+
+    /// Whether the event is a `session.end`.
+    package var endsSession: Bool { tag == .session_end }
 }
 
 /// Where one route value's `type` and `id` are in a line, and its `data`.

@@ -145,7 +145,10 @@ final class IngestWorker: @unchecked Sendable {
                 return .success(nil)
             }
             .get()
-        if appended == nil { stored(summary.seq, route: number) }
+        if appended == nil {
+            stored(summary.seq, route: number)
+            if summary.endsSession { logs.sessionEnded(number) }
+        }
         return appended
     }
 
@@ -192,6 +195,7 @@ final class IngestWorker: @unchecked Sendable {
             return why
         }
         stored(event.seq, route: number)
+        if event.kind == .sessionEnd { logs.sessionEnded(number) }
         return nil
     }
 

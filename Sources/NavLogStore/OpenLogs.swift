@@ -10,6 +10,12 @@ import Darwin
 /// another is needed, the least recently used is closed (sealed, its footer
 /// written) first. Logs are known by a route number (small, dense: an index
 /// here); a closed one is reopened, continuing, when its route comes back.
+///
+/// A log whose session ended (``sessionEnded(_:)``) stays open, in case
+/// the session goes on, until a log opened later needs buffers: the least
+/// recently used of the ended ones is then closed and hands its buffers on,
+/// rather than new ones being made (a block's worth of fresh pages for
+/// every session, up to `limit` of them).
 final class OpenLogs {
     private let limit: Int
     private let options: LogWriterOptions
@@ -22,6 +28,8 @@ final class OpenLogs {
     @exclusivity(unchecked) private var clock = 0
     /// What closed writers handed on (``LogWriterBuffers``), for the next ones.
     @exclusivity(unchecked) private var spareBuffers: [LogWriterBuffers] = []
+    /// By route: whether its session ended while its log was open.
+    @exclusivity(unchecked) private var ended: [Bool] = []
 
     /// Logs kept open at most `limit` at once; new logs' preambles synced by
     /// `preambleSyncer` when given (``LogWriter``).
@@ -64,21 +72,35 @@ final class OpenLogs {
         if writers.count <= route {
             writers += repeatElement(nil, count: route + 1 - writers.count)
             lastUse += repeatElement(0, count: route + 1 - lastUse.count)
+            ended += repeatElement(false, count: route + 1 - ended.count)
         }
         if open.count >= limit {
-            let oldest = open.indices.min { lastUse[open[$0]] < lastUse[open[$1]] }!
-            let evicted = open.remove(at: oldest)
-            let writer = writers[evicted]!
-            writers[evicted] = nil
-            try writer.close()
-            // Its buffers go to the log opened next.
-            if let buffers = writer.handOnBuffers() { spareBuffers.append(buffers) }
+            try close(at: open.indices.min { lastUse[open[$0]] < lastUse[open[$1]] }!)
+        } else if spareBuffers.isEmpty,
+                  let oldestEnded = open.indices.filter({ ended[open[$0]] }).min(by: { lastUse[open[$0]] < lastUse[open[$1]] }) {
+            try close(at: oldestEnded)
         }
         let writer = try open(path, reopening: lastUse[route] != 0)
         writers[route] = writer
         lastUse[route] = clock
         open.append(route)
         return writer
+    }
+
+    /// Notes that route `route`'s session ended (its `session.end` was
+    /// stored): its log is the first to close when buffers are needed.
+    func sessionEnded(_ route: Int) {
+        if route < ended.count, writers[route] != nil { ended[route] = true }
+    }
+
+    /// Closes the log at `index` of ``open``; its buffers go to the log opened next.
+    private func close(at index: Int) throws(LogError) {
+        let route = open.remove(at: index)
+        let writer = writers[route]!
+        writers[route] = nil
+        ended[route] = false
+        try writer.close()
+        if let buffers = writer.handOnBuffers() { spareBuffers.append(buffers) }
     }
 
     /// Opens a log; one this thread closed itself is given a moment when it
@@ -107,6 +129,7 @@ final class OpenLogs {
         for route in open {
             do { try writers[route]!.close() } catch { if failure == nil { failure = error } }
             writers[route] = nil
+            ended[route] = false
         }
         open.removeAll()
         return failure

@@ -150,6 +150,49 @@ struct IngestEndedSessionsTests {
     }
 }
 
+/// A log whose session ended stays open until a log opened after it needs
+/// buffers; it is then closed (its block sealed, short) and hands its
+/// buffers on, and reopened, continuing, if its session goes on.
+@Suite("Ingest threads: logs of ended sessions")
+struct IngestEndedLogsTests {
+    @Test func anEndedSessionsLogIsClosedForTheNextAndReopenedIfItGoesOn() throws {
+        let dir = TemporaryDirectory()
+        // s-1 ends at its 200th event; s-2 starts after that, then both go
+        // on, interleaved; s-3 starts before s-1 ends and never ends.
+        var first = sampleEvents(400, session: "s-1", seed: 1, gaps: false)
+        first[199].kind = .sessionEnd
+        let second = sampleEvents(400, session: "s-2", seed: 2, gaps: false)
+        let third = sampleEvents(400, session: "s-3", seed: 3, gaps: false)
+        var input: [UInt8] = []
+        for i in 0..<200 { input += ndjson([first[i], third[i]]) }
+        for i in 0..<200 { input += ndjson([second[i], first[200 + i], third[200 + i]]) }
+        input += ndjson(Array(second[200...]))
+        writeFile(dir.file("in.ndjson"), input)
+        // Blocks larger than any of these logs: a log open throughout has one.
+        let options = LogWriterOptions(blockTargetBytes: 1 << 20, checkpointInterval: 1 << 20)
+        for threads in [1, 2] {
+            let store = try Store(directory: dir.file("store-\(threads)"), create: true)
+            let ingester = StoreIngester(store: store, options: .init(writerOptions: options, writerThreads: threads))
+            let report = try ingester.ingest(paths: [dir.file("in.ndjson")], onReject: { Issue.record("rejected: \($0)") })
+            #expect(report.stored == 1200 && report.sessions == 3 && report.newLogs == 3)
+            for events in [first, second, third] {
+                let path = try #require(try store.path(forSession: events[0].session))
+                #expect(try readAll(path) == events, "\(events[0].session)")
+                #expect(try LogVerifier.verify(path: path).problems.isEmpty)
+            }
+            let blocks = { (session: String) throws -> Int in
+                try LogReader(path: #require(try store.path(forSession: session))).blocks.count
+            }
+            #expect(try blocks("s-2") == 1 && blocks("s-3") == 1)
+            if threads == 1 {
+                // s-2's log took s-1's buffers: s-1's log was closed at its
+                // end, its block sealed there, then reopened.
+                #expect(try blocks("s-1") == 2)
+            }
+        }
+    }
+}
+
 /// A thread that cannot open its session's log stops the ingest with that
 /// error, without hanging the others; what was stored stays stored.
 @Suite("Ingest threads: a failing log")
