@@ -57,9 +57,9 @@ struct CanonicalLineParser {
         guard line.count >= 2, let start = line.baseAddress else { return nil }
         var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
                                          storage: storage, summarizing: false)
-        defer { storage.parsedValues.removeAll() }
+        defer { storage.dropParsedValues() }
         guard parser.scan(), let summary = parser.summary() else { return nil }
-        return parser.build(summary)
+        return parser.build(summary, storage: storage)
     }
 
     /// The summary of a canonical line, or `nil` when the line is not in the
@@ -160,21 +160,21 @@ struct CanonicalLineParser {
                     guard routeRanges() else { return false }
                 } else {
                     guard let v = routeValue() else { return false }
-                    withStorage { $0.parsedValues.route = v }
+                    withStorage { $0.keepParsed { $0.route = v } }
                 }
             case .path, .selection:
                 if summarizing {
                     guard routeRangesArray() else { return false }
                 } else {
                     guard let v = routeArray() else { return false }
-                    withStorage { $0.parsedValues.routes = v }
+                    withStorage { $0.keepParsed { $0.routes = v } }
                 }
             case .meta:
                 if summarizing {
                     guard flatMetaObject() || metaObject() != nil else { return false }
                 } else {
                     guard let value = metaObject() else { return false }
-                    withStorage { $0.parsedValues.meta = value }
+                    withStorage { $0.keepParsed { $0.meta = value } }
                 }
             case .app, .device, .state, .tabs:
                 return false
@@ -297,21 +297,24 @@ struct CanonicalLineParser {
             count: present & Self.bit(.count) != 0 ? count : nil, hidden: hidden, routes: 0..<routeCount)
     }
 
-    /// The event of a scanned line whose summary is `s`.
+    /// The event of a scanned line whose summary is `s` (`storage` is the parser's).
     @inline(__always)
-    private func build(_ s: CanonicalLineSummary) -> Event {
-        let parsed = withStorage { $0.parsedValues }
+    private func build(_ s: CanonicalLineSummary, storage: LineParserStorage) -> Event {
+        var parsed = storage.takeParsedValues()
+        @inline(__always) func string(_ range: Range<Int>) -> String {
+            storage.names.string(UnsafeRawBufferPointer(rebasing: b[range]))
+        }
         let kind: EventKind
         switch s.tag {
-        case .stack_push: kind = .stackPush(stack: string(s.name!), value: parsed.route!)
+        case .stack_push: kind = .stackPush(stack: string(s.name!), value: parsed.route.take()!)
         case .stack_pop: kind = .stackPop(stack: string(s.name!), count: s.count)
         case .tab_select: kind = .tabSelect(tab: string(s.name!))
         case .mark: kind = .mark(label: string(s.name!))
         case .modal_present: kind = .modalPresent(modal: string(s.name!), style: s.style)
         case .modal_dismiss: kind = .modalDismiss(modal: s.name.map { string($0) })
-        case .split_select: kind = .splitSelect(split: s.name.map { string($0) }, column: s.column!, selection: parsed.routes)
+        case .split_select: kind = .splitSelect(split: s.name.map { string($0) }, column: s.column!, selection: parsed.takeRoutes())
         case .stack_popToRoot: kind = .stackPopToRoot(stack: string(s.name!))
-        case .stack_set: kind = .stackSet(stack: string(s.name!), path: parsed.routes)
+        case .stack_set: kind = .stackSet(stack: string(s.name!), path: parsed.takeRoutes())
         case .url_open: kind = .urlOpen(url: string(s.name!))
         case .session_start: kind = .sessionStart(app: nil, device: nil)
         case .session_end: kind = .sessionEnd
@@ -326,11 +329,10 @@ struct CanonicalLineParser {
         // Short ids come from the name cache (interleaved sessions miss the
         // parser's one-entry memory of the last session).
         let sessionBytes = UnsafeRawBufferPointer(rebasing: b[s.session])
-        let session = withStorage {
-            sessionBytes.count <= StringInterner.maxBytes ? $0.names.string(sessionBytes) : $0.session(sessionBytes)
-        }
+        let session = sessionBytes.count <= StringInterner.maxBytes
+            ? storage.names.string(sessionBytes) : storage.session(sessionBytes)
         return Event(kind: kind, session: session, seq: s.seq, t: s.t, scene: s.scene.map { string($0) },
-                     cause: present & Self.bit(.cause) != 0 ? cause : nil, meta: parsed.meta, extra: [:])
+                     cause: present & Self.bit(.cause) != 0 ? cause : nil, meta: parsed.meta.take(), extra: [:])
     }
 
     /// The string at `range` of the line, through the name cache.

@@ -138,8 +138,10 @@ final class LineParserStorage {
     @exclusivity(unchecked) var routeData: [JSONValue] = []
 
     /// The values ``CanonicalLineParser`` reads from a line it parses to an
-    /// event, until the event takes them.
+    /// event, until the event takes them (``takeParsedValues()``), and
+    /// whether it holds any.
     @exclusivity(unchecked) var parsedValues = ParsedValues()
+    @exclusivity(unchecked) private var holdsParsedValues = false
 
     /// The route value of `value`, those of `path` or `selection`, and `meta`.
     struct ParsedValues {
@@ -147,11 +149,39 @@ final class LineParserStorage {
         var routes: [RouteValue] = []
         var meta: [String: JSONValue]?
 
+        /// `routes`, moved out.
         @inline(__always)
-        mutating func removeAll() {
-            if route != nil { route = nil }
-            if !routes.isEmpty { routes = [] }
-            if meta != nil { meta = nil }
+        mutating func takeRoutes() -> [RouteValue] {
+            var taken: [RouteValue] = []
+            swap(&taken, &routes)
+            return taken
+        }
+    }
+
+    /// Keeps a value read for the event of the line being parsed.
+    @inline(__always)
+    func keepParsed(_ keep: (inout ParsedValues) -> Void) {
+        keep(&parsedValues)
+        holdsParsedValues = true
+    }
+
+    /// The values kept for the event, moved out (none are left).
+    @inline(__always)
+    func takeParsedValues() -> ParsedValues {
+        var taken = ParsedValues()
+        if holdsParsedValues {
+            swap(&taken, &parsedValues)
+            holdsParsedValues = false
+        }
+        return taken
+    }
+
+    /// Drops the values kept for a line the fast path did not read after all.
+    @inline(__always)
+    func dropParsedValues() {
+        if holdsParsedValues {
+            parsedValues = ParsedValues()
+            holdsParsedValues = false
         }
     }
 
