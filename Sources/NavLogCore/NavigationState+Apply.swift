@@ -181,7 +181,7 @@ extension SceneState {
     /// `stack.popToRoot`.
     @inline(__always)
     mutating func popToRoot(_ stack: String) {
-        Self.empty(&stackTable.values[stackIndex(stack)])
+        stackTable.values[stackIndex(stack)].removeAll(keepingCapacity: true)
     }
 
     /// `stack.set`.
@@ -257,19 +257,11 @@ extension SceneState {
     @inline(__always)
     static func pop(_ stack: inout [RouteValue], count: Int) -> AnomalyKind? {
         if count > stack.count {
-            empty(&stack)
+            stack.removeAll(keepingCapacity: true)
             return .popUnderflow
         }
-        // One at a time: `removeLast(_:)` goes through the general
-        // replacement of a range, several times the cost for a stack's few values.
-        for _ in 0..<count { stack.removeLast() }
+        stack.removeLast(count)
         return nil
-    }
-
-    /// Removes every value, keeping the storage.
-    @inline(__always)
-    static func empty(_ stack: inout [RouteValue]) {
-        while !stack.isEmpty { stack.removeLast() }
     }
 }
 
