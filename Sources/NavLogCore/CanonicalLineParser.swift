@@ -213,8 +213,7 @@ struct CanonicalLineParser {
               let typeRange = range(.type), tRange.count == 24,
               let t = withStorage({ $0.timestamps.parse(UnsafeRawBufferPointer(rebasing: b[tRange])) })
         else { return nil }
-        let token = JSONReader.StringToken(start: typeRange.lowerBound, end: typeRange.upperBound, hasEscapes: false)
-        let tag = KindTag.match(token, in: JSONReader(b)) ?? .other
+        let tag = KindTag.match(name: UnsafeRawBufferPointer(rebasing: b[typeRange])) ?? .other
         var used: UInt32 = 0
         var name: Range<Int>? = nil
         var column: SplitColumn? = nil

@@ -1076,43 +1076,67 @@ enum KindTag: CaseIterable {
     /// The kind whose name these escape-free bytes spell, if any.
     @inline(__always)
     static func match(_ t: JSONReader.StringToken, in r: JSONReader) -> KindTag? {
-        switch r.bytes[t.start] {
-        case UInt8(ascii: "s"):
-            switch t.end - t.start {
-            case 9:
-                if r.equals(t, "stack.pop") { return .stack_pop }
-                if r.equals(t, "stack.set") { return .stack_set }
-                return nil
-            case 10:
-                if r.equals(t, "stack.push") { return .stack_push }
-                if r.equals(t, "scene.open") { return .scene_open }
-                return nil
-            case 11:
-                if r.equals(t, "session.end") { return .session_end }
-                if r.equals(t, "scene.close") { return .scene_close }
-                return nil
-            case 12: return r.equals(t, "split.select") ? .split_select : nil
-            case 13:
-                if r.equals(t, "session.start") { return .session_start }
-                if r.equals(t, "state.restore") { return .state_restore }
-                return nil
-            case 15: return r.equals(t, "stack.popToRoot") ? .stack_popToRoot : nil
-            case 16: return r.equals(t, "split.visibility") ? .split_visibility : nil
-            default: return nil
-            }
-        case UInt8(ascii: "t"):
-            if r.equals(t, "tab.select") { return .tab_select }
-            if r.equals(t, "tabs.define") { return .tabs_define }
-            if r.equals(t, "tab.visibility") { return .tab_visibility }
-            return nil
-        case UInt8(ascii: "m"):
-            if r.equals(t, "mark") { return .mark }
-            if r.equals(t, "modal.present") { return .modal_present }
-            if r.equals(t, "modal.dismiss") { return .modal_dismiss }
-            return nil
-        case UInt8(ascii: "u"): return r.equals(t, "url.open") ? .url_open : nil
-        case UInt8(ascii: "l"): return r.equals(t, "layout.change") ? .layout_change : nil
-        default: return nil
+        match(name: UnsafeRawBufferPointer(rebasing: r.bytes[t.start..<t.end]))
+    }
+}
+
+extension KindTag {
+    /// The kind whose name these escape-free bytes spell, if any: the bytes
+    /// as two words (``ShortBytes``), looked up in a table of the names'
+    /// words (a hash and a compare or two, not a compare a byte).
+    @inline(__always)
+    static func match(name raw: UnsafeRawBufferPointer) -> KindTag? {
+        let n = raw.count
+        guard n >= 4, n <= ShortBytes.maxCount else { return nil }
+        let (w0, w1) = ShortBytes.words(raw)
+        return KindNameTable.shared.find(w0, w1, count: n)
+    }
+}
+
+/// Every kind's name as ``ShortBytes`` words, in an open-addressing table
+/// made once (all names are 4 to 16 bytes).
+struct KindNameTable: @unchecked Sendable {
+    private struct Slot {
+        var w0: UInt64 = 0
+        var w1: UInt64 = 0
+        /// 0 for an empty slot.
+        var count = 0
+        var tag = KindTag.other
+    }
+
+    private static let bits = 6
+    private let slots: UnsafeMutablePointer<Slot>
+
+    static let shared = KindNameTable()
+
+    private init() {
+        slots = .allocate(capacity: 1 << Self.bits)
+        slots.initialize(repeating: Slot(), count: 1 << Self.bits)
+        for tag in KindTag.allCases where tag != .other {
+            let name = tag.name
+            let raw = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            let (w0, w1) = ShortBytes.words(raw)
+            var slot = Self.slot(w0, w1, raw.count)
+            while slots[slot].count != 0 { slot = (slot + 1) & ((1 << Self.bits) - 1) }
+            slots[slot] = Slot(w0: w0, w1: w1, count: raw.count, tag: tag)
+        }
+    }
+
+    @inline(__always)
+    private static func slot(_ w0: UInt64, _ w1: UInt64, _ count: Int) -> Int {
+        let mixed = (w0 ^ (w1 &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(truncatingIfNeeded: count)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> UInt64(64 - bits))
+    }
+
+    /// The kind of the name with these words and byte count, if any.
+    @inline(__always)
+    func find(_ w0: UInt64, _ w1: UInt64, count: Int) -> KindTag? {
+        var slot = Self.slot(w0, w1, count)
+        while true {
+            let s = slots[slot]
+            if s.count == 0 { return nil }
+            if s.w0 == w0, s.w1 == w1, s.count == count { return s.tag }
+            slot = (slot + 1) & ((1 << Self.bits) - 1)
         }
     }
 }

@@ -87,6 +87,37 @@ struct CanonicalFastPathTests {
         #expect(declined > 25_000)
     }
 
+    /// The kind table finds every kind by its name, and nothing else: the
+    /// names edited a byte at a time, cut, lengthened or in another case
+    /// are each matched as a plain comparison with every name matches them.
+    @Test func kindNamesAreMatchedExactly() {
+        func byWords(_ text: [UInt8]) -> KindTag? { text.withUnsafeBytes { KindTag.match(name: $0) } }
+        func byBytes(_ text: [UInt8]) -> KindTag? {
+            KindTag.allCases.first { $0 != .other && Array("\($0.name)".utf8) == text }
+        }
+        var random = SeededRandom(seed: 5)
+        var edited = 0
+        for tag in KindTag.allCases where tag != .other {
+            let name = Array("\(tag.name)".utf8)
+            #expect(byWords(name) == tag, "\(tag.name)")
+            var variants = [Array(name.dropLast()), Array(name.dropFirst()), name + [0x2E], [0x78] + name,
+                            Array(String(decoding: name, as: UTF8.self).uppercased().utf8)]
+            for _ in 0..<200 {
+                var text = name
+                text[random.int(below: text.count)] = UInt8(random.int(in: 0x20...0x7E))
+                variants.append(text)
+            }
+            for text in variants {
+                #expect(byWords(text) == byBytes(text), "\(String(decoding: text, as: UTF8.self))")
+                if byWords(text) != tag { edited += 1 }
+            }
+        }
+        #expect(edited > 3000)
+        for text in ["", "a", "abc", "app.foreground", "stack.push.more", "split.visibilityx"] {
+            #expect(byWords(Array(text.utf8)) == byBytes(Array(text.utf8)), "\(text)")
+        }
+    }
+
     @Test func stringsAreEscapedWhereverTheSpecialByteFalls() {
         let specials: [(Character, String)] = [("\"", "\\\""), ("\\", "\\\\"), ("\n", "\\n"), ("\u{01}", "\\u0001"), ("\u{1F}", "\\u001f")]
         for length in 0...20 {
