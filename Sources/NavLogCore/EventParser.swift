@@ -140,7 +140,7 @@ final class LineParserStorage {
     /// The values ``CanonicalLineParser`` reads from a line it parses to an
     /// event, until the event takes them (``takeParsedValues()``), and
     /// whether it holds any.
-    @exclusivity(unchecked) var parsedValues = ParsedValues()
+    @exclusivity(unchecked) private var parsedValues = ParsedValues()
     @exclusivity(unchecked) private var holdsParsedValues = false
 
     /// The route value of `value`, those of `path` or `selection`, and `meta`.
@@ -715,7 +715,9 @@ private struct LineParser {
         }
         let sub = r
         guard token.end > token.start else { throw .invalidValue(field: "type", reason: "must not be empty") }
-        if !token.hasEscapes, let tag = KindTag.match(token, in: sub) { return (tag, "") }
+        if !token.hasEscapes, let tag = KindTag.match(name: UnsafeRawBufferPointer(rebasing: sub.bytes[token.start..<token.end])) {
+            return (tag, "")
+        }
         let text = sub.string(token)
         if token.hasEscapes, let tag = KindTag.allCases.first(where: { "\($0.name)" == text }), tag != .other {
             return (tag, "")
@@ -1073,14 +1075,6 @@ enum KindTag: CaseIterable {
         }
     }
 
-    /// The kind whose name these escape-free bytes spell, if any.
-    @inline(__always)
-    static func match(_ t: JSONReader.StringToken, in r: JSONReader) -> KindTag? {
-        match(name: UnsafeRawBufferPointer(rebasing: r.bytes[t.start..<t.end]))
-    }
-}
-
-extension KindTag {
     /// The kind whose name these escape-free bytes spell, if any: the bytes
     /// as two words (``ShortBytes``), looked up in a table of the names'
     /// words (a hash and a compare or two, not a compare a byte).

@@ -223,6 +223,8 @@ extension SceneState {
         return nil
     }
 
+    /// Where a stack is in ``stackTable``, made empty when new; remembered
+    /// for the next event on the same stack.
     @inline(__always)
     mutating func stackIndex(_ stack: String) -> Dictionary<String, [RouteValue]>.Index {
         if let last = lastStack, last.id == stack { return last.index }

@@ -15,9 +15,7 @@ struct ShortSessionKey {
         count = bytes.count
     }
 
-    /// Whether `id` is exactly these bytes; `nil` when `id` does not lend
-    /// its bytes (the caller then compares them otherwise).
-    /// Whether `bytes` are the key's bytes.
+    /// Whether `bytes` are exactly the key's bytes.
     @inline(__always)
     func matches(bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count == count else { return false }
@@ -25,12 +23,10 @@ struct ShortSessionKey {
         return a == w0 && b == w1
     }
 
+    /// Whether `id` is exactly these bytes; `nil` when `id` does not lend
+    /// its bytes (the caller then compares them otherwise).
     @inline(__always)
     func matches(_ id: String) -> Bool? {
-        id.utf8.withContiguousStorageIfAvailable { p -> Bool in
-            guard p.count == count else { return false }
-            let (a, b) = ShortBytes.words(UnsafeRawBufferPointer(p))
-            return a == w0 && b == w1
-        }
+        id.utf8.withContiguousStorageIfAvailable { matches(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
