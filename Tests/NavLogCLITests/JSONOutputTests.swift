@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--json` of `info`, `verify`, `ingest`, every `import`, `paths` and
 /// `funnel` through the real binary: one line on standard output, valid by
@@ -190,30 +185,9 @@ struct JSONOutputTests {
         let lines = navlog("generate", "--sessions", "400", "--seed", "9", "--interleave").stdout
             .split(separator: "\n").map { String($0) + "\n" }
         #expect(lines.count > 15_000)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: navlogBinary())
-        process.arguments = ["ingest", "-", "--store", dir.path("store"), "--json"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let writer = input.fileHandleForWriting
-        try writer.write(contentsOf: Data(lines[..<10_000].joined().utf8))
-        let started = Date()
-        while (try? FileManager.default.contentsOfDirectory(atPath: dir.path("store")))?.contains(where: { $0.hasSuffix(".navlog") }) != true,
-              Date().timeIntervalSince(started) < 60 {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        Thread.sleep(forTimeInterval: 0.2)
-        kill(process.processIdentifier, SIGINT)
-        try? writer.write(contentsOf: Data(lines[10_000...].joined().utf8))   // EPIPE once it stopped: fine
-        try? writer.close()
-        process.waitUntilExit()
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(stderr)")
-        let o = try Self.object("ingest", (process.terminationStatus, stdout, stderr))
+        let (exited, status, stdout, stderr) = try IngestCommandTests.interruptedIngest(lines, store: dir.path("store"), extra: ["--json"])
+        #expect(exited && status == 130, "\(stderr)")
+        let o = try Self.object("ingest", (status, stdout, stderr))
         let stopped = try #require(o["stopped"] as? [String: Any], "\(stdout)")
         #expect(stopped["signal"] as? String == "SIGINT" && stopped["exitStatus"] as? Int == 130 && stopped["input"] as? String == "-")
         let line = try #require(stopped["line"] as? Int)
