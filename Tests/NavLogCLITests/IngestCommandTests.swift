@@ -241,29 +241,25 @@ struct IngestCommandTests {
         #expect(try String(contentsOfFile: dir.path("rejected.ndjson"), encoding: .utf8) == bad)
     }
 
-    /// Ctrl-C stops an ingest between chunks: what was read is stored (or
-    /// rejected), the logs are closed and verify clean, the summary names the
-    /// last line read, and ingesting the rest gives the logs one run gives.
-    @Test func anInterruptedIngestStopsCleanlyAndCanBeResumed() throws {
-        let dir = try TemporaryDirectory()
-        let lines = navlog("generate", "--sessions", "700", "--seed", "9", "--interleave").stdout
-            .split(separator: "\n").map { String($0) + "\n" }
-        #expect(lines.count > 30_000)
+    /// Runs `navlog ingest - --store STORE` (and `extra` arguments) on
+    /// `lines`: a first part, then Ctrl-C while the ingest waits for more (it
+    /// stops at the next chunk's end, reading no further), then the rest.
+    /// Whether it exited (rather than died of the signal), its status and output.
+    static func interruptedIngest(_ lines: [String], store: String, extra: [String] = []) throws
+        -> (exited: Bool, status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: navlogBinary())
-        process.arguments = ["ingest", "-", "--store", dir.path("store")]
+        process.arguments = ["ingest", "-", "--store", store] + extra
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         let writer = input.fileHandleForWriting
-        // A first part, then Ctrl-C while the ingest waits for more; it
-        // stops at the next chunk's end, reading no further.
         try writer.write(contentsOf: Data(lines[..<10_000].joined().utf8))
         // Logs appear once the first chunk is stored: the ingest is under way.
         let started = Date()
-        while (try? FileManager.default.contentsOfDirectory(atPath: dir.path("store")))?.contains(where: { $0.hasSuffix(".navlog") }) != true,
+        while (try? FileManager.default.contentsOfDirectory(atPath: store))?.contains(where: { $0.hasSuffix(".navlog") }) != true,
               Date().timeIntervalSince(started) < 60 {
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -274,7 +270,19 @@ struct IngestCommandTests {
         process.waitUntilExit()
         let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationReason == .exit && process.terminationStatus == 130, "\(stderr)")
+        return (process.terminationReason == .exit, process.terminationStatus, stdout, stderr)
+    }
+
+    /// Ctrl-C stops an ingest between chunks: what was read is stored (or
+    /// rejected), the logs are closed and verify clean, the summary names the
+    /// last line read, and ingesting the rest gives the logs one run gives.
+    @Test func anInterruptedIngestStopsCleanlyAndCanBeResumed() throws {
+        let dir = try TemporaryDirectory()
+        let lines = navlog("generate", "--sessions", "700", "--seed", "9", "--interleave").stdout
+            .split(separator: "\n").map { String($0) + "\n" }
+        #expect(lines.count > 30_000)
+        let (exited, status, stdout, stderr) = try Self.interruptedIngest(lines, store: dir.path("store"))
+        #expect(exited && status == 130, "\(stderr)")
         let match = try #require(stderr.firstMatch(of: /stopped: read up to <stdin>:(\d+); nothing after it was read/), "\(stderr)")
         let readLines = try #require(Int(match.1))
         #expect(readLines >= 10_000 && readLines < lines.count, "\(readLines)")

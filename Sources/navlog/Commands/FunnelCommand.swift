@@ -52,8 +52,11 @@ struct FunnelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only sessions that started at or before this instant (RFC 3339).", valueName: "time"))
     var to: String?
 
-    @Option(help: ArgumentHelp("table, csv, json or svg.", valueName: "format"), completion: .list(["table", "csv", "json", "svg"]))
-    var format: String = "table"
+    @Option(help: ArgumentHelp("table, csv, json or svg (default: table).", valueName: "format"), completion: .list(["table", "csv", "json", "svg"]))
+    var format: String?
+
+    @Flag(name: .long, help: "Print JSON: the same as --format json.")
+    var json = false
 
     @Option(help: ArgumentHelp("Also write the funnel chart as SVG to this file.", valueName: "file"), completion: .file(extensions: ["svg"]))
     var svg: String?
@@ -65,9 +68,10 @@ struct FunnelCommand: ParsableCommand {
             throw ValidationError("funnel: --within takes a duration such as 90s, 10m, 1h30m or 1.5s (units ms s m h d), got \(within)")
         }
         if FunnelOrder(rawValue: order) == nil { throw ValidationError("funnel: --order is ordered or strict, got \(order)") }
-        if !["table", "csv", "json", "svg"].contains(format) {
+        if let format, !["table", "csv", "json", "svg"].contains(format) {
             throw ValidationError("funnel: --format is table, csv, json or svg, got \(format)")
         }
+        if json, let format, format != "json" { throw ValidationError("funnel: --json is --format json; it cannot go with --format \(format)") }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, Timestamp(rfc3339: value) == nil { throw ValidationError("funnel: \(name) is not an RFC 3339 time: \(value)") }
         }
@@ -101,7 +105,7 @@ struct FunnelCommand: ParsableCommand {
         if let svg {
             do { try OutputFile.write(FunnelChart(report).svg, to: svg) } catch { throw CLIFailure.trouble(error.description) }
         }
-        switch format {
+        switch json ? "json" : format ?? "table" {
         case "csv": Output.write(report.csv)
         case "json": Output.line(report.json)
         case "svg": Output.write(FunnelChart(report).svg)

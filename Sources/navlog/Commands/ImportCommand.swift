@@ -15,7 +15,8 @@ struct ImportCommand: ParsableCommand {
             (Amplitude, Mixpanel and similar event streams). Each record is stored or rejected \
             as with ingest: rejected records are reported as file:line: reason (the first 20 on \
             standard error, all counted), copied verbatim with --rejects, and make the exit \
-            status 1. Logs that exist are continued. The mappings are in schemas/imports.md.
+            status 1. Logs that exist are continued. The mappings are in schemas/imports.md. \
+            With --json the summary is one JSON object (schemas/import.schema.json).
 
             Examples:
               navlog import ga4 events-20261120.json --store logs
@@ -48,9 +49,13 @@ extension StoreWriteOptions {
             throw CLIFailure.trouble(error.description)
         }
         try reporter.finish()
-        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        Output.line("stored \(plural(report.stored, "event")) of \(plural(report.sessions, "session")) (\(report.newLogs) new) "
-                    + "from \(plural(report.records, "record")) in \(target.directory); \(plural(report.rejected, "record")) rejected")
+        if json {
+            Output.line(report.jsonValue(store: target.directory, reporter: reporter).canonicalText)
+        } else {
+            func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+            Output.line("stored \(plural(report.stored, "event")) of \(plural(report.sessions, "session")) (\(report.newLogs) new) "
+                        + "from \(plural(report.records, "record")) in \(target.directory); \(plural(report.rejected, "record")) rejected")
+        }
         try reporter.failIfRejected(report.rejected, noun: "record")
     }
 }

@@ -21,7 +21,8 @@ struct IngestCommand: ParsableCommand {
             schemas/store.md (a readable slug and a hash of the id). A progress bar is drawn \
             on standard error when it is a terminal. Ctrl-C (or SIGTERM) stops the ingest \
             after the lines read so far: they are stored or rejected, the logs are closed, \
-            and the summary says the last line read (exit 130, or 143).
+            and the summary says the last line read (exit 130, or 143). With --json the summary \
+            is one JSON object on standard output (schemas/ingest.schema.json).
 
             Example:
               navlog generate --sessions 100 | \\
@@ -50,16 +51,22 @@ struct IngestCommand: ParsableCommand {
             reporter.abandon()
             // What was stored before the failure stays stored: say how much.
             let done = ingester.lastReport
-            if done.stored > 0 || done.rejected > 0 {
+            if options.json {
+                Output.line(done.jsonValue(store: target.directory, reporter: reporter, failure: error.description).canonicalText)
+            } else if done.stored > 0 || done.rejected > 0 {
                 Output.line("stored \(done.stored) event\(done.stored == 1 ? "" : "s") in \(target.directory) before the failure; "
                             + "\(done.rejected) line\(done.rejected == 1 ? "" : "s") rejected")
             }
             throw CLIFailure.trouble(error.description)
         }
         try reporter.finish()
-        let sessions = "\(report.sessions) session\(report.sessions == 1 ? "" : "s") (\(report.newLogs) new)"
-        Output.line("stored \(report.stored) event\(report.stored == 1 ? "" : "s") of \(sessions) in \(target.directory); "
-                    + "\(report.rejected) line\(report.rejected == 1 ? "" : "s") rejected")
+        if options.json {
+            Output.line(report.jsonValue(store: target.directory, reporter: reporter).canonicalText)
+        } else {
+            let sessions = "\(report.sessions) session\(report.sessions == 1 ? "" : "s") (\(report.newLogs) new)"
+            Output.line("stored \(report.stored) event\(report.stored == 1 ? "" : "s") of \(sessions) in \(target.directory); "
+                        + "\(report.rejected) line\(report.rejected == 1 ? "" : "s") rejected")
+        }
         if let (file, line) = report.stoppedAfter, let signal = StopSignals.pending() {
             let input = file == "-" ? "<stdin>" : file
             throw CLIFailure(message: "stopped: read up to \(input):\(line); nothing after it was read",

@@ -36,15 +36,19 @@ struct PathsCommand: ParsableCommand {
     @Option(help: "Screens after (before) the matching one.")
     var depth: Int = 3
 
-    @Option(help: ArgumentHelp("table, csv or json.", valueName: "format"), completion: .list(["table", "csv", "json"]))
-    var format: String = "table"
+    @Option(help: ArgumentHelp("table, csv or json (default: table).", valueName: "format"), completion: .list(["table", "csv", "json"]))
+    var format: String?
+
+    @Flag(name: .long, help: "Print JSON: the same as --format json.")
+    var json = false
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("paths: give at least one log, store or NDJSON file") }
         if after != nil && before != nil { throw ValidationError("paths: give --after or --before, not both") }
         if top < 1 { throw ValidationError("paths: --top must be 1 or more, got \(top)") }
         if depth < 1 { throw ValidationError("paths: --depth must be 1 or more, got \(depth)") }
-        if !["table", "csv", "json"].contains(format) { throw ValidationError("paths: --format is table, csv or json, got \(format)") }
+        if let format, !["table", "csv", "json"].contains(format) { throw ValidationError("paths: --format is table, csv or json, got \(format)") }
+        if json, let format, format != "json" { throw ValidationError("paths: --json is --format json; it cannot go with --format \(format)") }
     }
 
     func run() throws {
@@ -57,7 +61,7 @@ struct PathsCommand: ParsableCommand {
         var tally = ScreenPathTally(mode: mode, depth: depth)
         for part in parts { tally.merge(part) }
         let report = ScreenPathReport(tally, top: top)
-        switch format {
+        switch json ? "json" : format ?? "table" {
         case "csv": Output.write(report.csv)
         case "json": Output.line(report.json)
         default: Output.write(table(report))

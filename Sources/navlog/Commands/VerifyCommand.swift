@@ -16,20 +16,31 @@ struct VerifyCommand: ParsableCommand {
 
             Example:
               navlog verify store/*.navlog
+              navlog verify store/*.navlog --json
             """
     )
 
     @Argument(help: "The .navlog files.", completion: .file())
     var logs: [String]
 
+    @Flag(name: .long, help: "Print one JSON object: each log's status (ok, damaged, trouble) and problems (schemas/verify.schema.json).")
+    var json = false
+
     func run() throws {
         var bad = 0, unreadable = 0
+        var output = VerifyJSON()
         for log in logs {
             let report: VerifyReport
             do { report = try LogVerifier.verify(path: log) } catch {
                 // Not an answer about the log: it could not be read (contract §4: trouble).
                 Output.error(error.description)
                 unreadable += 1
+                output.add(error, file: log)
+                continue
+            }
+            if json {
+                output.add(report, file: log)
+                if !report.isIntact { bad += 1 }
                 continue
             }
             if report.isIntact {
@@ -43,6 +54,7 @@ struct VerifyCommand: ParsableCommand {
                             + (report.recoverableTailEvents > 0 ? ", \(report.recoverableTailEvents) recoverable from the tail" : ""))
             }
         }
+        if json { Output.line(output.jsonValue.canonicalText) }
         Output.flushStandardOutput()
         let of = "of \(logs.count) log\(logs.count == 1 ? "" : "s")"
         if unreadable > 0 {

@@ -21,6 +21,9 @@ struct StoreWriteOptions: ParsableArguments {
     @Option(name: .customLong("max-open"), help: ArgumentHelp("Logs open for writing at once.", valueName: "n"))
     var maxOpen: Int = 128
 
+    @Flag(name: .long, help: "Print the summary as one JSON object on standard output (schemas/ingest.schema.json, schemas/import.schema.json).")
+    var json = false
+
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input (- for standard input)") }
         if maxOpen < 1 { throw ValidationError("--max-open must be at least 1") }
@@ -62,12 +65,12 @@ struct StoreWriteOptions: ParsableArguments {
 final class RejectionReporter {
     /// The progress bar, when standard error is a terminal.
     let progress: ProgressBar?
-    private let rejectsPath: String?
+    private(set) var rejectsPath: String?
     private var rejectsFile: BufferedFile?
     private var rejectsError: String?
     private var shown = 0
     /// Rejections whose bytes were not at hand to keep (lines over the length limit).
-    private var notKept = 0
+    private(set) var notKept = 0
 
     /// Creates the `--rejects` file, if any.
     init(_ options: StoreWriteOptions) throws {

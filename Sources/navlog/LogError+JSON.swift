@@ -1,0 +1,46 @@
+import NavLogCore
+import NavLogStore
+
+extension LogError {
+    /// The kind's name in JSON output: `corrupt`, `notANavlog`,
+    /// `unsupportedVersion` (damage), `io`, `locked`, `rejected`, `closed`,
+    /// `compression` (trouble).
+    var kindName: String {
+        switch kind {
+        case .io: "io"
+        case .locked: "locked"
+        case .notANavlog: "notANavlog"
+        case .unsupportedVersion: "unsupportedVersion"
+        case .corrupt: "corrupt"
+        case .rejected: "rejected"
+        case .closed: "closed"
+        case .compression: "compression"
+        }
+    }
+
+    /// The error as a JSON object: what (`kind`, `reason`) and where
+    /// (`offset`, `frame`, `seq`, each `null` when it does not apply).
+    var jsonValue: JSONValue {
+        .object([
+            "kind": .string(kindName),
+            "reason": .string(reason),
+            "offset": .integer(offset),
+            "frame": .integer(frame),
+            "seq": .integer(seq),
+        ])
+    }
+}
+
+extension LogDamage {
+    /// What a reader left out at the end of a log, as a JSON object.
+    var jsonValue: JSONValue {
+        .object([
+            "offset": .integer(offset),
+            "frame": .integer(frame),
+            "droppedBytes": .integer(droppedBytes),
+            "reason": .string(reason),
+            "tornTail": .bool(isTornTail),
+            "recoveredEvents": .integer(recoveredEvents),
+        ])
+    }
+}

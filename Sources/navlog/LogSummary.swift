@@ -1,0 +1,105 @@
+import NavLogCore
+import NavLogStore
+
+/// What `navlog info LOG` says about a log, read from its index alone: the
+/// one value its text (`key: value` lines) and its JSON
+/// (`schemas/info.schema.json`) are both made from.
+struct LogSummary {
+    let file: String
+    let formatMajor: UInt16
+    let formatMinor: UInt16
+    let session: String?
+    let events: Int
+    let firstSeq: Int?
+    let lastSeq: Int?
+    /// The earliest and the latest `t`, in milliseconds.
+    let minT: Int64?
+    let maxT: Int64?
+    let fileBytes: Int64
+    let contentBytes: Int
+    let blocks: Int
+    let checkpoints: Int
+    /// Whether the index came from the footer (a closed log), not a walk of the frames.
+    let indexFromFooter: Bool
+    /// What the reader left out at the end, if anything.
+    let tail: LogDamage?
+
+    init(file: String, reader: LogReader) {
+        self.file = file
+        formatMajor = reader.header.majorVersion
+        formatMinor = reader.header.minorVersion
+        session = (try? reader.session()) ?? nil
+        events = reader.eventCount
+        firstSeq = reader.firstSeq
+        lastSeq = reader.lastSeq
+        let blocks = reader.blocks
+        var minT = blocks.map(\.minT).min()
+        var maxT = blocks.last?.runningMaxT
+        if let tail = reader.tailRange {
+            minT = min(minT ?? tail.lowerBound, tail.lowerBound)
+            maxT = max(maxT ?? tail.upperBound, tail.upperBound)
+        }
+        self.minT = minT
+        self.maxT = maxT
+        fileBytes = reader.fileSize
+        contentBytes = blocks.reduce(0) { $0 + $1.contentSize } + reader.tailContentBytes
+        self.blocks = blocks.count
+        checkpoints = reader.checkpoints.count
+        indexFromFooter = reader.indexSource == .footer
+        tail = reader.damage
+    }
+
+    /// Content bytes per file byte with 2 decimals (`3.21`), or `nil` when there is no content.
+    var compression: String? {
+        guard contentBytes > 0 else { return nil }
+        let ratio = fileBytes > 0 ? Double(contentBytes) / Double(fileBytes) : 0
+        let hundredths = Int((ratio * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// The text form: `key: value` lines, values aligned.
+    var lines: [(String, String)] {
+        var lines: [(String, String)] = []
+        lines.append(("file", file))
+        lines.append(("format", "\(formatMajor).\(formatMinor)"))
+        lines.append(("session", session.map(ReadableText.name) ?? "-"))
+        lines.append(("events", String(events)))
+        lines.append(("seq", firstSeq.map { "\($0)…\(lastSeq!)" } ?? "-"))
+        if let minT, let maxT {
+            lines.append(("time", "\(Timestamp(milliseconds: minT).rfc3339) … \(Timestamp(milliseconds: maxT).rfc3339)"))
+        } else {
+            lines.append(("time", "-"))
+        }
+        lines.append(("file bytes", String(fileBytes)))
+        lines.append(("content bytes", String(contentBytes)))
+        lines.append(("compression", compression.map { $0 + "×" } ?? "-"))
+        lines.append(("blocks", String(blocks)))
+        lines.append(("checkpoints", String(checkpoints)))
+        lines.append(("index", indexFromFooter ? "footer (closed)" : "walked (not closed)"))
+        if let tail { lines.append(("tail", tail.description)) }
+        return lines
+    }
+
+    /// The JSON form (`schemas/info.schema.json`).
+    var jsonValue: JSONValue {
+        func time(_ ms: Int64?) -> JSONValue { ms.map { .string(Timestamp(milliseconds: $0).rfc3339) } ?? .null }
+        return .object([
+            "file": .string(file),
+            "format": .object(["major": .integer(formatMajor), "minor": .integer(formatMinor)]),
+            "session": session.map(JSONValue.string) ?? .null,
+            "events": .integer(events),
+            "firstSeq": .integer(firstSeq),
+            "lastSeq": .integer(lastSeq),
+            "minT": time(minT),
+            "maxT": time(maxT),
+            "fileBytes": .integer(fileBytes),
+            "contentBytes": .integer(contentBytes),
+            "compression": compression.map(JSONValue.number) ?? .null,
+            "blocks": .integer(blocks),
+            "checkpoints": .integer(checkpoints),
+            "index": .string(indexFromFooter ? "footer" : "walked"),
+            "tail": tail?.jsonValue ?? .null,
+        ])
+    }
+}

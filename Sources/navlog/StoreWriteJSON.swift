@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+import NavLogStore
+
+/// The summaries of `navlog ingest --json` (schemas/ingest.schema.json) and
+/// `navlog import FORMAT --json` (schemas/import.schema.json): one object,
+/// made from the report the text summary is made from.
+extension RejectionReporter {
+    /// The fields both summaries share: what was stored where, what was rejected and where it was kept.
+    func summaryFields(store: String, stored: Int, rejected: Int, sessions: Int, newSessions: Int) -> [String: JSONValue] {
+        [
+            "store": .string(store),
+            "stored": .integer(stored),
+            "rejected": .integer(rejected),
+            "sessions": .integer(sessions),
+            "newSessions": .integer(newSessions),
+            "rejectsFile": rejectsPath.map(JSONValue.string) ?? .null,
+            "rejectsNotCopied": .integer(notKept),
+        ]
+    }
+}
+
+extension StoreIngester.Report {
+    /// The ingest summary; `failure` is the error that stopped it, if one did
+    /// (what was stored before it stays stored).
+    func jsonValue(store: String, reporter: RejectionReporter, failure: String? = nil) -> JSONValue {
+        var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newLogs)
+        object["lines"] = .integer(lines)
+        object["blankLines"] = .integer(blankLines)
+        if let (file, line) = stoppedAfter, let signal = StopSignals.pending() {
+            object["stopped"] = .object([
+                "input": .string(file),
+                "line": .integer(line),
+                "signal": .string(StopSignals.name(signal)),
+                "exitStatus": .integer(StopSignals.exitStatus(signal)),
+            ])
+        } else {
+            object["stopped"] = .null
+        }
+        object["failure"] = failure.map(JSONValue.string) ?? .null
+        return .object(object)
+    }
+}
+
+extension StoreImporter.Report {
+    /// The import summary.
+    func jsonValue(store: String, reporter: RejectionReporter) -> JSONValue {
+        var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newLogs)
+        object["records"] = .integer(records)
+        return .object(object)
+    }
+}
+
+extension StopSignals {
+    /// `SIGINT` or `SIGTERM`.
+    static func name(_ signal: Int32) -> String {
+        signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
+    }
+}
