@@ -4,22 +4,12 @@ import Testing
 
 /// A funnel over an imported CSV event stream equals the same funnel that
 /// DuckDB computes directly over the raw CSV (tools/duckdb-csv-funnel, which
-/// runs tools/funnel.sql).
-///
-/// NOTE: `navlog funnel`, tools/funnel.sql and tools/duckdb-funnel come from
-/// the analytics work. Until they are merged this suite is disabled (shown as
-/// skipped, with the reason); once they are, it runs.
+/// runs tools/funnel.sql). DuckDB is Python's `duckdb`, which
+/// `tools/setup --test` installs: without it the test fails, it is not skipped.
 @Suite struct ImportFunnelDuckDBTests {
-    static let funnelAvailable: Bool = {
-        FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent("tools/funnel.sql").path)
-            && FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent("tools/duckdb-funnel").path)
-            && navlog("funnel", "--help").status == 0
-    }()
-
     static let steps = ["tab:*", "Recipe/*", "mark:add-to-cart", "mark:purchase"]
 
-    @Test(.enabled(if: funnelAvailable, "needs navlog funnel and tools/funnel.sql (analytics branch)"),
-          arguments: [nil, "90s"] as [String?])
+    @Test(arguments: [nil, "90s"] as [String?])
     func importedCSVFunnelEqualsDuckDBOverTheRawCSV(within: String?) throws {
         let dir = try TemporaryDirectory()
         // 300 generated sessions as an Amplitude-style event stream.
@@ -40,7 +30,7 @@ import Testing
         #expect(navlogFunnel.status == 0, "\(navlogFunnel.stderr)")
         let duck = run("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("tools/duckdb-csv-funnel").path, csv]
                        + columns + screens + stepArgs + (within.map { _ in ["--within-ms", "90000"] } ?? []))
-        #expect(duck.status == 0, "\(duck.stderr)")
+        #expect(duck.status == 0, "tools/duckdb-csv-funnel failed (tools/setup --test installs duckdb): \(duck.stderr)")
         #expect(navlogFunnel.stdout == duck.stdout)
         // The funnel is not trivial: every step is reached by some sessions, not all.
         let reached = navlogFunnel.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[2] }

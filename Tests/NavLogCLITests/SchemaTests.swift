@@ -103,7 +103,7 @@ struct SchemaTests {
         #expect(accepted.stdout.hasPrefix("<stdin>:1: accepted"))
         let rejected = run(Self.checker, ["event", "-"], stdin: Data("\n{\"session\":\"\"}\n".utf8))
         #expect(rejected.status == 1)
-        #expect(rejected.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("<stdin>:2: ") })
+        #expect(!rejected.stdout.isEmpty && rejected.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("<stdin>:2: ") })
         #expect(run(Self.checker, ["event"]).status == 2)
         #expect(run(Self.checker, ["event", "/nonexistent/events.ndjson"]).status == 2)
         #expect(run(Self.checker, ["bogus", "-"], stdin: Data()).status == 2)
@@ -134,11 +134,14 @@ struct SchemaTests {
             #expect(line == expected[k], "events-valid.ndjson:\(k + 1)")
             checked.append(line)
         }
+        #expect(checked.count >= 20, "only \(checked.count) lines compared")
         Self.check(["canonical", "-"], stdin: Data(checked.map { $0 + "\n" }.joined().utf8))
     }
 
     @Test func parserRejectsTheInvalidExamples() throws {
-        for (k, line) in try Self.lines("events-invalid.ndjson").enumerated() where !Self.isStateRestore(line) {
+        let invalid = try Self.lines("events-invalid.ndjson").enumerated().filter { !Self.isStateRestore($0.element) }
+        #expect(invalid.count >= 50, "only \(invalid.count) invalid examples")
+        for (k, line) in invalid {
             #expect(throws: EventParseError.self, "events-invalid.ndjson:\(k + 1) was accepted") {
                 try EventParser.parse(line)
             }
@@ -150,11 +153,16 @@ struct SchemaTests {
         let input = try Self.lines("events-valid.ndjson")
         let expected = try Self.lines("events-canonical.ndjson")
         let written = try Self.canonicalLines(input)
-        for k in input.indices where Self.isStateRestore(input[k]) {
+        try #require(written.count == expected.count)
+        let restores = input.indices.filter { Self.isStateRestore(input[$0]) }
+        #expect(!restores.isEmpty, "events-valid.ndjson has no state.restore")
+        for k in restores {
             #expect(written[k] == expected[k], "events-valid.ndjson:\(k + 1)")
         }
         Self.check(["canonical", "-"], stdin: Data(written.map { $0 + "\n" }.joined().utf8))
-        for (k, line) in try Self.lines("events-invalid.ndjson").enumerated() where Self.isStateRestore(line) {
+        let invalidRestores = try Self.lines("events-invalid.ndjson").enumerated().filter { Self.isStateRestore($0.element) }
+        #expect(!invalidRestores.isEmpty, "events-invalid.ndjson has no state.restore")
+        for (k, line) in invalidRestores {
             #expect(throws: EventParseError.self, "events-invalid.ndjson:\(k + 1) was accepted") {
                 try EventParser.parse(line)
             }

@@ -51,6 +51,7 @@ struct PathChangeTests {
             _ = state.apply(Event(session: "s-1", seq: seq, t: Timestamp(milliseconds: 0), kind: change.kind(stack: "home")))
             #expect(state.scenes["main"]?.stacks["home"] == new, "\(old) → \(new)")
         }
+        #expect(seq == paths.count - 1, "every step changes the path, so each gives a change")
     }
 }
 

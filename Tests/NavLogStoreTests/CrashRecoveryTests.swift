@@ -114,6 +114,7 @@ import Testing
         let path = dir.file("full.navlog")
         let (events, acks) = try Self.buildLog(at: path, count: 60, close: false)
         let bytes = fileBytes(path)
+        var sideFiles = 0
         for cut in stride(from: 0, through: bytes.count, by: 11 * exhaustiveStride(sampled: 3)) {
             let cutDir = TemporaryDirectory()
             let cutPath = cutDir.file("cut.navlog")
@@ -124,6 +125,7 @@ import Testing
             if let recovery = writer.recovery, let side = recovery.sideFile {
                 // The side file holds exactly the cut bytes.
                 #expect(fileBytes(side) == Array(bytes[Int(recovery.cutOffset)..<cut]))
+                sideFiles += 1
             }
             for event in events[before.count...] { try writer.append(event) }
             try writer.close()
@@ -132,5 +134,6 @@ import Testing
             #expect(decoded.status == 0 && decoded.stdout == ndjson(events), "cut at \(cut): lz4 -dc")
             _ = acks
         }
+        #expect(sideFiles > 10, "only \(sideFiles) cuts left a torn tail to keep")
     }
 }
