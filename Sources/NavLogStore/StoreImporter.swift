@@ -81,7 +81,7 @@ public final class StoreImporter {
     /// writer thread (`.closed`) ends the reading, its own error is reported.
     private static func readFailure(_ error: NDJSONFailure<LogError>, path: String) -> Failure? {
         switch error {
-        case .read(let e): return .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno)))
+        case .read(let e): return .log(LogError(reading: e))
         case .body(let e):
             if case .closed = e.kind { return nil }
             return .log(e)
@@ -105,7 +105,7 @@ public final class StoreImporter {
         reading: for (fileIndex, path) in paths.enumerated() {
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
-                failure = .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                failure = .log(LogError(reading: error))
                 break reading
             }
             do throws(NDJSONFailure<LogError>) {
@@ -169,7 +169,7 @@ public final class StoreImporter {
             var rawOverLimit = false
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
-                failure = .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                failure = .log(LogError(reading: error))
                 break reading
             }
             var headerFailure: Failure?
@@ -254,7 +254,7 @@ public final class StoreImporter {
         reading: for (fileIndex, path) in paths.enumerated() {
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
-                failure = .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                failure = .log(LogError(reading: error))
                 break reading
             }
             var document: [UInt8] = []
@@ -268,7 +268,7 @@ public final class StoreImporter {
                     }
                 }
             } catch {
-                if case .read(let e) = error { failure = .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno))) }
+                if case .read(let e) = error { failure = .log(LogError(reading: e)) }
                 break reading
             }
             report.records += 1
