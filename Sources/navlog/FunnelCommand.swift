@@ -61,6 +61,7 @@ struct FunnelCommand: ParsableCommand {
     func validate() throws {
         if steps.isEmpty { throw ValidationError("funnel: give at least one --step") }
         if inputs.isEmpty { throw ValidationError("funnel: give at least one log, store or NDJSON file") }
+        if let within, within.hasPrefix("-") { throw ValidationError("funnel: --within must be positive, got \(within)") }
         if let within, FunnelWindow(parsing: within) == nil {
             throw ValidationError("funnel: --within takes a duration such as 90s, 10m, 1h30m or 1.5s (units ms s m h d), got \(within)")
         }
@@ -69,7 +70,7 @@ struct FunnelCommand: ParsableCommand {
             throw ValidationError("funnel: --format is table, csv, json or svg, got \(format)")
         }
         for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, Timestamp(rfc3339: value) == nil { throw ValidationError("funnel: \(name) is not an RFC 3339 time: \(value)") }
+            if let value, Timestamp(rfc3339: value) == nil { throw ValidationError("funnel: \(name): \(Timestamp.refusal(rfc3339: value))") }
         }
         if let by, by.isEmpty || by.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw ValidationError("funnel: --by takes a dotted path such as app.version, got \"\(by)\"")

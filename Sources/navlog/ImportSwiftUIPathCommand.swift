@@ -43,7 +43,7 @@ struct ImportSwiftUIPathCommand: ParsableCommand {
     func validate() throws {
         if session == nil, options.inputs.contains("-") { throw ValidationError("reading standard input needs --session") }
         if session == "" { throw ValidationError("--session must not be empty") }
-        if let time, Timestamp(rfc3339: time) == nil { throw ValidationError("--time is not an RFC 3339 timestamp: \(time)") }
+        if let time, Timestamp(rfc3339: time) == nil { throw ValidationError("--time: \(Timestamp.refusal(rfc3339: time))") }
     }
 
     func run() throws {

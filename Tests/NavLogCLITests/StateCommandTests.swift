@@ -137,7 +137,7 @@ struct StateCommandTests {
             (["state"], "navlog: Missing expected argument '<log>' (see 'navlog state --help')\n"),
             (["no-such-command"], "navlog: Unexpected argument 'no-such-command' (see 'navlog --help')\n"),
             (["import", "csv", "x.csv", "--store"], "navlog: Missing value for '--store <dir>' (see 'navlog import csv --help')\n"),
-            (["state", "/"], "navlog: /: cannot open: Is a directory\n"),
+            (["state", "/"], "navlog: /: is a directory, not a log or NDJSON file (the sessions of a store are read by funnel, paths and export)\n"),
         ]
         for (args, stderr) in cases {
             let r = run(navlogBinary(), args)
