@@ -243,9 +243,10 @@ public final class StoreImporter {
 
     /// Imports inputs that each hold one document (up to 1 MiB, any line
     /// breaks): `convert` turns a document's bytes into events of one
-    /// session, or says why not (reported as line 1).
+    /// session, or says why not (reported as line 1). `expected` names what
+    /// a document is, for the rejection of one over the limit.
     public func importDocuments(
-        paths: [String], convert: (String, UnsafeRawBufferPointer) throws(EventParseError) -> [Event],
+        paths: [String], expected: String, convert: (String, UnsafeRawBufferPointer) throws(EventParseError) -> [Event],
         onReject: (Rejection) -> Void
     ) throws(Failure) -> Report {
         var report = Report()
@@ -277,7 +278,8 @@ public final class StoreImporter {
                 onReject(Rejection(file: path, line: 1, reason: reason.description, bytes: bytes))
             }
             if length > EventParser.maxLineBytes {
-                reject(.lineTooLong(bytes: length, limit: EventParser.maxLineBytes), nil)
+                reject(.notADocument(expected: expected,
+                                     reason: "\(length) bytes, over the limit of \(EventParser.maxLineBytes) for one file"), nil)
                 continue
             }
             let events: [Event]

@@ -62,4 +62,23 @@ import Testing
             Self.expectOneLine(navlog(command, "-"), "-: a log cannot be read from standard input; give its path")
         }
     }
+
+    @Test func aSwiftUIPathImportOfAnotherFileSaysWhatItExpected() throws {
+        let dir = try TemporaryDirectory()
+        let expected = "not a NavigationPath.CodableRepresentation (one JSON array of type-name and JSON strings a file): "
+        let generated = navlog("generate", "--sessions", "200")
+        #expect(generated.status == 0 && generated.stdout.utf8.count > 1 << 20)
+        let cases: [(String, String, String)] = [
+            ("big.ndjson", generated.stdout, "\(generated.stdout.utf8.count) bytes, over the limit of 1048576 for one file"),
+            ("some.ndjson", generated.stdout.split(separator: "\n").prefix(3).joined(separator: "\n"),
+             "more than one JSON value (NDJSON is read by 'navlog ingest')"),
+            ("object.json", #"{"a":1}"#, "a JSON object"),
+        ]
+        for (name, text, reason) in cases {
+            let file = try dir.file(name, text)
+            let r = navlog("import", "swiftui-path", file, "--store", dir.path("logs"), "--stack", "home")
+            #expect(r.status == 1)
+            #expect(r.stderr.hasPrefix("navlog: \(file):1: \(expected)\(reason)\n"), "\(r.stderr)")
+        }
+    }
 }
