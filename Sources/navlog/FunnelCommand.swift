@@ -109,5 +109,19 @@ struct FunnelCommand: ParsableCommand {
         default: Output.write(FunnelTable(report: report, style: .forStandardOutput).text)
         }
         Output.flushStandardOutput()
+        noteWhatMatchedNothing(tallies)
+    }
+
+    /// Why a funnel is empty, when it is: no sessions, no occurrence of
+    /// step 1, or a `--by` field that no session has.
+    private func noteWhatMatchedNothing(_ tallies: [String: FunnelTally]) {
+        if tallies.values.allSatisfy({ $0.sessions == 0 }) {
+            Output.nothingMatched(from != nil || to != nil ? "funnel: no session started within --from/--to"
+                                                           : "funnel: no sessions in the inputs")
+        } else if tallies.values.allSatisfy({ $0.reached.first == 0 }) {
+            Output.nothingMatched("funnel: no session has an occurrence of step 1, \(JSONValue.string(steps[0]).canonicalText)")
+        } else if let by, tallies.keys.allSatisfy(\.isEmpty) {
+            Output.nothingMatched("funnel: no session has a value for --by \(by) in its session.start")
+        }
     }
 }

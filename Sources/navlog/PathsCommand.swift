@@ -63,6 +63,15 @@ struct PathsCommand: ParsableCommand {
         default: Output.write(table(report))
         }
         Output.flushStandardOutput()
+        if report.rows.isEmpty {
+            if tally.sessions == 0 {
+                Output.nothingMatched("paths: no sessions in the inputs")
+            } else if let glob = after ?? before {
+                Output.nothingMatched("paths: no screen view matches \(JSONValue.string(glob).canonicalText)")
+            } else {
+                Output.nothingMatched("paths: no transitions (no scene has two screen views)")
+            }
+        }
     }
 
     private func table(_ report: ScreenPathReport) -> String {
