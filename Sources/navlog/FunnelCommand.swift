@@ -58,6 +58,8 @@ struct FunnelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the funnel chart as SVG to this file.", valueName: "file"), completion: .file(extensions: ["svg"]))
     var svg: String?
 
+    @OptionGroup var colorOptions: ColorOptions
+
     func validate() throws {
         if steps.isEmpty { throw ValidationError("funnel: give at least one --step") }
         if inputs.isEmpty { throw ValidationError("funnel: give at least one log, store or NDJSON file") }

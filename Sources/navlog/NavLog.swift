@@ -28,6 +28,7 @@ struct NavLog: ParsableCommand {
                 throw CLIFailure.trouble("\(mistake) (see 'navlog --help')")
             }
             var command = try parseAsRoot(arguments)
+            if let coloring = command as? any ColoringCommand { Output.colorChoice = coloring.colorOptions.color }
             try command.run()
             status = 0
         } catch let failure as CLIFailure {

@@ -39,6 +39,8 @@ struct PathsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("table, csv or json.", valueName: "format"), completion: .list(["table", "csv", "json"]))
     var format: String = "table"
 
+    @OptionGroup var colorOptions: ColorOptions
+
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("paths: give at least one log, store or NDJSON file") }
         if after != nil && before != nil { throw ValidationError("paths: give --after or --before, not both") }
