@@ -21,8 +21,8 @@ struct ImportSwiftUIPathCommand: ParsableCommand {
             swiftui-path` writes it back.
 
             Example:
-              navlog import swiftui-path path.json --store logs --stack home --session s-1 \\
-                  --time 2026-11-20T10:00:00Z
+              navlog import swiftui-path path.json --store logs --stack home \\
+                  --session s-1 --time 2026-11-20T10:00:00Z
             """
     )
 

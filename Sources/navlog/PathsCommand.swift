@@ -17,7 +17,7 @@ struct PathsCommand: ParsableCommand {
             Examples:
               navlog paths store/ --top 20
               navlog paths store/ --after 'Recipe/*' --depth 2
-              navlog paths store/ --before 'modal:checkout' --format csv
+              navlog paths store/ --before 'Checkout' --format csv
             """
     )
 
