@@ -117,6 +117,9 @@ struct HelpExampleTests {
         var ran = 0
         for path in Self.commandPaths() {
             for example in Self.examples(navlog(path.joined(separator: " ").split(separator: " ").map(String.init) + ["--help"]).stdout) {
+                // A line of an example that wrapped is not a command of its own.
+                let tool = example.split(separator: " ").drop { $0.contains("=") }.first.map(String.init) ?? ""
+                #expect(["navlog", "jq", "duckdb", "bq"].contains(tool), "\(path): not a command: \(example)")
                 guard let command = Self.runnable(example) else { continue }
                 if command.contains("--interactive") {
                     // A stepper needs a terminal: run it on one and quit.
@@ -135,6 +138,10 @@ struct HelpExampleTests {
                 ran += 1
                 #expect(r.status != 2, "\(example): \(r.stderr)")
                 #expect(r.status != 127, "\(example): \(r.stderr)")
+                // Paths with nothing under the heading: nothing matched.
+                if command.hasPrefix("navlog paths") {
+                    #expect(r.stdout.split(separator: "\n").count >= 2 && !r.stdout.contains("(none)"), "\(example): \(r.stdout)")
+                }
                 for note in ["navlog: funnel: no ", "navlog: paths: no ", "navlog: cat: "] {
                     #expect(!r.stderr.contains(note), "\(example): \(r.stderr)")
                 }
