@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavLogCore
 import NavLogStore
 
@@ -20,6 +25,32 @@ extension CLIFailure {
     /// A log's error: damage is "the answer is no" (exit 1), I/O trouble,
     /// a lock or misuse is exit 2.
     init(_ error: LogError) {
+        if case .io(_, let code) = error.kind, let misuse = Self.misuse(error.path, errno: code) {
+            self = misuse
+            return
+        }
         self = error.isCorruption ? .no(error.description) : .trouble(error.description)
+    }
+
+    /// An NDJSON input that cannot be read or is not NDJSON: exit 2.
+    init(_ error: NDJSONReadError) {
+        if case .system(_, let code) = error.problem, let misuse = Self.misuse(error.path, errno: code) {
+            self = misuse
+            return
+        }
+        self = .trouble(error.description)
+    }
+
+    /// A directory where a file is read, or `-` where a log is: what to
+    /// give instead. `nil` for other failures.
+    private static func misuse(_ path: String, errno code: Int32) -> CLIFailure? {
+        if code == EISDIR {
+            return .trouble("\(path): is a directory, not a log or NDJSON file "
+                            + "(the sessions of a store are read by funnel, paths and export)")
+        }
+        if path == "-" && code == ENOENT {
+            return .trouble("-: a log cannot be read from standard input; give its path")
+        }
+        return nil
     }
 }

@@ -22,8 +22,13 @@ struct NavLog: ParsableCommand {
     /// (§4): errors are one line on stderr, help goes to stdout.
     static func main() {
         let status: Int32
+        let arguments = ArgumentCheck.joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
         do {
-            var command = try parseAsRoot()
+            if arguments.first == "help", let mistake = ArgumentCheck.mistake(arguments) {
+                throw CLIFailure.trouble("\(mistake) (see 'navlog --help')")
+            }
+            var command = try parseAsRoot(arguments)
+            if let coloring = command as? any ColoringCommand { Output.colorChoice = coloring.colorOptions.color }
             try command.run()
             status = 0
         } catch let failure as CLIFailure {
@@ -38,7 +43,8 @@ struct NavLog: ParsableCommand {
             } else {
                 // Usage errors: one line, and where to read more.
                 Output.flushStandardOutput()
-                let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+                let message = ArgumentCheck.mistake(arguments)
+                    ?? message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
                 Output.error("\(message.isEmpty ? "usage error" : message) (see '\(commandPath(CommandLine.arguments)) --help')")
                 status = 2
             }

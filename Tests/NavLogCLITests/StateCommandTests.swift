@@ -100,7 +100,7 @@ struct StateCommandTests {
         #expect(r.stdout == "")
         let lines = r.stderr.split(separator: "\n").map(String.init)
         #expect(lines == [
-            #"navlog: \#(file):2: field "t": not a strict RFC 3339 timestamp: "yesterday""#,
+            #"navlog: \#(file):2: field "t": not a strict RFC 3339 timestamp (character 1 is 'y', expected a digit): "yesterday""#,
             #"navlog: \#(file):4: field "count": must be ≥ 1, found 0"#,
             "navlog: \(file):5: invalid JSON at byte 0: unexpected 'n', expected '{'",
             #"navlog: \#(file):6: field "seq": 1 does not increase (previous accepted seq is 1)"#,
@@ -133,11 +133,11 @@ struct StateCommandTests {
             (["state", Self.sample, "--at", "yesterday"],
              #"navlog: --at: invalid state spec "yesterday": expected a seq (an integer ≥ 0), an RFC 3339 instant, or "end""# + "\n"),
             (["state", Self.sample, "--at=-1"],
-             #"navlog: --at: invalid state spec "-1": expected a seq (an integer ≥ 0), an RFC 3339 instant, or "end""# + "\n"),
+             #"navlog: --at: invalid state spec "-1": a seq must be ≥ 0"# + "\n"),
             (["state"], "navlog: Missing expected argument '<log>' (see 'navlog state --help')\n"),
-            (["no-such-command"], "navlog: Unexpected argument 'no-such-command' (see 'navlog --help')\n"),
+            (["no-such-command"], "navlog: 'no-such-command' is not a command of navlog (see 'navlog --help')\n"),
             (["import", "csv", "x.csv", "--store"], "navlog: Missing value for '--store <dir>' (see 'navlog import csv --help')\n"),
-            (["state", "/"], "navlog: /: cannot open: Is a directory\n"),
+            (["state", "/"], "navlog: /: is a directory, not a log or NDJSON file (the sessions of a store are read by funnel, paths and export)\n"),
         ]
         for (args, stderr) in cases {
             let r = run(navlogBinary(), args)

@@ -39,7 +39,7 @@ struct MalformedInputTests {
         (#"{"type":"mark","label":"x","session":7,"t":"2026-11-20T10:00:00Z"}"#, .wrongType(field: "session", expected: "a string", found: "number")),
         (#"{"type":3,"session":"s","t":"2026-11-20T10:00:00Z"}"#, .wrongType(field: "type", expected: "a string", found: "number")),
         (#"{"type":"mark","label":"x","session":"s","t":1700000000}"#, .wrongType(field: "t", expected: "an RFC 3339 string", found: "number")),
-        (#"{"type":"mark","label":"x","session":"s","t":"2026-11-20 10:00:00"}"#, .invalidValue(field: "t", reason: #"not a strict RFC 3339 timestamp: "2026-11-20 10:00:00""#)),
+        (#"{"type":"mark","label":"x","session":"s","t":"2026-11-20 10:00:00"}"#, .invalidValue(field: "t", reason: #"not a strict RFC 3339 timestamp (character 11 is ' ', expected 'T'): "2026-11-20 10:00:00""#)),
         // Strict RFC 3339, but before year 0000 or after 9999 in UTC: refused for its range, not its form.
         (#"{"type":"mark","label":"x","session":"s","t":"0000-01-01T00:00:00+01:00"}"#, .invalidValue(field: "t", reason: #"outside years 0000–9999 once converted to UTC: "0000-01-01T00:00:00+01:00""#)),
         (#"{"type":"mark","label":"x","session":"s","t":"9999-12-31T23:59:59-01:00"}"#, .invalidValue(field: "t", reason: #"outside years 0000–9999 once converted to UTC: "9999-12-31T23:59:59-01:00""#)),

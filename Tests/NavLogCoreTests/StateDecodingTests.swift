@@ -71,7 +71,7 @@ struct StateDecodingTests {
         (#"{"session":"s","seq":1.0}"#, .wrongType(field: "seq", expected: "an integer", found: "a number with a fraction or exponent")),
         (#"{"session":"s","seq":-1}"#, .invalidValue(field: "seq", reason: "must be ≥ 0, found -1")),
         (#"{"session":"s","seq":123456789012345678901234}"#, .invalidValue(field: "seq", reason: "integer out of range")),
-        (#"{"session":"s","t":"yesterday"}"#, .invalidValue(field: "t", reason: #"not a strict RFC 3339 timestamp: "yesterday""#)),
+        (#"{"session":"s","t":"yesterday"}"#, .invalidValue(field: "t", reason: #"not a strict RFC 3339 timestamp (character 1 is 'y', expected a digit): "yesterday""#)),
         (#"{"session":"s","t":5}"#, .wrongType(field: "t", expected: "a string", found: "number")),
         (#"{"session":"s","ended":"yes"}"#, .wrongType(field: "ended", expected: "a boolean", found: "string")),
         (#"{"session":"s","anomalies":[]}"#, .wrongType(field: "anomalies", expected: "an object", found: "array")),

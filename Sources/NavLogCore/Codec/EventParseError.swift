@@ -24,6 +24,10 @@ public enum EventParseError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidValue(field: String, reason: String)
     /// `seq` does not strictly increase within the session.
     case seqNotIncreasing(seq: Int, previous: Int)
+    /// A whole file read as one document is not what it should be
+    /// (`expected`, e.g. "a NavigationPath.CodableRepresentation"): too
+    /// long, not JSON, or JSON of another shape.
+    case notADocument(expected: String, reason: String)
 
     public var description: String {
         switch self {
@@ -47,6 +51,8 @@ public enum EventParseError: Error, Hashable, Sendable, CustomStringConvertible 
             "field \"\(field)\": \(reason)"
         case .seqNotIncreasing(let seq, let previous):
             "field \"seq\": \(seq) does not increase (previous accepted seq is \(previous))"
+        case .notADocument(let expected, let reason):
+            "not \(expected): \(reason)"
         }
     }
 }

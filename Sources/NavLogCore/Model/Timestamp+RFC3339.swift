@@ -18,14 +18,15 @@ extension Timestamp {
     }
 
     /// Why `text`, which ``init(rfc3339:)`` refused, is not a timestamp:
-    /// strict RFC 3339 whose instant falls outside years 0000–9999 once
-    /// converted to UTC (`0000-01-01T00:00:00+01:00`) is refused for its
-    /// range, anything else for its form.
-    static func refusal(rfc3339 text: String) -> String {
-        var copy = text
-        let parsed = copy.withUTF8 { Self.milliseconds(rfc3339Bytes: UnsafeRawBufferPointer($0)) }
-        let what = parsed == nil ? "not a strict RFC 3339 timestamp" : "outside years 0000–9999 once converted to UTC"
-        return "\(what): \"\(text.prefix(64))\""
+    /// what is wrong with it (``problem(rfc3339:)``) and the text. Strict
+    /// RFC 3339 whose instant falls outside years 0000–9999 once converted
+    /// to UTC (`0000-01-01T00:00:00+01:00`) is refused for its range.
+    public static func refusal(rfc3339 text: String) -> String {
+        let quoted = "\"\(text.prefix(64))\""
+        switch problem(rfc3339: text) {
+        case .outsideYears, nil: return "\(RFC3339Problem.outsideYears): \(quoted)"
+        case let problem?: return "not a strict RFC 3339 timestamp (\(problem)): \(quoted)"
+        }
     }
 
     /// Milliseconds since the epoch of strict RFC 3339, whatever the year it falls in.

@@ -23,6 +23,11 @@ public enum StateSpec: Hashable, Sendable {
             self = .seq(n)
         } else if let t = Timestamp(rfc3339: text) {
             self = .instant(t)
+        } else if text.hasPrefix("-"), text.dropFirst().first?.isNumber == true {
+            throw StateSpecError(text: text, reason: "a seq must be ≥ 0")
+        } else if text.utf8.count >= 5, text.utf8.prefix(4).allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) {
+            let problem = Timestamp.problem(rfc3339: text) ?? .outsideYears
+            throw StateSpecError(text: text, reason: "not a strict RFC 3339 instant (\(problem))")
         } else {
             throw StateSpecError(
                 text: text, reason: "expected a seq (an integer ≥ 0), an RFC 3339 instant, or \"end\"")

@@ -34,6 +34,8 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         case closed
         /// liblz4 failed on data navlog produced itself (out of memory, or a bug).
         case compression(String)
+        /// An NDJSON input is binary data or a log (``NDJSONReadError``).
+        case input(NDJSONReadError.Problem)
     }
 
     public init(path: String, kind: Kind, offset: Int64? = nil, frame: Int? = nil, seq: Int? = nil) {
@@ -73,6 +75,7 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         case .rejected(let why): "event rejected: \(why)"
         case .closed: "the log was already closed"
         case .compression(let why): "compression failed: \(why)"
+        case .input(let problem): problem.text(fromStandardInput: path == "-")
         }
     }
 

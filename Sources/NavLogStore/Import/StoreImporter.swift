@@ -81,7 +81,7 @@ public final class StoreImporter {
     /// writer thread (`.closed`) ends the reading, its own error is reported.
     private static func readFailure(_ error: NDJSONFailure<LogError>, path: String) -> Failure? {
         switch error {
-        case .read(let e): return .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno)))
+        case .read(let e): return .log(LogError(reading: e))
         case .body(let e):
             if case .closed = e.kind { return nil }
             return .log(e)
@@ -105,7 +105,7 @@ public final class StoreImporter {
         reading: for (fileIndex, path) in paths.enumerated() {
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
-                failure = .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                failure = .log(LogError(reading: error))
                 break reading
             }
             do throws(NDJSONFailure<LogError>) {
@@ -169,7 +169,7 @@ public final class StoreImporter {
             var rawOverLimit = false
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
-                failure = .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                failure = .log(LogError(reading: error))
                 break reading
             }
             var headerFailure: Failure?
@@ -243,9 +243,10 @@ public final class StoreImporter {
 
     /// Imports inputs that each hold one document (up to 1 MiB, any line
     /// breaks): `convert` turns a document's bytes into events of one
-    /// session, or says why not (reported as line 1).
+    /// session, or says why not (reported as line 1). `expected` names what
+    /// a document is, for the rejection of one over the limit.
     public func importDocuments(
-        paths: [String], convert: (String, UnsafeRawBufferPointer) throws(EventParseError) -> [Event],
+        paths: [String], expected: String, convert: (String, UnsafeRawBufferPointer) throws(EventParseError) -> [Event],
         onReject: (Rejection) -> Void
     ) throws(Failure) -> Report {
         var report = Report()
@@ -254,7 +255,7 @@ public final class StoreImporter {
         reading: for (fileIndex, path) in paths.enumerated() {
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
-                failure = .log(LogError(path: path, kind: .io(call: error.operation, errno: error.errno)))
+                failure = .log(LogError(reading: error))
                 break reading
             }
             var document: [UInt8] = []
@@ -268,7 +269,7 @@ public final class StoreImporter {
                     }
                 }
             } catch {
-                if case .read(let e) = error { failure = .log(LogError(path: path, kind: .io(call: e.operation, errno: e.errno))) }
+                if case .read(let e) = error { failure = .log(LogError(reading: e)) }
                 break reading
             }
             report.records += 1
@@ -277,7 +278,8 @@ public final class StoreImporter {
                 onReject(Rejection(file: path, line: 1, reason: reason.description, bytes: bytes))
             }
             if length > EventParser.maxLineBytes {
-                reject(.lineTooLong(bytes: length, limit: EventParser.maxLineBytes), nil)
+                reject(.notADocument(expected: expected,
+                                     reason: "\(length) bytes, over the limit of \(EventParser.maxLineBytes) for one file"), nil)
                 continue
             }
             let events: [Event]

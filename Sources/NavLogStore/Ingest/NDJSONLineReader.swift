@@ -90,6 +90,7 @@ public final class NDJSONLineReader {
         var number = 0
         var skipping: Int? = nil  // length so far of an over-limit line being skipped
         var eof = false
+        var classified = false  // whether the first bytes were looked at (InputContent)
         while true {
             // Hand out every complete line in the buffer.
             var scanFrom = start
@@ -147,6 +148,14 @@ public final class NDJSONLineReader {
                 throw .read(NDJSONReadError(path: path, operation: "read", errno: errno))
             }
             if n == 0 { eof = true }
+            if !classified && n > 0 {
+                classified = true
+                switch InputContent(prefix: UnsafeRawBufferPointer(start: base + filled, count: n)) {
+                case .text: break
+                case .navlog: throw .read(NDJSONReadError(path: path, problem: .navlog))
+                case .binary(let offset): throw .read(NDJSONReadError(path: path, problem: .binary(offset: offset)))
+                }
+            }
             filled += n
         }
     }
@@ -162,19 +171,52 @@ public enum NDJSONFailure<E: Error>: Error {
     case body(E)
 }
 
-/// An input file could not be opened or read.
+/// An input file could not be opened or read, or is not text.
 public struct NDJSONReadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var path: String
-    public var operation: String
-    public var errno: Int32
+    public var problem: Problem
+
+    /// What is wrong with the input.
+    public enum Problem: Hashable, Sendable {
+        /// A system call failed.
+        case system(operation: String, errno: Int32)
+        /// Binary data (``InputContent/binary(offset:)``).
+        case binary(offset: Int)
+        /// A `.navlog` log where NDJSON is read.
+        case navlog
+
+        /// The problem as text; `fromStandardInput` when the input is `-`.
+        public func text(fromStandardInput: Bool) -> String {
+            switch self {
+            case .system(let operation, let code): "cannot \(operation): \(String(cString: strerror(code)))"
+            case .binary(let offset): "not a navlog file and not NDJSON (binary data at byte \(offset))"
+            case .navlog where fromStandardInput:
+                "a navlog log, which cannot be read from standard input: give its path (or pipe 'navlog cat LOG' for NDJSON)"
+            case .navlog: "a navlog log, not NDJSON: this reads NDJSON (pipe 'navlog cat LOG' into it)"
+            }
+        }
+    }
 
     public init(path: String, operation: String, errno: Int32) {
+        self.init(path: path, problem: .system(operation: operation, errno: errno))
+    }
+
+    public init(path: String, problem: Problem) {
         self.path = path
-        self.operation = operation
-        self.errno = errno
+        self.problem = problem
     }
 
     public var description: String {
-        "\(path == "-" ? "<stdin>" : path): cannot \(operation): \(String(cString: strerror(errno)))"
+        "\(path == "-" ? "<stdin>" : path): \(problem.text(fromStandardInput: path == "-"))"
+    }
+}
+
+extension LogError {
+    /// An NDJSON input's failure, as the error of the command that read it.
+    public init(reading error: NDJSONReadError) {
+        switch error.problem {
+        case .system(let operation, let code): self.init(path: error.path, kind: .io(call: operation, errno: code))
+        default: self.init(path: error.path, kind: .input(error.problem))
+        }
     }
 }

@@ -250,7 +250,7 @@ public final class StoreIngester {
             for (fileIndex, path) in paths.enumerated() {
                 let reader: NDJSONLineReader
                 do { reader = try NDJSONLineReader(path: path) } catch {
-                    throw LogError(path: path, kind: .io(call: error.operation, errno: error.errno))
+                    throw LogError(reading: error)
                 }
                 var chunk = newChunk(file: fileIndex)
                 var lastLine = 0
@@ -273,7 +273,7 @@ public final class StoreIngester {
                         // Lines read before the failure are still stored.
                         if chunk.lineCount > 0 { try handOut(chunk) }
                         while !inFlight.isEmpty { try finishOldest() }
-                        throw LogError(path: path, kind: .io(call: e.operation, errno: e.errno))
+                        throw LogError(reading: e)
                     case .body(.failed(let e)): throw e
                     case .body(.stopped): stopped = true
                     }

@@ -60,6 +60,8 @@ struct BisectCommand: ParsableCommand {
     @Option(name: .customLong("session-b"), help: ArgumentHelp("Which session of B (overrides --session).", valueName: "id"))
     var sessionB: String?
 
+    @OptionGroup var colorOptions: ColorOptions
+
     func validate() throws {
         if until != nil {
             guard inputs.count == 1 else { throw ValidationError("--until takes exactly one input") }

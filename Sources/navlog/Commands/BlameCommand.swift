@@ -26,6 +26,8 @@ struct BlameCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of a listing.")
     var json = false
 
+    @OptionGroup var colorOptions: ColorOptions
+
     func run() throws {
         let spec = try point.spec()
         let (log, session) = (point.log, point.session)

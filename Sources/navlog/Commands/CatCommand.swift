@@ -47,8 +47,10 @@ struct CatCommand: ParsableCommand {
                 let types = Set(type)
                 let cursor = reader.cursor(fromSeq: from ?? 1, toSeq: to ?? Int.max)
                 var writer = CanonicalWriter(capacity: 1 << 16)
+                var printed = 0
                 while let event = try cursor.next() {
                     if !types.isEmpty && !types.contains(event.type) { continue }
+                    printed += 1
                     writer.write(event)
                     writer.bytes.append(0x0A)
                     if writer.bytes.count >= 1 << 16 {
@@ -57,6 +59,7 @@ struct CatCommand: ParsableCommand {
                     }
                 }
                 Output.write(writer.bytes)
+                if printed == 0 { noteWhatMatchedNothing() }
             }
         } catch {
             Output.flushStandardOutput()
@@ -70,6 +73,19 @@ struct CatCommand: ParsableCommand {
             } else {
                 throw CLIFailure.no(message)
             }
+        }
+    }
+}
+
+extension CatCommand {
+    /// Why `--from`, `--to` and `--type` printed nothing.
+    func noteWhatMatchedNothing() {
+        if let from, let to, from > to {
+            Output.nothingMatched("cat: --from \(from) is after --to \(to): no events")
+        } else {
+            let filters = [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
+                + type.map { "--type \($0)" }
+            Output.nothingMatched("cat: no event of \(log) matches \(filters.joined(separator: " "))")
         }
     }
 }

@@ -37,6 +37,8 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .customLong("session-b"), help: "Which session of B, when it holds several.")
     var sessionB: String?
 
+    @OptionGroup var colorOptions: ColorOptions
+
     func validate() throws {
         if a == "-" && b == "-" { throw ValidationError("standard input (-) can be read only once") }
     }

@@ -17,7 +17,7 @@ struct ExportScreensCommand: ParsableCommand {
             Examples:
               navlog export screens store/ > screens.csv
               navlog export screens store/ --with-marks > steps.csv
-              duckdb -c "SELECT screen, count(*) FROM 'screens.csv' GROUP BY 1 ORDER BY 2 DESC"
+              duckdb -c "SELECT screen, count(*) FROM 'screens.csv' GROUP BY 1 ORDER BY 2"
             """
     )
 

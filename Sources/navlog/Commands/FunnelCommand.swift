@@ -61,9 +61,12 @@ struct FunnelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the funnel chart as SVG to this file.", valueName: "file"), completion: .file(extensions: ["svg"]))
     var svg: String?
 
+    @OptionGroup var colorOptions: ColorOptions
+
     func validate() throws {
         if steps.isEmpty { throw ValidationError("funnel: give at least one --step") }
         if inputs.isEmpty { throw ValidationError("funnel: give at least one log, store or NDJSON file") }
+        if let within, within.hasPrefix("-") { throw ValidationError("funnel: --within must be positive, got \(within)") }
         if let within, FunnelWindow(parsing: within) == nil {
             throw ValidationError("funnel: --within takes a duration such as 90s, 10m, 1h30m or 1.5s (units ms s m h d), got \(within)")
         }
@@ -73,7 +76,7 @@ struct FunnelCommand: ParsableCommand {
         }
         if json, let format, format != "json" { throw ValidationError("funnel: --json is --format json; it cannot go with --format \(format)") }
         for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, Timestamp(rfc3339: value) == nil { throw ValidationError("funnel: \(name) is not an RFC 3339 time: \(value)") }
+            if let value, Timestamp(rfc3339: value) == nil { throw ValidationError("funnel: \(name): \(Timestamp.refusal(rfc3339: value))") }
         }
         if let by, by.isEmpty || by.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw ValidationError("funnel: --by takes a dotted path such as app.version, got \"\(by)\"")
@@ -112,5 +115,19 @@ struct FunnelCommand: ParsableCommand {
         default: Output.write(FunnelTable(report: report, style: .forStandardOutput).text)
         }
         Output.flushStandardOutput()
+        noteWhatMatchedNothing(tallies)
+    }
+
+    /// Why a funnel is empty, when it is: no sessions, no occurrence of
+    /// step 1, or a `--by` field that no session has.
+    private func noteWhatMatchedNothing(_ tallies: [String: FunnelTally]) {
+        if tallies.values.allSatisfy({ $0.sessions == 0 }) {
+            Output.nothingMatched(from != nil || to != nil ? "funnel: no session started within --from/--to"
+                                                           : "funnel: no sessions in the inputs")
+        } else if tallies.values.allSatisfy({ $0.reached.first == 0 }) {
+            Output.nothingMatched("funnel: no session has an occurrence of step 1, \(JSONValue.string(steps[0]).canonicalText)")
+        } else if let by, tallies.keys.allSatisfy(\.isEmpty) {
+            Output.nothingMatched("funnel: no session has a value for --by \(by) in its session.start")
+        }
     }
 }

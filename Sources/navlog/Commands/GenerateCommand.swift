@@ -57,7 +57,7 @@ struct Generate: ParsableCommand {
         if sessions < 0 { throw Self.usage("--sessions must be 0 or more, got \(sessions)") }
         if liveSessions < 1 { throw Self.usage("--live-sessions must be 1 or more, got \(liveSessions)") }
         if let start, Timestamp(rfc3339: start) == nil {
-            throw Self.usage("--start is not an RFC 3339 time: \(start)")
+            throw Self.usage("--start: \(Timestamp.refusal(rfc3339: start))")
         }
         if let eventsPerSession, Self.eventCounts(eventsPerSession) == nil {
             throw Self.usage("--events-per-session takes a mean M ≥ 1 or a range MIN-MAX with 1 ≤ MIN ≤ MAX, got \(eventsPerSession)")

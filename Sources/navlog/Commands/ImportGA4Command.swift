@@ -14,7 +14,8 @@ struct ImportGA4Command: ParsableCommand {
             every other event a mark; app_info, device and platform go into session.start.
 
             Example:
-              bq extract --destination_format NEWLINE_DELIMITED_JSON 'proj:analytics_1.events_20261120' gs://b/ev.json
+              bq extract --destination_format NEWLINE_DELIMITED_JSON \\
+                  'proj:analytics_1.events_20261120' gs://b/ev.json
               navlog import ga4 ev.json --store logs
             """
     )

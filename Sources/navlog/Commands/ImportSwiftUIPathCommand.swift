@@ -21,8 +21,8 @@ struct ImportSwiftUIPathCommand: ParsableCommand {
             swiftui-path` writes it back.
 
             Example:
-              navlog import swiftui-path path.json --store logs --stack home --session s-1 \\
-                  --time 2026-11-20T10:00:00Z
+              navlog import swiftui-path path.json --store logs --stack home \\
+                  --session s-1 --time 2026-11-20T10:00:00Z
             """
     )
 
@@ -43,19 +43,35 @@ struct ImportSwiftUIPathCommand: ParsableCommand {
     func validate() throws {
         if session == nil, options.inputs.contains("-") { throw ValidationError("reading standard input needs --session") }
         if session == "" { throw ValidationError("--session must not be empty") }
-        if let time, Timestamp(rfc3339: time) == nil { throw ValidationError("--time is not an RFC 3339 timestamp: \(time)") }
+        if let time, Timestamp(rfc3339: time) == nil { throw ValidationError("--time: \(Timestamp.refusal(rfc3339: time))") }
     }
 
     func run() throws {
         let t = time.flatMap { Timestamp(rfc3339: $0) } ?? Self.now()
         let stack = self.stack, scene = self.scene, session = self.session
         try options.run { (importer, _, onReject, _) throws(StoreImporter.Failure) in
-            try importer.importDocuments(paths: options.inputs, convert: { (file, bytes) throws(EventParseError) in
-                let routes = try SwiftUIPathCodec.decode(try JSONValue.parse(bytes))
+            try importer.importDocuments(paths: options.inputs, expected: Self.expected, convert: { (file, bytes) throws(EventParseError) in
+                let routes = try SwiftUIPathCodec.decode(try Self.document(bytes))
                 return [Event(session: session ?? Self.sessionName(of: file), t: t, scene: scene,
                               kind: .stackSet(stack: stack, path: routes))]
             }, onReject: onReject)
         }
+    }
+
+    /// What a file holds, for a file that holds something else.
+    static let expected = "a NavigationPath.CodableRepresentation (one JSON array of type-name and JSON strings a file)"
+
+    /// The file's JSON, when it is one array; else what it is instead.
+    static func document(_ bytes: UnsafeRawBufferPointer) throws(EventParseError) -> JSONValue {
+        let json: JSONValue
+        do { json = try JSONValue.parse(bytes) } catch {
+            if case .invalidJSON(_, let reason) = error, reason.hasSuffix("expected end of input") {
+                throw .notADocument(expected: expected, reason: "more than one JSON value (NDJSON is read by 'navlog ingest')")
+            }
+            throw .notADocument(expected: expected, reason: error.description)
+        }
+        guard case .array = json else { throw .notADocument(expected: expected, reason: "a JSON \(json.typeName)") }
+        return json
     }
 
     /// The file name without directory and extension.

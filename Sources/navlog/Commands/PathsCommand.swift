@@ -17,7 +17,7 @@ struct PathsCommand: ParsableCommand {
             Examples:
               navlog paths store/ --top 20
               navlog paths store/ --after 'Recipe/*' --depth 2
-              navlog paths store/ --before 'modal:checkout' --format csv
+              navlog paths store/ --before 'Checkout' --format csv
             """
     )
 
@@ -41,6 +41,8 @@ struct PathsCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Print JSON: the same as --format json.")
     var json = false
+
+    @OptionGroup var colorOptions: ColorOptions
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("paths: give at least one log, store or NDJSON file") }
@@ -67,6 +69,15 @@ struct PathsCommand: ParsableCommand {
         default: Output.write(table(report))
         }
         Output.flushStandardOutput()
+        if report.rows.isEmpty {
+            if tally.sessions == 0 {
+                Output.nothingMatched("paths: no sessions in the inputs")
+            } else if let glob = after ?? before {
+                Output.nothingMatched("paths: no screen view matches \(JSONValue.string(glob).canonicalText)")
+            } else {
+                Output.nothingMatched("paths: no transitions (no scene has two screen views)")
+            }
+        }
     }
 
     private func table(_ report: ScreenPathReport) -> String {

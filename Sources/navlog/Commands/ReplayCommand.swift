@@ -65,6 +65,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .long, help: "Which session, when the input holds several.")
     var session: String?
 
+    @OptionGroup var colorOptions: ColorOptions
+
     func validate() throws {
         if let from, from < 0 { throw CLIFailure.trouble("replay: --from must be 0 or more, got \(from)") }
         if let to, to < 0 { throw CLIFailure.trouble("replay: --to must be 0 or more, got \(to)") }

@@ -23,6 +23,8 @@ struct StateCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the contract's JSON (keys sorted) instead of a tree.")
     var json = false
 
+    @OptionGroup var colorOptions: ColorOptions
+
     func run() throws {
         let spec = try point.spec()
         let state = try SessionInput.state(of: point.log, session: point.session, at: spec)

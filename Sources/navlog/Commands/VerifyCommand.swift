@@ -33,7 +33,7 @@ struct VerifyCommand: ParsableCommand {
             let report: VerifyReport
             do { report = try LogVerifier.verify(path: log) } catch {
                 // Not an answer about the log: it could not be read (contract §4: trouble).
-                Output.error(error.description)
+                Output.error(CLIFailure(error).message)
                 unreadable += 1
                 output.add(error, file: log)
                 continue

@@ -63,7 +63,7 @@ enum SessionInput {
     private static func readNDJSON(_ path: String, session: String?, option: String,
                                    _ body: (Event) -> Void) throws -> String {
         let reader: NDJSONEventReader
-        do { reader = try NDJSONEventReader(path: path) } catch { throw CLIFailure.trouble("\(error)") }
+        do { reader = try NDJSONEventReader(path: path) } catch { throw CLIFailure(error) }
         var sequencer = Sequencer()
         var seen: Set<SessionID> = []
         var order: [String] = []
@@ -81,7 +81,7 @@ enum SessionInput {
                 }
             }
         } catch {
-            if case .read(let e) = error { throw CLIFailure.trouble("\(e)") }
+            if case .read(let e) = error { throw CLIFailure(e) }
         }
         return try checkOneSession(path: path, session: session, order: order, rejected: rejected, option: option)
     }
@@ -113,10 +113,10 @@ enum SessionInput {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var magic: UInt32 = 0
-        guard read(fd, &magic, 4) == 4 else { return false }
-        let value = UInt32(littleEndian: magic)
-        return value == 0x184D_2204 || (value & 0xFFFF_FFF0) == 0x184D_2A50
+        var magic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &magic) { bytes in
+            read(fd, bytes.baseAddress, 4) == 4 && InputContent(prefix: UnsafeRawBufferPointer(bytes)) == .navlog
+        }
     }
 
     /// Opens a log, reporting a torn tail on stderr (the prefix is used) and

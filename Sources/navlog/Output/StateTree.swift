@@ -12,10 +12,8 @@ struct StateTree {
     /// Whether to colour the output.
     struct Style {
         var color: Bool
-        /// Colour on a terminal, unless `NO_COLOR` is set (no-color.org).
-        static var forStandardOutput: Style {
-            Style(color: Output.isTerminal && getenv("NO_COLOR").map { $0.pointee == 0 } ?? true)
-        }
+        /// Colour as `--color` says (``Output/usesColor``).
+        static var forStandardOutput: Style { Style(color: Output.usesColor) }
         static let plain = Style(color: false)
     }
 
