@@ -22,6 +22,10 @@ struct VerifyCommand: ParsableCommand {
     @Argument(help: "The .navlog files.", completion: .file())
     var logs: [String]
 
+    func validate() throws {
+        try InputOutputChecks.standardInputOnce(logs)
+    }
+
     func run() throws {
         var bad = 0, unreadable = 0
         for log in logs {
