@@ -65,7 +65,7 @@ import Testing
         // Elsewhere is fine.
         let fine = navlog(["funnel", store, ndjson] + Self.funnelStep + ["--svg", dir.path("chart.svg")])
         #expect(fine.status == 0, "\(fine.stderr)")
-        #expect(String(decoding: try #require(Self.bytes(dir.path("chart.svg"))), as: UTF8.self).hasPrefix("<svg"))
+        #expect(String(decoding: try #require(Self.bytes(dir.path("chart.svg"))), as: UTF8.self).contains("<svg"))
     }
 
     /// `--rejects` of `ingest` and of every `import` goes through the same
@@ -157,9 +157,4 @@ extension InputSafetyTests {
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
-}
-
-/// Runs the `navlog` under test with arguments built as an array.
-private func navlog(_ args: [String], stdin: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
-    run(navlogBinary(), args, stdin: stdin.map { Data($0.utf8) })
 }
