@@ -13,15 +13,15 @@ struct DiffCommand: ParsableCommand {
             (-A +B), split columns, modals and the size class. Exit 0 when the states are equal \
             (their scenes), 1 when they differ, 2 on trouble.
 
-            Examples:
-              navlog diff run-a.navlog run-b.navlog
-              navlog diff run-a.navlog run-b.ndjson --at 120 --json
-
             A log's state comes from its last checkpoint before SPEC and the blocks after it, \
             so a damaged block before that checkpoint is not read. Then one line on standard \
             error names the logs whose blocks were not all read; with --check-blocks every \
             block's checksums are checked first (the whole files are read, not decompressed) \
             and damage is exit 1, naming the file and byte offset.
+
+            Examples:
+              navlog diff run-a.navlog run-b.navlog
+              navlog diff run-a.navlog run-b.ndjson --at 120 --json
             """
     )
 
