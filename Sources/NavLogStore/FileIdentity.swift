@@ -56,14 +56,13 @@ public struct FileIdentity: Hashable, Sendable {
     /// the parent's parent, … up to `/`), with links resolved.
     private static func directoriesAbove(_ path: String) -> [FileIdentity] {
         // The file's own links are resolved when it exists; else its parent's.
-        let resolved = canonical(path) ?? canonical(parent(of: path)).map { $0 + "/-" }
-        guard var at = resolved else { return [] }
+        guard var at = canonical(path).map(parent(of:)) ?? canonical(parent(of: path)) else { return [] }
         var found: [FileIdentity] = []
-        while at != "/" {
-            at = parent(of: at)
+        while true {
             if let identity = FileIdentity(path: at) { found.append(identity) }
+            if at == "/" { return found }
+            at = parent(of: at)
         }
-        return found
     }
 
     private static func parent(of path: String) -> String {

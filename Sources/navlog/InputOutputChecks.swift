@@ -21,9 +21,9 @@ enum InputOutputChecks {
         case nil:
             return
         case .same(let input) where input == "-":
-            throw CLIFailure.trouble("\(option) \(output) is standard input: it would be emptied before it is read")
+            throw CLIFailure.trouble("\(option) \(output) is standard input: writing it would destroy that input")
         case .same(let input):
-            throw CLIFailure.trouble("\(option) \(output) is the input \(input): it would be emptied before it is read")
+            throw CLIFailure.trouble("\(option) \(output) is the input \(input): writing it would destroy that input")
         case .inside(let directory) where directory == store:
             throw CLIFailure.trouble("\(option) \(output) is in the store \(directory): name a file outside it")
         case .inside(let directory):
