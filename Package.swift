@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore"]),
         .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore"]),
         .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore"]),
-        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore"]),
+        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogRecorder"]),
         .testTarget(name: "NavLogRecorderTests",
                     dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "navlog-recorder-probe"]),
     ],

@@ -150,7 +150,3 @@ struct HelpExampleTests {
         #expect(ran >= 40)
     }
 }
-
-private func navlog(_ args: [String], stdin: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
-    run(navlogBinary(), args, stdin: stdin.map { Data($0.utf8) })
-}

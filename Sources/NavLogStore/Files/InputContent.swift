@@ -1,11 +1,11 @@
-/// What the first bytes of an input say it is: a `.navlog` log (an LZ4
-/// frame or skippable frame magic number), binary data (neither a log nor
+/// What the first bytes of an input say it is: a `.navlog` log
+/// (``Preamble/isLog(_:)``), binary data (neither a log nor
 /// NDJSON), or text that is read as NDJSON line by line. The one place that
 /// tells them apart: ``NDJSONLineReader`` refuses a binary input or a log
 /// at its first read, so that a wrong file gives one line, not a rejection
 /// per line.
 public enum InputContent: Hashable, Sendable {
-    /// Starts with an LZ4 frame or skippable frame magic number.
+    /// A `.navlog` log, perhaps with a damaged header (``Preamble/isLog(_:)``).
     case navlog
     /// Binary data; `offset` is the first byte that cannot be in NDJSON text.
     case binary(offset: Int)
@@ -23,13 +23,9 @@ public enum InputContent: Hashable, Sendable {
     ///
     /// - Complexity: O(min(n, ``sampleBytes``)).
     public init(prefix: UnsafeRawBufferPointer) {
-        if prefix.count >= 4 {
-            let magic = UInt32(prefix[0]) | UInt32(prefix[1]) << 8 | UInt32(prefix[2]) << 16 | UInt32(prefix[3]) << 24
-            if magic == NavLogFormat.lz4FrameMagic
-                || (magic & NavLogFormat.skippableMagicMask) == NavLogFormat.skippableMagicBase {
-                self = .navlog
-                return
-            }
+        if Preamble.isLog(prefix) {
+            self = .navlog
+            return
         }
         let sample = UnsafeRawBufferPointer(rebasing: prefix.prefix(Self.sampleBytes))
         var first: Int? = nil

@@ -17,6 +17,8 @@ final class LogFile {
     private var fd: Int32
     /// Data frames decompressed through this file (by ``BlockReader``), for statistics.
     var blocksDecompressed = 0
+    /// The offsets of the data frames decompressed (and so checked) through this file.
+    var framesDecompressed: Set<Int64> = []
     /// The file's first bytes, read at once by ``preload(upTo:)``; reads
     /// within them are served from memory.
     private var preloaded: ByteBuffer?
@@ -26,6 +28,8 @@ final class LogFile {
         case read
         /// Read and write; the file is created (empty) when absent.
         case readWrite
+        /// Read and write a file that exists (`navlog repair`): never created.
+        case update
         /// Write a new file; fails if one exists.
         case createNew
     }
@@ -36,6 +40,7 @@ final class LogFile {
         switch mode {
         case .read: flags = O_RDONLY
         case .readWrite: flags = O_RDWR | O_CREAT
+        case .update: flags = O_RDWR
         case .createNew: flags = O_WRONLY | O_CREAT | O_EXCL
         }
         let fd = path.withCString { open($0, flags | O_CLOEXEC, 0o644) }

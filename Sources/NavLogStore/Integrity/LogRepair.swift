@@ -26,7 +26,8 @@ public enum LogRepair {
     /// - Throws: `.locked` when a writer is active, `.notANavlog` when the
     ///   preamble itself is wrong (nothing to keep), I/O errors.
     public static func repair(path: String) throws(LogError) -> RepairReport {
-        let file = try LogFile(path: path, mode: .readWrite)
+        // A missing file is an error, as for `verify`: there is nothing to repair, and nothing is created.
+        let file = try LogFile(path: path, mode: .update)
         try file.lockExclusive()
         let verified = try LogVerifier.verify(path: path)
         if verified.isIntact && verified.hasFooter {
@@ -37,7 +38,7 @@ public enum LogRepair {
         let window = FileWindow(file: file, fileSize: size)
         let walked = try LogWalker(path: path, window: window).walk()
         guard walked.header != nil || size < Int64(NavLogFormat.preambleBytes) else {
-            throw LogError(path: path, kind: .notANavlog("its header is damaged; nothing to keep"), offset: 0, frame: 0)
+            throw LogError.corrupt(path, "header is damaged; nothing to keep", offset: 0, frame: 0)
         }
         let firstProblem = verified.problems.compactMap(\.offset).min() ?? size
         var recovery: LogRecovery?

@@ -150,15 +150,9 @@ private struct VerifyRun {
     // MARK: Preamble
 
     mutating func verifyPreamble() throws(LogError) {
-        var expected = NavLogFormat.emptyFrame
-        expected.appendLE(NavLogFormat.navlogSkippableMagic)
-        expected.appendLE(UInt32(NavLogFormat.headerPayloadBytes))
         let bytes = try file.read(count: NavLogFormat.preambleBytes, at: 0)
-        for i in 0..<min(bytes.count, expected.count) where bytes[i] != expected[i] {
-            let inEmpty = i < NavLogFormat.emptyFrame.count
-            problem(inEmpty ? "the zero-byte LZ4 frame is damaged" : "the header frame is damaged",
-                    at: Int64(i), frame: inEmpty ? 0 : 1)
-            break
+        if let difference = bytes.withUnsafeBytes({ Preamble.difference($0) }) {
+            problem(difference.reason, at: Int64(difference.offset), frame: difference.frame)
         }
         guard bytes.count == NavLogFormat.preambleBytes else {
             problem("file ends inside its preamble (\(bytes.count) of \(NavLogFormat.preambleBytes) bytes)",
@@ -169,7 +163,7 @@ private struct VerifyRun {
         bytes.withUnsafeBytes { all in
             let payload = UnsafeRawBufferPointer(rebasing: all[(NavLogFormat.emptyFrame.count + 8)...])
             switch SkippableFrame.checkRecord(payload) {
-            case .failure(let p): problem("header: \(p)", at: header, frame: 1)
+            case .failure(let p): problem(Preamble.checksumReason(p), at: header, frame: 1)
             case .success(let tag):
                 if tag != NavLogFormat.Tag.header.rawValue { problem("header: tag is not NLHD", at: header, frame: 1) }
                 if let h = FileHeader(payload: payload), h.majorVersion != NavLogFormat.majorVersion {

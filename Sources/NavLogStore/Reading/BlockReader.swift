@@ -38,7 +38,10 @@ final class BlockReader {
     func read(_ entry: BlockEntry) throws(LogError) {
         content.removeAll()
         decompressed += 1
-        if countsOnFile { file.blocksDecompressed += 1 }
+        if countsOnFile {
+            file.blocksDecompressed += 1
+            file.framesDecompressed.insert(entry.dataOffset)
+        }
         func corrupt(_ why: String) -> LogError {
             LogError.corrupt(file.path, "data frame: \(why)", offset: entry.dataOffset, frame: entry.dataFrameIndex,
                              seq: entry.firstSeq)

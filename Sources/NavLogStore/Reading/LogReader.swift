@@ -83,6 +83,10 @@ public final class LogReader {
     /// cursors, the unfinished frame at the end not counted.
     public var blocksDecompressed: Int { file.blocksDecompressed }
 
+    /// Committed blocks that neither this reader nor its cursors have
+    /// decompressed, so whose checksums nothing has checked yet (see ``checkBlocks()``).
+    public var blocksNotRead: Int { blocks.count - blocks.lazy.filter { self.file.framesDecompressed.contains($0.dataOffset) }.count }
+
     /// Events in the log (committed blocks and the verified tail).
     public var eventCount: Int { index.eventCount + tailEvents.count }
 

@@ -157,16 +157,7 @@ struct LogWalker {
     /// ``LogIndex/stop`` set) for a file cut short inside a valid-looking preamble.
     private func readPreamble(_ index: inout LogIndex) throws(LogError) -> FileHeader? {
         let bytes = try window.view(at: 0, count: NavLogFormat.preambleBytes)
-        var expected = NavLogFormat.emptyFrame
-        expected.appendLE(NavLogFormat.navlogSkippableMagic)
-        expected.appendLE(UInt32(NavLogFormat.headerPayloadBytes))
-        expected.appendLE(NavLogFormat.Tag.header.rawValue)
-        let fixed = min(bytes.count, expected.count)
-        for i in 0..<fixed where bytes[i] != expected[i] {
-            let what = i < NavLogFormat.emptyFrame.count ? "does not start with the zero-byte LZ4 frame" : "no navlog header after the zero-byte LZ4 frame"
-            throw LogError(path: path, kind: .notANavlog("\(what) (byte \(i))"), offset: Int64(i),
-                           frame: i < NavLogFormat.emptyFrame.count ? 0 : 1)
-        }
+        if let difference = Preamble.difference(bytes) { throw difference.error(path) }
         if bytes.count < NavLogFormat.preambleBytes {
             index.stop = LogError.corrupt(path, "torn tail: file ends inside its preamble (\(bytes.count) of \(NavLogFormat.preambleBytes) bytes)",
                                           offset: 0, frame: bytes.count < NavLogFormat.emptyFrame.count ? 0 : 1)
@@ -174,9 +165,12 @@ struct LogWalker {
         }
         let payloadStart = NavLogFormat.emptyFrame.count + 8
         let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<NavLogFormat.preambleBytes])
-        guard case .success = SkippableFrame.checkRecord(payload), let header = FileHeader(payload: payload) else {
-            throw LogError(path: path, kind: .notANavlog("header record checksum mismatch"),
-                           offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
+        let checked = SkippableFrame.checkRecord(payload)
+        if case .failure(let problem) = checked {
+            throw LogError.corrupt(path, Preamble.checksumReason(problem), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
+        }
+        guard let header = FileHeader(payload: payload) else {
+            throw LogError(path: path, kind: .notANavlog("header record of the wrong size"), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
         }
         guard header.majorVersion == NavLogFormat.majorVersion else {
             throw LogError(path: path, kind: .unsupportedVersion(major: header.majorVersion, minor: header.minorVersion),

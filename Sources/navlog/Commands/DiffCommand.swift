@@ -13,6 +13,12 @@ struct DiffCommand: ParsableCommand {
             (-A +B), split columns, modals and the size class. Exit 0 when the states are equal \
             (their scenes), 1 when they differ, 2 on trouble.
 
+            A log's state comes from its last checkpoint before SPEC and the blocks after it, \
+            so a damaged block before that checkpoint is not read. Then one line on standard \
+            error names the logs whose blocks were not all read; with --check-blocks every \
+            block's checksums are checked first (the whole files are read, not decompressed) \
+            and damage is exit 1, naming the file and byte offset.
+
             Examples:
               navlog diff run-a.navlog run-b.navlog
               navlog diff run-a.navlog run-b.ndjson --at 120 --json
@@ -38,16 +44,18 @@ struct DiffCommand: ParsableCommand {
     var sessionB: String?
 
     @OptionGroup var colorOptions: ColorOptions
+    @OptionGroup var blockCheck: BlockCheckOptions
 
     func validate() throws {
-        if a == "-" && b == "-" { throw ValidationError("standard input (-) can be read only once") }
+        try InputOutputChecks.standardInputOnce([a, b])
     }
 
     func run() throws {
         let spec: StateSpec
         do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
-        let stateA = try SessionInput.state(of: a, session: sessionA, at: spec, option: "--session-a")
-        let stateB = try SessionInput.state(of: b, session: sessionB, at: spec, option: "--session-b")
+        let blocks = BlockCheck(blockCheck)
+        let stateA = try SessionInput.state(of: a, session: sessionA, at: spec, option: "--session-a", blocks: blocks)
+        let stateB = try SessionInput.state(of: b, session: sessionB, at: spec, option: "--session-b", blocks: blocks)
         let diff = StateDiff(stateA, stateB)
         if json {
             guard case .object(var object) = diff.jsonValue else { return }
@@ -58,6 +66,7 @@ struct DiffCommand: ParsableCommand {
         } else {
             Output.write(DiffText(diff: diff, style: .forStandardOutput).text)
         }
+        blocks.noteUnread()
         if !diff.isEmpty { Self.exitAnswerNo() }
     }
 

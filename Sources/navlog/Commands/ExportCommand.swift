@@ -39,6 +39,7 @@ struct ExportOptions: ParsableArguments {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("export: give at least one log, store or NDJSON file") }
+        try InputOutputChecks.standardInputOnce(inputs)
         if !["csv", "ndjson"].contains(format) { throw ValidationError("export: --format is csv or ndjson, got \(format)") }
         if redactKey != nil && !redact { throw ValidationError("export: --redact-key goes with --redact") }
         if redact && key == nil {

@@ -66,6 +66,7 @@ struct FunnelCommand: ParsableCommand {
     func validate() throws {
         if steps.isEmpty { throw ValidationError("funnel: give at least one --step") }
         if inputs.isEmpty { throw ValidationError("funnel: give at least one log, store or NDJSON file") }
+        try InputOutputChecks.standardInputOnce(inputs)
         if let within, within.hasPrefix("-") { throw ValidationError("funnel: --within must be positive, got \(within)") }
         if let within, FunnelWindow(parsing: within) == nil {
             throw ValidationError("funnel: --within takes a duration such as 90s, 10m, 1h30m or 1.5s (units ms s m h d), got \(within)")
@@ -89,6 +90,7 @@ struct FunnelCommand: ParsableCommand {
         let path = by.map { $0.split(separator: ".").map(String.init) }
         let from = from.flatMap(Timestamp.init(rfc3339:))
         let to = to.flatMap(Timestamp.init(rfc3339:))
+        if let svg { try InputOutputChecks.refuseOverwriting(svg, option: "--svg", inputs: inputs) }
         let inputs = try AnalyticsInputs(inputs)
         let stepCount = funnel.steps.count
         let parts = try inputs.scanSessions(keepsMarks: true, make: { [String: FunnelTally]() }) { tallies, session in

@@ -46,6 +46,7 @@ struct PathsCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("paths: give at least one log, store or NDJSON file") }
+        try InputOutputChecks.standardInputOnce(inputs)
         if after != nil && before != nil { throw ValidationError("paths: give --after or --before, not both") }
         if top < 1 { throw ValidationError("paths: --top must be 1 or more, got \(top)") }
         if depth < 1 { throw ValidationError("paths: --depth must be 1 or more, got \(depth)") }

@@ -26,6 +26,10 @@ struct VerifyCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object: each log's status (ok, damaged, trouble) and problems (schemas/verify.schema.json).")
     var json = false
 
+    func validate() throws {
+        try InputOutputChecks.standardInputOnce(logs)
+    }
+
     func run() throws {
         var bad = 0, unreadable = 0
         var output = VerifyJSON()

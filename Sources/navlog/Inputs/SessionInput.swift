@@ -15,11 +15,13 @@ enum SessionInput {
     /// (`file:line: reason`) and end the command with exit 1: no state is
     /// computed from half an input. `option` is the option that picks a
     /// session, named when the input holds several.
+    /// `blocks`, when given, checks or notes the log's blocks the state is not folded from.
     static func state(of path: String, session: String?, at spec: StateSpec,
-                      option: String = "--session") throws -> NavigationState {
+                      option: String = "--session", blocks: BlockCheck? = nil) throws -> NavigationState {
         if isLog(path) {
             let reader = try openLog(path, session: session)
             try requireEvents(reader, path)
+            try blocks?.prepare(reader, path)
             do { return try reader.state(at: spec) } catch { throw CLIFailure(error) }
         }
         var states: [SessionID: NavigationState] = [:]
@@ -107,16 +109,10 @@ enum SessionInput {
 
     /// Whether `path` is a `.navlog` log rather than NDJSON: it starts with an
     /// LZ4 frame or skippable frame magic number (NDJSON starts with `{` or
-    /// white space). Standard input is always NDJSON.
+    /// white space), or a navlog preamble with a damaged byte or two.
+    /// Standard input is always NDJSON.
     static func isLog(_ path: String) -> Bool {
-        guard path != "-" else { return false }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var magic: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &magic) { bytes in
-            read(fd, bytes.baseAddress, 4) == 4 && InputContent(prefix: UnsafeRawBufferPointer(bytes)) == .navlog
-        }
+        path != "-" && LogReader.isLog(path: path)
     }
 
     /// Opens a log, reporting a torn tail on stderr (the prefix is used) and

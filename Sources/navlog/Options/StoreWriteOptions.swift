@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import NavLogStore
 
@@ -27,35 +22,12 @@ struct StoreWriteOptions: ParsableArguments {
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input (- for standard input)") }
         if maxOpen < 1 { throw ValidationError("--max-open must be at least 1") }
-        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
+        try InputOutputChecks.standardInputOnce(inputs)
     }
 
     /// The store, created when absent.
     func openStore() throws -> Store {
         do { return try Store(directory: store, create: true) } catch { throw CLIFailure.trouble(error.description) }
-    }
-
-    /// Refuses a `--rejects` file that is one of the inputs (creating it
-    /// would empty that input before a line of it is read) or that lies in
-    /// the store (it could take the place of a log). Call once the store exists.
-    func checkRejectsPath(_ path: String) throws {
-        if let target = Self.identity(path) {
-            for input in inputs where input != "-" && Self.identity(input) == target {
-                throw CLIFailure.trouble("--rejects \(path) is the input \(input): it would be emptied before it is read")
-            }
-        }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        if let inside = Self.identity(directory), inside == Self.identity(store) {
-            throw CLIFailure.trouble("--rejects \(path) is in the store \(store): name a file outside it")
-        }
-    }
-
-    /// The device and inode of the file at `path`, when there is one.
-    private static func identity(_ path: String) -> [UInt64]? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 }
 
@@ -77,7 +49,8 @@ final class RejectionReporter {
         progress = ProgressBar(totalBytes: ProgressBar.totalSize(of: options.inputs))
         rejectsPath = options.rejects
         if let rejects = options.rejects {
-            try options.checkRejectsPath(rejects)
+            // Creating it would empty an input before a line of it is read; in the store it could take a log's place.
+            try InputOutputChecks.refuseOverwriting(rejects, option: "--rejects", inputs: options.inputs, store: options.store)
             do { rejectsFile = try BufferedFile(creating: rejects) } catch { throw CLIFailure.trouble(error.message) }
         }
     }

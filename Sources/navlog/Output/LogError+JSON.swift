@@ -4,7 +4,7 @@ import NavLogStore
 extension LogError {
     /// The kind's name in JSON output: `corrupt`, `notANavlog`,
     /// `unsupportedVersion` (damage), `io`, `locked`, `rejected`, `closed`,
-    /// `compression` (trouble).
+    /// `compression`, `input` (trouble).
     var kindName: String {
         switch kind {
         case .io: "io"
@@ -15,6 +15,7 @@ extension LogError {
         case .rejected: "rejected"
         case .closed: "closed"
         case .compression: "compression"
+        case .input: "input"
         }
     }
 

@@ -88,6 +88,11 @@ func navlog(_ args: String..., stdin: String? = nil, environment: [String: Strin
     run(navlogBinary(), args, stdin: stdin.map { Data($0.utf8) }, environment: environment)
 }
 
+/// Runs the `navlog` under test with arguments built as an array.
+func navlog(_ args: [String], stdin: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
+    run(navlogBinary(), args, stdin: stdin.map { Data($0.utf8) })
+}
+
 /// A fresh temporary directory, removed when the returned guard is released.
 final class TemporaryDirectory: @unchecked Sendable {
     let url: URL

@@ -1,0 +1,81 @@
+/// The bytes every `.navlog` file starts with, and how a reader and the
+/// verifier tell a damaged header from a file that is not a navlog at all
+/// (schemas/navlog-format.md, "Preamble").
+enum Preamble {
+    /// The fixed bytes: the zero-byte LZ4 frame, the header record's
+    /// skippable-frame header and its `NLHD` tag (27 bytes).
+    static let fixedBytes: [UInt8] = {
+        var bytes = NavLogFormat.emptyFrame
+        bytes.appendLE(NavLogFormat.navlogSkippableMagic)
+        bytes.appendLE(UInt32(NavLogFormat.headerPayloadBytes))
+        bytes.appendLE(NavLogFormat.Tag.header.rawValue)
+        return bytes
+    }()
+
+    /// Where the first `bytes` of a file part from ``fixedBytes``.
+    struct Difference {
+        /// The first byte that differs.
+        var offset: Int
+        /// Whether the file is a navlog whose preamble is damaged (a byte or
+        /// two differ and the rest match) rather than some other file.
+        var isDamage: Bool
+
+        /// The frame the byte is in: 0 the empty frame, 1 the header record.
+        var frame: Int { offset < NavLogFormat.emptyFrame.count ? 0 : 1 }
+
+        /// The problem, in the words every command uses.
+        var reason: String {
+            let part = frame == 0 ? "the zero-byte LZ4 frame" : "the header record"
+            return isDamage ? "header is damaged: byte \(offset) (in \(part)) is wrong"
+                : (frame == 0 ? "does not start with the zero-byte LZ4 frame (byte \(offset))"
+                   : "no navlog header after the zero-byte LZ4 frame (byte \(offset))")
+        }
+
+        /// The error a reader throws.
+        func error(_ path: String) -> LogError {
+            LogError(path: path, kind: isDamage ? .corrupt(reason) : .notANavlog(reason), offset: Int64(offset), frame: frame)
+        }
+    }
+
+    /// Compares a file's first bytes with ``fixedBytes``; `nil` when they
+    /// agree as far as they go. At most two differing bytes, with at least
+    /// eight that agree, is damage; more is another kind of file (plain LZ4
+    /// output, say, shares only the magic).
+    static func difference(_ bytes: UnsafeRawBufferPointer) -> Difference? {
+        let count = min(bytes.count, fixedBytes.count)
+        var first: Int?
+        var differing = 0
+        for i in 0..<count where bytes[i] != fixedBytes[i] {
+            first = first ?? i
+            differing += 1
+        }
+        guard let first else { return nil }
+        return Difference(offset: first, isDamage: differing <= 2 && count - differing >= 8)
+    }
+
+    /// Whether a file whose first bytes are `bytes` is meant to be a
+    /// `.navlog` log rather than NDJSON: it starts with an LZ4 or skippable
+    /// frame magic, or with a navlog preamble that is damaged
+    /// (``difference(_:)``), which a reader then reports as such.
+    static func isLog(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 4 else { return false }
+        let magic = bytes.loadLE32(0)
+        if magic == NavLogFormat.lz4FrameMagic || SkippableFrame.isSkippable(magic) { return true }
+        return difference(bytes)?.isDamage ?? false
+    }
+
+    /// The reason for a header record whose checksum does not hold.
+    static func checksumReason(_ problem: SkippableFrame.RecordProblem) -> String {
+        "header is damaged: \(problem)"
+    }
+}
+
+extension LogReader {
+    /// Whether the file at `path` is meant to be a `.navlog` log rather than
+    /// NDJSON (``Preamble/isLog(_:)``); `false` when it cannot be read.
+    public static func isLog(path: String) -> Bool {
+        guard let file = try? LogFile(path: path, mode: .read),
+              let head = try? file.read(count: Preamble.fixedBytes.count, at: 0) else { return false }
+        return head.withUnsafeBytes { Preamble.isLog($0) }
+    }
+}
