@@ -219,4 +219,27 @@ struct RecorderReleaseTests {
         try recorder.close()
         #expect(try readEvents(path).count == 52)
     }
+
+    /// Its writer sealing blocks on a thread of its own: the recorder's
+    /// thread, the writer's last owner, closes it and lets it go (it stops
+    /// and waits for the sealing thread); every event is in the log.
+    @Test func aRecorderReleasedWithoutCloseWhileItsWriterSealsInTheBackgroundClosesItsLog() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s.navlog")
+        let writer = LogWriterOptions(durability: .onFlush, maxBlockEvents: 20, sealsInBackground: true)
+        do {
+            let recorder = try NavigationRecorder(path: path, session: "s-1", options: RecorderOptions(writer: writer))
+            for i in 0..<2000 { recorder.marked("m\(i)") }
+        }
+        var reopened: NavigationRecorder?
+        for _ in 0..<1000 where reopened == nil {
+            reopened = try? NavigationRecorder(path: path, session: "s-1")
+            if reopened == nil { usleep(10_000) }
+        }
+        let recorder = try #require(reopened)
+        try recorder.close()
+        let events = try readEvents(path)
+        #expect(events.count == 2002)
+        #expect(events.map(\.seq) == Array(1...2002))
+    }
 }
