@@ -210,13 +210,37 @@ struct RecorderReleaseTests {
             for i in 0..<50 { recorder.marked("m\(i)") }
         }
         // The writer thread finishes in the background and releases the lock.
+        let recorder = try Self.reopenOnceReleased(path)
+        try recorder.close()
+        #expect(try readEvents(path).count == 52)
+    }
+
+    /// The log at `path` reopened by a new recorder once the released one's
+    /// thread let go of it (tried for up to 10 s).
+    static func reopenOnceReleased(_ path: String) throws -> NavigationRecorder {
         var reopened: NavigationRecorder?
-        for _ in 0..<500 where reopened == nil {
+        for _ in 0..<1000 where reopened == nil {
             reopened = try? NavigationRecorder(path: path, session: "s-1")
             if reopened == nil { usleep(10_000) }
         }
-        let recorder = try #require(reopened)
+        return try #require(reopened)
+    }
+
+    /// Its writer sealing blocks on a thread of its own: the recorder's
+    /// thread, the writer's last owner, closes it and lets it go (it stops
+    /// and waits for the sealing thread); every event is in the log.
+    @Test func aRecorderReleasedWithoutCloseWhileItsWriterSealsInTheBackgroundClosesItsLog() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s.navlog")
+        let writer = LogWriterOptions(durability: .onFlush, maxBlockEvents: 20, sealsInBackground: true)
+        do {
+            let recorder = try NavigationRecorder(path: path, session: "s-1", options: RecorderOptions(writer: writer))
+            for i in 0..<2000 { recorder.marked("m\(i)") }
+        }
+        let recorder = try Self.reopenOnceReleased(path)
         try recorder.close()
-        #expect(try readEvents(path).count == 52)
+        let events = try readEvents(path)
+        #expect(events.count == 2002)
+        #expect(events.map(\.seq) == Array(1...2002))
     }
 }

@@ -28,9 +28,8 @@ struct CanonicalLineParser {
     private let base: UnsafePointer<UInt8>
     private let n: Int
     private var i = 1
-    /// Not retained: the caller of ``parse(_:storage:)`` or
-    /// ``summarize(_:storage:)`` holds it while the parser lives (see ``withStorage(_:)``).
-    private let storageRef: Unmanaged<LineParserStorage>
+    /// The caller's storage (the parser lives for one line, on its thread).
+    private let storage: LineParserStorage
     /// Which keys the line has, by ``CanonicalKey`` raw value.
     private var present: UInt32 = 0
     /// Where each string field's characters are (between its quotes), by
@@ -80,19 +79,13 @@ struct CanonicalLineParser {
         self.b = b
         self.base = base
         self.n = n
-        self.storageRef = Unmanaged.passUnretained(storage)
+        self.storage = storage
         self.slots = storage.slots
         self.summarizing = summarizing
     }
 
     @inline(__always)
     private static func bit(_ key: CanonicalKey) -> UInt32 { UInt32(1) << UInt32(key.rawValue) }
-
-    /// Runs `body` with the storage, which the caller holds: no retain.
-    @inline(__always)
-    private func withStorage<R>(_ body: (LineParserStorage) -> R) -> R {
-        storageRef._withUnsafeGuaranteedRef(body)
-    }
 
     /// Keys every kind may have.
     private static let common = bit(.cause) | bit(.meta) | bit(.scene) | bit(.seq) | bit(.session) | bit(.t) | bit(.type)
@@ -160,21 +153,21 @@ struct CanonicalLineParser {
                     guard routeRanges() else { return false }
                 } else {
                     guard let v = routeValue() else { return false }
-                    withStorage { $0.keepParsed { $0.route = v } }
+                    storage.keepParsed { $0.route = v }
                 }
             case .path, .selection:
                 if summarizing {
                     guard routeRangesArray() else { return false }
                 } else {
                     guard let v = routeArray() else { return false }
-                    withStorage { $0.keepParsed { $0.routes = v } }
+                    storage.keepParsed { $0.routes = v }
                 }
             case .meta:
                 if summarizing {
                     guard flatMetaObject() || metaObject() != nil else { return false }
                 } else {
                     guard let value = metaObject() else { return false }
-                    withStorage { $0.keepParsed { $0.meta = value } }
+                    storage.keepParsed { $0.meta = value }
                 }
             case .app, .device, .state, .tabs:
                 return false
@@ -211,7 +204,7 @@ struct CanonicalLineParser {
     private func summary() -> CanonicalLineSummary? {
         guard present & Self.bit(.seq) != 0, let sessionRange = range(.session), let tRange = range(.t),
               let typeRange = range(.type), tRange.count == 24,
-              let t = withStorage({ $0.timestamps.parse(UnsafeRawBufferPointer(rebasing: b[tRange])) })
+              let t = storage.timestamps.parse(UnsafeRawBufferPointer(rebasing: b[tRange]))
         else { return nil }
         let tag = KindTag.match(name: UnsafeRawBufferPointer(rebasing: b[typeRange])) ?? .other
         var used: UInt32 = 0
@@ -337,7 +330,7 @@ struct CanonicalLineParser {
     /// The string at `range` of the line, through the name cache.
     @inline(__always)
     private func string(_ range: Range<Int>) -> String {
-        withStorage { $0.names.string(UnsafeRawBufferPointer(rebasing: b[range])) }
+        storage.names.string(UnsafeRawBufferPointer(rebasing: b[range]))
     }
 
     /// Where a string field's characters are, when the line has it.
@@ -363,7 +356,7 @@ struct CanonicalLineParser {
     @inline(__always)
     private mutating func matchKey() -> CanonicalKey? {
         if i + 17 <= n {
-            guard let pattern = withStorage({ $0.keys.match(b, at: i) }) else { return nil }
+            guard let pattern = storage.keys.match(b, at: i) else { return nil }
             i += pattern.length
             return pattern.key
         }
@@ -373,7 +366,7 @@ struct CanonicalLineParser {
         let available = n - i
         return withUnsafeMutableBytes(of: &padded) { copy -> CanonicalKey? in
             copy.baseAddress!.copyMemory(from: base + i, byteCount: available)
-            guard let pattern = withStorage({ $0.keys.match(UnsafeRawBufferPointer(copy), at: 0) }),
+            guard let pattern = storage.keys.match(UnsafeRawBufferPointer(copy), at: 0),
                   pattern.length <= available
             else { return nil }
             i += pattern.length
@@ -453,10 +446,8 @@ struct CanonicalLineParser {
         if matches(#"{"data":"#) {
             i += 8
             guard let value = dataValue(), i < n, base[i] == UInt8(ascii: ",") else { return false }
-            data = withStorage {
-                $0.routeData.append(value)
-                return Int32($0.routeData.count - 1)
-            }
+            storage.routeData.append(value)
+            data = Int32(storage.routeData.count - 1)
         } else {
             guard i < n, base[i] == UInt8(ascii: "{") else { return false }
         }
@@ -465,7 +456,7 @@ struct CanonicalLineParser {
         guard let (id, type) = routeIdentity() else { return false }
         let ranges = RouteRanges(typeStart: Int32(type.lowerBound), typeEnd: Int32(type.upperBound),
                                  idStart: Int32(id?.lowerBound ?? 0), idEnd: Int32(id?.upperBound ?? 0), data: data)
-        withStorage { $0.setRouteRanges(ranges, at: routeCount) }
+        storage.setRouteRanges(ranges, at: routeCount)
         routeCount += 1
         return true
     }
@@ -500,10 +491,8 @@ struct CanonicalLineParser {
         var reader = JSONReader(b, at: i, maxDepth: Self.metaDepth)
         guard i < n, base[i] != UInt8(ascii: "n"), let value = try? reader.parseValue() else { return nil }
         let length = reader.i - i
-        withStorage {
-            $0.scratch.reset()
-            $0.scratch.write(value)
-        }
+        storage.scratch.reset()
+        storage.scratch.write(value)
         guard writtenAgain(length) else { return nil }
         i += length
         return value
@@ -512,10 +501,8 @@ struct CanonicalLineParser {
     /// Whether the `length` bytes at `i` are what the scratch writer holds.
     @inline(__always)
     private func writtenAgain(_ length: Int) -> Bool {
-        withStorage { storage in
-            storage.scratch.bytes.count == length && storage.scratch.bytes.withUnsafeBytes { written in
-                memcmp(written.baseAddress!, base + i, length) == 0
-            }
+        storage.scratch.bytes.count == length && storage.scratch.bytes.withUnsafeBytes { written in
+            memcmp(written.baseAddress!, base + i, length) == 0
         }
     }
 
@@ -526,10 +513,8 @@ struct CanonicalLineParser {
         var reader = JSONReader(b, at: i, maxDepth: Self.metaDepth)
         guard let members = try? reader.parseObjectMembers() else { return nil }
         let length = reader.i - i
-        withStorage {
-            $0.scratch.reset()
-            $0.scratch.write(object: members)
-        }
+        storage.scratch.reset()
+        storage.scratch.write(object: members)
         guard writtenAgain(length) else { return nil }
         i += length
         return members

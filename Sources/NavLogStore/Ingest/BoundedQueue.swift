@@ -100,37 +100,3 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         pthread_mutex_unlock(&mutex)
     }
 }
-
-/// A thread running one closure, joined by ``join()``.
-final class WorkerThread: @unchecked Sendable {
-    private final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
-    #if canImport(Darwin)
-    private var thread: pthread_t?
-    #else
-    private var thread = pthread_t()
-    #endif
-
-    /// Starts `body` on a new thread.
-    init(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        let status = pthread_create(&thread, nil, { raw in
-            #if canImport(Darwin)
-            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-            #else
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            #endif
-            box.body()
-            return nil
-        }, box)
-        precondition(status == 0, "pthread_create failed: \(status)")
-    }
-
-    /// Waits for the closure to return.
-    func join() {
-        #if canImport(Darwin)
-        if let thread { pthread_join(thread, nil) }
-        #else
-        pthread_join(thread, nil)
-        #endif
-    }
-}

@@ -129,27 +129,20 @@ final class IngestWorker: @unchecked Sendable {
         guard summary.seq > lastSeq else {
             return EventParseError.seqNotIncreasing(seq: summary.seq, previous: lastSeq).description
         }
-        // The open logs hold the writer while it is used: no retain of it per line.
-        let appended = try logs.unretainedWriter(for: number, path: routes[number].placement!.path)
-            ._withUnsafeGuaranteedRef { writer -> Result<String?, LogError> in
-                // The log went on without us (see storeEvent).
-                if writer.lastSeq != lastSeq, summary.seq <= writer.lastSeq {
-                    return .success(EventParseError.seqNotIncreasing(seq: summary.seq, previous: writer.lastSeq).description)
-                }
-                do throws(LogError) {
-                    try writer.append(canonicalLine: text, summary: summary, parser: &parser)
-                } catch {
-                    guard case .rejected(let why) = error.kind else { return .failure(error) }
-                    return .success(why)
-                }
-                return .success(nil)
-            }
-            .get()
-        if appended == nil {
-            stored(summary.seq, route: number)
-            if summary.endsSession { logs.sessionEnded(number) }
+        let writer = try logs.writer(for: number, path: routes[number].placement!.path)
+        // The log went on without us (see storeEvent).
+        if writer.lastSeq != lastSeq, summary.seq <= writer.lastSeq {
+            return EventParseError.seqNotIncreasing(seq: summary.seq, previous: writer.lastSeq).description
         }
-        return appended
+        do {
+            try writer.append(canonicalLine: text, summary: summary, parser: &parser)
+        } catch {
+            guard case .rejected(let why) = error.kind else { throw error }
+            return why
+        }
+        stored(summary.seq, route: number)
+        if summary.endsSession { logs.sessionEnded(number) }
+        return nil
     }
 
     /// Stores one line of session `route` through its event (out of line:

@@ -53,18 +53,6 @@ final class OpenLogs {
         return try open(route, path: path())
     }
 
-    /// ``writer(for:path:)`` without a retain: valid until the next call
-    /// that may open a log (and so close another).
-    @inline(__always)
-    func unretainedWriter(for route: Int, path: @autoclosure () -> String) throws(LogError) -> Unmanaged<LogWriter> {
-        clock += 1
-        if route < writers.count, let writer = writers.withUnsafeBufferPointer({ $0[route].map(Unmanaged.passUnretained) }) {
-            lastUse[route] = clock
-            return writer
-        }
-        return Unmanaged.passUnretained(try open(route, path: path()))
-    }
-
     /// Opens route `route`'s log, closing the least recently used one first
     /// when `limit` are open.
     @inline(never)

@@ -47,11 +47,6 @@ final class SessionDealer {
         }
         let owner = owners[session.number]
         lines[owner] += 1
-        // The chunk holds its shares: no retain of one per line.
-        chunk.shares.withUnsafeBufferPointer { shares in
-            Unmanaged.passUnretained(shares[owner])._withUnsafeGuaranteedRef {
-                $0.add(text, number: number, route: session.number, session: skimmed)
-            }
-        }
+        chunk.shares[owner].add(text, number: number, route: session.number, session: skimmed)
     }
 }

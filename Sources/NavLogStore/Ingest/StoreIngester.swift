@@ -258,8 +258,7 @@ public final class StoreIngester {
                 do throws(NDJSONFailure<ReadingEnd>) {
                     try reader.forEachLine(readingInto: { inputs.next(capacity: reader.bufferCapacity) }) {
                         (line) throws(ReadingEnd) in
-                        // `chunk` holds the chunk: no retain of it per line.
-                        Unmanaged.passUnretained(chunk)._withUnsafeGuaranteedRef { deal(line, to: $0, path: path) }
+                        deal(line, to: chunk, path: path)
                         lastLine = line.number
                         if chunk.lineCount >= Self.chunkLines || chunk.bytesRead >= Self.chunkBytes {
                             do throws(LogError) { try handOut(chunk) } catch { throw .failed(error) }

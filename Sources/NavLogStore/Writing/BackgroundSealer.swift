@@ -16,6 +16,14 @@ import Darwin
 /// waits when the disk is slower than it. After a block fails, later blocks
 /// are not written (the file must end where the failure left it) and every
 /// ``submit(_:)`` and ``drain()`` returns the failure.
+///
+/// The thread reaches only this object and what `write` captures, which it
+/// owns: never the ``LogWriter``, whose last reference therefore never goes
+/// on this thread. The writer stops the thread (``stop()``, which waits for
+/// it) before it goes away.
+///
+/// A test may hold the thread with a ``ThreadTurnstile``: it passes it
+/// before its first group of blocks, and between the blocks of a group.
 final class BackgroundSealer: @unchecked Sendable {
     /// Blocks that may wait behind the one being written.
     static let limit = 2
@@ -30,9 +38,11 @@ final class BackgroundSealer: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var changed = pthread_cond_t()
     private var thread: WorkerThread?
+    private let turnstile: ThreadTurnstile?
 
-    init(write: @escaping @Sendable (SealedBlock, _ endsGroup: Bool) throws(LogError) -> Void) {
+    init(turnstile: ThreadTurnstile? = nil, write: @escaping @Sendable (SealedBlock, _ endsGroup: Bool) throws(LogError) -> Void) {
         self.write = write
+        self.turnstile = turnstile
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&changed, nil)
         thread = WorkerThread { [self] in run() }
@@ -78,6 +88,7 @@ final class BackgroundSealer: @unchecked Sendable {
         stopping = true
         pthread_cond_broadcast(&changed)
         pthread_mutex_unlock(&mutex)
+        turnstile?.open()
         thread?.join()
         thread = nil
         pthread_mutex_lock(&mutex)
@@ -86,6 +97,7 @@ final class BackgroundSealer: @unchecked Sendable {
     }
 
     private func run() {
+        turnstile?.pass()
         pthread_mutex_lock(&mutex)
         while true {
             while waiting.isEmpty && !stopping { pthread_cond_wait(&changed, &mutex) }
@@ -98,6 +110,7 @@ final class BackgroundSealer: @unchecked Sendable {
             pthread_mutex_unlock(&mutex)
             var error: LogError?
             for (k, block) in group.enumerated() {
+                if k > 0 { turnstile?.pass() }
                 if !failed {
                     do { try write(block, k == group.count - 1) } catch let e {
                         error = e

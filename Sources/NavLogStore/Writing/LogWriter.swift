@@ -39,64 +39,49 @@ public final class LogWriter {
     /// The settings in force.
     public let options: LogWriterOptions
     /// The seq of the last accepted event (0 when none).
-    @exclusivity(unchecked) public private(set) var lastSeq: Int = 0
+    @exclusivity(unchecked) public internal(set) var lastSeq: Int = 0
     /// The session of the log (`nil` until the first event).
-    @exclusivity(unchecked) public private(set) var session: String? {
+    @exclusivity(unchecked) public internal(set) var session: String? {
         didSet {
             sessionUTF8 = session.map { Array($0.utf8) } ?? []
             sessionShortKey = sessionUTF8.withUnsafeBytes { ShortSessionKey($0) }
         }
     }
     /// The bytes of `session`, which an event's session must equal exactly.
-    @exclusivity(unchecked) private var sessionUTF8: [UInt8] = []
+    @exclusivity(unchecked) private(set) var sessionUTF8: [UInt8] = []
     /// Those bytes as two words, when there are 1 to 16 of them (the usual
     /// case): an event's session is then compared without a call.
-    @exclusivity(unchecked) private var sessionShortKey: ShortSessionKey?
+    @exclusivity(unchecked) private(set) var sessionShortKey: ShortSessionKey?
     /// Events in the log, including those not yet durable.
-    @exclusivity(unchecked) public private(set) var eventCount: Int = 0
+    @exclusivity(unchecked) public internal(set) var eventCount: Int = 0
     /// What opening had to repair, if anything.
-    public private(set) var recovery: LogRecovery?
+    public internal(set) var recovery: LogRecovery?
 
-    let file: LogFile
-    @exclusivity(unchecked) private var closed = false
+    /// The file, its end and the index of its blocks: what compresses and
+    /// writes sealed blocks. The background thread, when there is one, owns
+    /// it too and reaches nothing else of the writer.
+    let blocks: BlockWriter
+    /// The file.
+    var file: LogFile { blocks.file }
+    @exclusivity(unchecked) var closed = false
     /// The write or sync failure that stopped this writer.
-    @exclusivity(unchecked) private var failure: LogError?
-    /// Where the next bytes go.
-    @exclusivity(unchecked) private var end: Int64 = 0
-    private var nextFrameIndex = 2
-    private let encoder: LZ4FrameEncoder
-    /// Compressed bytes on their way to the file.
-    private let out: ByteBuffer
-    private let checkpointScratch = ByteBuffer(capacity: 16 << 10)
+    @exclusivity(unchecked) var failure: LogError?
     /// Raw lines not yet compressed.
     @exclusivity(unchecked) private var pending: ByteBuffer
     /// The thread that compresses and writes sealed blocks, with
     /// ``LogWriterOptions/sealsInBackground``. While it has blocks, it alone
-    /// touches the file, `end`, the entries, checkpoints and the encoder;
-    /// everything else that touches them drains it first.
+    /// uses ``blocks``; everything else that uses them drains it first.
     private var sealer: BackgroundSealer?
-    @exclusivity(unchecked) private var canonical = CanonicalWriter(capacity: 1024)
+    @exclusivity(unchecked) var canonical = CanonicalWriter(capacity: 1024)
 
     // The block being filled.
-    @exclusivity(unchecked) private var frameOffset: Int64?
-    @exclusivity(unchecked) private var block = BlockStats()
+    @exclusivity(unchecked) var block = BlockStats()
     // Running facts about the whole log.
-    @exclusivity(unchecked) private var runningMaxT = Int64.min
-    @exclusivity(unchecked) private var timeOrdered = true
-    @exclusivity(unchecked) private var lastT: Int64?
-    private(set) var entries: [BlockEntry] = []
-    private(set) var checkpoints: [CheckpointRef] = []
-    @exclusivity(unchecked) private var eventsSinceCheckpoint = 0
-    @exclusivity(unchecked) private var chain: StateChain?
-    @exclusivity(unchecked) private var unsynced = false
-    /// Who syncs a new file's preamble, if not the writer itself.
-    private let preambleSyncer: PreambleSyncer?
-    /// The handed-over sync of this file's preamble, until it is done.
-    @exclusivity(unchecked) private var preambleSync: PreambleSyncer.Ticket?
-    /// Bytes due at the end of the file (they end at `end`), kept while the
-    /// preamble's sync is under way (``writeAtEnd(_:)``).
-    @exclusivity(unchecked) private var held: ByteBuffer?
-    @exclusivity(unchecked) private var lastSyncAt: Int64 = 0
+    @exclusivity(unchecked) var runningMaxT = Int64.min
+    @exclusivity(unchecked) var timeOrdered = true
+    @exclusivity(unchecked) var lastT: Int64?
+    @exclusivity(unchecked) var eventsSinceCheckpoint = 0
+    @exclusivity(unchecked) var chain: StateChain?
 
     /// Opens (or creates) the log at `path` for appending and takes its lock.
     ///
@@ -112,20 +97,22 @@ public final class LogWriter {
     /// is written to the file.
     /// Writes with `buffers`, when given: those a closed writer with the
     /// same options handed on (``handOnBuffers()``).
+    /// A test may hold the background thread at its passes (``BackgroundSealer``)
+    /// with `sealerTurnstile`.
     convenience init(path: String, options: LogWriterOptions, preambleSyncer: PreambleSyncer?,
-                     buffers: LogWriterBuffers? = nil) throws(LogError) {
+                     buffers: LogWriterBuffers? = nil, sealerTurnstile: ThreadTurnstile? = nil) throws(LogError) {
         let file = try LogFile(path: path, mode: .readWrite)
         try file.lockExclusive()
-        try self.init(lockedFile: file, options: options, preambleSyncer: preambleSyncer, buffers: buffers)
+        try self.init(lockedFile: file, options: options, preambleSyncer: preambleSyncer, buffers: buffers,
+                      sealerTurnstile: sealerTurnstile)
     }
 
     /// Continues a file this process already holds the lock of (repair).
     init(lockedFile file: LogFile, options: LogWriterOptions, preambleSyncer: PreambleSyncer? = nil,
-         buffers: LogWriterBuffers? = nil) throws(LogError) {
+         buffers: LogWriterBuffers? = nil, sealerTurnstile: ThreadTurnstile? = nil) throws(LogError) {
         self.path = file.path
         self.options = options
-        self.file = file
-        self.preambleSyncer = preambleSyncer
+        let out: ByteBuffer, encoder: LZ4FrameEncoder
         if let buffers {
             pending = buffers.pending
             out = buffers.out
@@ -140,19 +127,21 @@ public final class LogWriter {
                 throw LogError(path: file.path, kind: .compression(error.description))
             }
         }
+        blocks = BlockWriter(file: file, options: options, preambleSyncer: preambleSyncer, encoder: encoder, out: out)
         try open()
-        lastSyncAt = LogFile.monotonicMilliseconds()
+        blocks.lastSyncAt = LogFile.monotonicMilliseconds()
         if options.sealsInBackground && (options.durability == .everySeal || options.durability == .onFlush) {
-            let writer = UnownedWriter(self)
-            sealer = BackgroundSealer { block, endsGroup throws(LogError) in
-                try writer.writer.write(block, syncing: endsGroup)
+            // The thread gets what it writes with, never the writer: the
+            // writer's last reference cannot go on that thread.
+            sealer = BackgroundSealer(turnstile: sealerTurnstile) { [blocks] block, endsGroup throws(LogError) in
+                try blocks.write(block, syncing: endsGroup)
             }
         }
     }
 
     deinit {
         _ = sealer?.stop()
-        file.close()
+        blocks.file.close()
     }
 
     // MARK: Appending
@@ -284,8 +273,7 @@ public final class LogWriter {
         try check(summary.t, seq: seq)
         guard line.count <= EventParser.maxLineBytes else { throw lineTooLong(line.count, seq: seq) }
         do {
-            // The writer holds the block's buffer: no retain of it per line.
-            Unmanaged.passUnretained(pending)._withUnsafeGuaranteedRef { $0.appendLine(line) }
+            pending.appendLine(line)
             count(seq: seq, t: summary.t.milliseconds, lineBytes: line.count + 1) {
                 String(decoding: sessionBytes, as: UTF8.self)
             }
@@ -349,131 +337,21 @@ public final class LogWriter {
     /// failure, for the next writer with the same options; `nil` otherwise.
     /// The caller promises to drop this writer: it never touches them again.
     func handOnBuffers() -> LogWriterBuffers? {
-        guard closed, failure == nil, sealer == nil, !encoder.inFrame else { return nil }
-        return LogWriterBuffers(pending: pending, out: out, encoder: encoder)
+        guard closed, failure == nil, sealer == nil, !blocks.encoder.inFrame else { return nil }
+        return LogWriterBuffers(pending: pending, out: blocks.out, encoder: blocks.encoder)
     }
 
     private func closeFile() throws(LogError) {
         try seal()
         try drainSealer()
-        try awaitPreamble()
         if let sealer {
             _ = sealer.stop()
             self.sealer = nil
         }
-        let footer = Footer(entries: entries, checkpoints: checkpoints, eventCount: eventCount,
-                            footerOffset: end, frameIndex: nextFrameIndex)
-        if Footer.frameBytes(blocks: entries.count, checkpoints: checkpoints.count) <= NavLogFormat.maxFooterBytes {
-            var bytes: [UInt8] = []
-            footer.appendFrames(to: &bytes)
-            try file.write(bytes, at: end)
-            end += Int64(bytes.count)
-            unsynced = true
-        }
-        if options.syncsOnClose { try sync() }
+        try blocks.writeFooter(eventCount: eventCount)
+        if options.syncsOnClose { try blocks.sync() }
         closed = true
-        file.close()
-    }
-
-    // MARK: Validation
-
-    /// The earliest and latest instants whose RFC 3339 form has a 4-digit year.
-    static let earliestT: Int64 = -62_167_219_200_000
-    static let latestT: Int64 = 253_402_300_799_999
-
-    /// Checks `event` against the log and writes its canonical line (with
-    /// `\n`) into `canonical`; returns its seq. Changes nothing else.
-    private func stage(_ event: Event) throws(LogError) -> Int {
-        let seq = try check(event)
-        try stageWritten(event, seq: seq)
-        return seq
-    }
-
-    /// Writes the canonical line (with `\n`) of a checked event, numbered
-    /// `seq`, into `canonical`; refuses it when it is over the length limit.
-    private func stageWritten(_ event: Event, seq: Int) throws(LogError) {
-        canonical.reset()
-        if event.seq == seq {
-            canonical.write(event)
-        } else {
-            var numbered = event
-            numbered.seq = seq
-            canonical.write(numbered)
-        }
-        guard canonical.bytes.count <= EventParser.maxLineBytes else { throw lineTooLong(canonical.bytes.count, seq: seq) }
-        canonical.bytes.append(0x0A)
-    }
-
-    /// The refusal of an event whose canonical line is over the limit.
-    private func lineTooLong(_ bytes: Int, seq: Int) -> LogError {
-        LogError(path: path, kind: .rejected(Self.lineTooLongReason(bytes)), seq: seq)
-    }
-
-    /// Why an event whose canonical line has `bytes` bytes (over the limit) is refused.
-    static func lineTooLongReason(_ bytes: Int) -> String {
-        "canonical line is \(bytes) bytes, over the limit of \(EventParser.maxLineBytes)"
-    }
-
-    /// Checks `event` against the log (open, session, seq, `t`); returns the
-    /// seq it gets. Changes nothing.
-    private func check(_ event: Event) throws(LogError) -> Int {
-        try checkOpen()
-        func reject(_ why: String, seq: Int?) -> LogError {
-            LogError(path: path, kind: .rejected(why), seq: seq)
-        }
-        guard !event.session.isEmpty else { throw reject("session is empty", seq: event.seq == 0 ? nil : event.seq) }
-        if session != nil, !isLogSession(event.session) {
-            throw reject("session \"\(event.session)\" is not the log's session \"\(session!)\"", seq: event.seq == 0 ? nil : event.seq)
-        }
-        let seq: Int
-        if event.seq == 0 {
-            guard lastSeq < Int.max else { throw reject("the log has reached the largest seq", seq: nil) }
-            seq = lastSeq + 1
-        } else {
-            try check(seq: event.seq)
-            seq = event.seq
-        }
-        try check(event.t, seq: seq)
-        return seq
-    }
-
-    /// Throws unless the writer can take an event.
-    @inline(__always)
-    private func checkOpen() throws(LogError) {
-        guard !closed else { throw LogError(path: path, kind: .closed) }
-        if let failure { throw failure }
-    }
-
-    /// Refuses a given `seq` that does not increase.
-    @inline(__always)
-    private func check(seq: Int) throws(LogError) {
-        guard seq > lastSeq else {
-            throw LogError(path: path, kind: .rejected("seq \(seq) does not increase (the log's last seq is \(lastSeq))"),
-                           seq: seq)
-        }
-    }
-
-    /// Refuses a `t` outside years 0000–9999.
-    @inline(__always)
-    private func check(_ t: Timestamp, seq: Int) throws(LogError) {
-        guard t.milliseconds >= Self.earliestT, t.milliseconds <= Self.latestT else {
-            throw LogError(path: path, kind: .rejected("t is outside years 0000–9999"), seq: seq)
-        }
-    }
-
-    /// Whether `id` is exactly the log's session (by bytes, ``SessionID``).
-    @inline(__always)
-    private func isLogSession(_ id: String) -> Bool {
-        if let same = sessionShortKey?.matches(id) { return same }
-        return sessionUTF8.withUnsafeBytes { SessionID.same(id, utf8: $0) }
-    }
-
-    /// Whether `bytes` are exactly the log's session.
-    @inline(__always)
-    private func isLogSession(bytes: UnsafeRawBufferPointer) -> Bool {
-        if let key = sessionShortKey { return key.matches(bytes: bytes) }
-        return sessionUTF8.count == bytes.count
-            && sessionUTF8.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        blocks.file.close()
     }
 
     /// Accepts a staged event: its line joins the block, the state advances.
@@ -493,7 +371,7 @@ public final class LogWriter {
     /// Counts an event into the block, the log and the state (its line is
     /// already in `pending`, or already on disk).
     @inline(__always)
-    private func absorb(_ event: Event, seq: Int, lineBytes: Int) {
+    func absorb(_ event: Event, seq: Int, lineBytes: Int) {
         count(seq: seq, t: event.t.milliseconds, lineBytes: lineBytes) { event.session }
         if event.seq == seq {
             chain!.apply(event)
@@ -547,7 +425,7 @@ public final class LogWriter {
         case .everyAppend:
             try makeDurable()
         case .interval(let ms):
-            if LogFile.monotonicMilliseconds() - lastSyncAt >= Int64(ms) { try makeDurable() }
+            if LogFile.monotonicMilliseconds() - blocks.lastSyncAt >= Int64(ms) { try makeDurable() }
         case .everySeal, .onFlush:
             break
         }
@@ -559,32 +437,10 @@ public final class LogWriter {
     /// writes them, and syncs.
     private func makeDurable() throws(LogError) {
         if pending.count > 0 {
-            out.removeAll()
-            do {
-                if frameOffset == nil {
-                    frameOffset = end
-                    try encoder.begin(contentSize: nil, into: out)
-                }
-                try encoder.update(pending.bytes, into: out)
-            } catch {
-                throw LogError(path: path, kind: .compression(error.description), offset: end)
-            }
-            try awaitPreamble()
-            try file.write(out.bytes, at: end)
-            end += Int64(out.count)
+            try blocks.writeOpenFrame(pending)
             pending.removeAll()
-            unsynced = true
         }
-        try sync()
-    }
-
-    private func sync() throws(LogError) {
-        try awaitPreamble()
-        if unsynced {
-            try file.sync()
-            unsynced = false
-        }
-        lastSyncAt = LogFile.monotonicMilliseconds()
+        try blocks.sync()
     }
 
     /// Ends the open block: its state hash and, when K events have passed,
@@ -600,293 +456,12 @@ public final class LogWriter {
         let sealed = SealedBlock(lines: pending, stats: block, runningMaxT: runningMaxT, timeOrdered: timeOrdered,
                                  stateHash: hash, checkpointJSON: checkpointDue ? json : nil)
         block = BlockStats()
-        if let sealer, frameOffset == nil {
+        if let sealer, blocks.frameOffset == nil {
             pending = sealer.spareBuffer() ?? ByteBuffer(capacity: pending.capacity)
             if let error = sealer.submit(sealed) { throw error }
         } else {
             defer { pending.removeAll() }
-            try write(sealed)
+            try blocks.write(sealed)
         }
     }
-
-    /// Compresses a sealed block's lines (finishing the open data frame, if
-    /// any), then writes the frame's rest, the block's entry and its
-    /// checkpoint in one write; syncs with `everySeal` unless `syncing` is
-    /// `false` (a later block of the same group will).
-    fileprivate func write(_ sealed: SealedBlock, syncing: Bool = true) throws(LogError) {
-        out.removeAll()
-        do {
-            if frameOffset == nil { try encoder.begin(contentSize: sealed.lines.count, into: out) }
-            try encoder.update(sealed.lines.bytes, into: out, lastOfFrame: true)
-            try encoder.end(into: out)
-        } catch {
-            throw LogError(path: path, kind: .compression(error.description), offset: end, seq: sealed.stats.firstSeq)
-        }
-        let dataOffset = frameOffset ?? end
-        try finishBlock(sealed, dataOffset: dataOffset, contentChecksum: out.bytes.loadLE32(out.count - 4),
-                        syncing: syncing)
-    }
-
-    /// Writes `out` (the end of the block's data frame) followed by the
-    /// block's entry and, when due, a checkpoint — in one write.
-    private func finishBlock(
-        _ sealed: SealedBlock, dataOffset: Int64, contentChecksum: UInt32, syncing: Bool = true
-    ) throws(LogError) {
-        let stats = sealed.stats
-        let dataLength = Int(end - dataOffset) + out.count
-        let entry = BlockEntry(
-            blockIndex: entries.count, dataOffset: dataOffset, dataLength: dataLength,
-            contentSize: stats.rawBytes, eventCount: stats.eventCount, contentChecksum: contentChecksum,
-            firstSeq: stats.firstSeq, lastSeq: stats.lastSeq, firstT: stats.firstT, lastT: stats.lastT,
-            minT: stats.minT, maxT: stats.maxT, runningMaxT: sealed.runningMaxT, stateHash: sealed.stateHash,
-            timeOrdered: sealed.timeOrdered, dataFrameIndex: nextFrameIndex)
-        var records: [UInt8] = []
-        entry.appendFrame(to: &records)
-        var checkpoint: CheckpointRef?
-        // A state too big to decode back is not checkpointed: readers then
-        // fold from the previous checkpoint, slower but exact.
-        if let json = sealed.checkpointJSON, json.count <= StateChain.maxCheckpointJSONBytes {
-            checkpointScratch.removeAll()
-            do {
-                try json.withUnsafeBytes { buf in
-                    Result { () throws(LZ4FrameError) in try encoder.compressFrame(buf, into: checkpointScratch) }
-                }.get()
-            } catch {
-                throw LogError(path: path, kind: .compression(error.description), offset: end, seq: stats.lastSeq)
-            }
-            let offset = end + Int64(out.count + records.count)
-            let before = records.count
-            CheckpointRecord(blockIndex: entry.blockIndex, seq: entry.lastSeq, stateHash: sealed.stateHash, jsonBytes: json.count)
-                .appendFrame(compressedJSON: checkpointScratch.bytes, to: &records)
-            checkpoint = CheckpointRef(offset: offset, frameLength: records.count - before, seq: entry.lastSeq,
-                                       blockIndex: entry.blockIndex, frameIndex: nextFrameIndex + 2)
-        }
-        out.append(records)
-        try writeAtEnd(out.bytes)
-        end += Int64(out.count)
-        nextFrameIndex += checkpoint == nil ? 2 : 3
-        entries.append(entry)
-        if let checkpoint { checkpoints.append(checkpoint) }
-        if frameOffset != nil { frameOffset = nil }
-        unsynced = true
-        if syncing && options.durability == .everySeal { try sync() }
-    }
-
-    // MARK: Opening
-
-    private func open() throws(LogError) {
-        let size = try file.size()
-        if size == 0 { return try writePreamble() }
-        let window = FileWindow(file: file, fileSize: size)
-        let (index, _) = try LogIndex.load(file: file, window: window)
-        guard index.header != nil else {
-            // Cut short inside its preamble: it holds no event yet.
-            try file.truncate(to: 0)
-            return try writePreamble()
-        }
-        if index.stopIsCorruption, let stop = index.stop {
-            throw LogError(path: path, kind: .corrupt("\(stop.reason); run 'navlog repair' first"),
-                           offset: stop.offset, frame: stop.frame, seq: stop.seq)
-        }
-        try resume(from: index, fileSize: size)
-    }
-
-    /// Waits, when the preamble's sync was handed over, until it is done:
-    /// nothing else reaches the file before the preamble is durable. Then
-    /// writes what was held meanwhile.
-    @inline(__always)
-    private func awaitPreamble() throws(LogError) {
-        if let ticket = preambleSync {
-            try ticket.wait()
-            preambleSync = nil
-        }
-        if let held { try writeHeld(held) }
-    }
-
-    /// Writes `bytes` at `end` (the caller then moves `end` past them) —
-    /// or, while the preamble's sync is under way, keeps them after what is
-    /// held already: a thread that seals a new log's first block goes on
-    /// without waiting for the sync, and the bytes reach the file, in
-    /// order, at the next write or sync after it.
-    @inline(__always)
-    private func writeAtEnd(_ bytes: UnsafeRawBufferPointer) throws(LogError) {
-        if let ticket = preambleSync, !ticket.isDone {
-            let buffer = held ?? ByteBuffer(capacity: bytes.count)
-            buffer.append(bytes)
-            held = buffer
-            return
-        }
-        try awaitPreamble()
-        try file.write(bytes, at: end)
-    }
-
-    @inline(never)
-    private func writeHeld(_ buffer: ByteBuffer) throws(LogError) {
-        try file.write(buffer.bytes, at: end - Int64(buffer.count))
-        held = nil
-    }
-
-    private func writePreamble() throws(LogError) {
-        var bytes = NavLogFormat.emptyFrame
-        FileHeader(blockTargetBytes: UInt32(options.blockTargetBytes),
-                   checkpointInterval: UInt32(min(options.checkpointInterval, Int(UInt32.max))),
-                   lz4BlockSizeID: options.frameSettings.blockSize.rawValue)
-            .appendFrame(to: &bytes)
-        try file.write(bytes, at: 0)
-        if let preambleSyncer {
-            preambleSync = preambleSyncer.submit(path)
-        } else {
-            try file.sync()
-        }
-        if options.syncsDirectoryOnCreate { try LogFile.syncDirectory(containing: path) }
-        end = Int64(bytes.count)
-        nextFrameIndex = 2
-    }
-
-    /// Continues an existing log: rebuilds the running state from the last
-    /// checkpoint, cuts what follows the body (keeping torn bytes in a side
-    /// file), and finishes an unfinished data frame in place.
-    private func resume(from index: LogIndex, fileSize: Int64) throws(LogError) {
-        entries = index.entries
-        checkpoints = index.checkpoints
-        eventCount = index.eventCount
-        lastSeq = index.lastSeq
-        nextFrameIndex = index.nextFrameIndex
-        if let last = entries.last {
-            runningMaxT = last.runningMaxT
-            timeOrdered = last.timeOrdered
-            lastT = last.lastT
-        }
-        let reader = try BlockReader(file: file)
-        let decoder: LZ4FrameDecoder
-        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error.description)) }
-        // The state after the last committed block.
-        var firstBlock = 0
-        if let ref = checkpoints.last {
-            let (state, hash) = try CheckpointRecord.loadState(from: file, ref: ref, decoder: decoder,
-                                                               scratch: ByteBuffer())
-            chain = StateChain(state: state, hash: hash)
-            session = state.session
-            firstBlock = ref.blockIndex + 1
-        }
-        eventsSinceCheckpoint = entries[firstBlock...].reduce(0) { $0 + $1.eventCount }
-        for entry in entries[firstBlock...] {
-            try reader.read(entry)
-            try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
-                let event = try reader.parse(line, of: entry)
-                if chain == nil {
-                    chain = StateChain(session: event.session)
-                    session = event.session
-                }
-                chain!.apply(event)
-                return true
-            }
-        }
-        // The chain continues from the hash the file records: if this build's
-        // projection disagrees with the one that wrote the log, `navlog
-        // verify` reports the block where it does, and appending goes on.
-        if let chain, let last = entries.last {
-            self.chain = StateChain(state: chain.state, hash: last.stateHash)
-        }
-        // An unfinished data frame is finished in place: what follows its
-        // last LZ4 block that ends a line is cut (into a side file), then its
-        // end mark, content checksum and entry are appended. At every step a
-        // crash leaves a file that opens with every acknowledged event.
-        var keepEnd = index.bodyEnd
-        var finish: (open: OpenFrame, salvage: BlockReader.OpenFrameSalvage, events: [Event], content: [UInt8])?
-        if let open = index.openFrame {
-            let salvage = try reader.readOpen(open)
-            var events: [Event] = []
-            var parser = EventLineParser()
-            var valid = salvage.frameBytes > 0
-            try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
-                guard let event = try? parser.parse(line), event.seq > (events.last?.seq ?? lastSeq),
-                      session.map({ SessionID.same(event.session, $0) }) ?? true else {
-                    valid = false
-                    return false
-                }
-                events.append(event)
-                return true
-            }
-            if valid && !events.isEmpty {
-                keepEnd = open.offset + Int64(salvage.frameBytes)
-                finish = (open, salvage, events, [UInt8](reader.content.bytes))
-            }
-        }
-        end = keepEnd
-        if fileSize > end {
-            let onlyFooter = index.footerOffset == end && index.openFrame == nil && index.stop == nil
-            var side: String?
-            if !onlyFooter { side = try TornTail.preserve(file, from: end, to: fileSize) }
-            try file.truncate(to: end)
-            try file.sync()
-            if !onlyFooter {
-                recovery = LogRecovery(cutOffset: end, cutBytes: fileSize - end, sideFile: side,
-                                       recoveredEvents: finish?.events.count ?? 0,
-                                       reason: index.stop?.reason ?? "unfinished data frame at byte \(index.bodyEnd)")
-            }
-        }
-        if let finish {
-            for event in finish.events {
-                absorb(event, seq: event.seq, lineBytes: 0)
-            }
-            block.rawBytes = finish.content.count
-            out.removeAll()
-            if !finish.salvage.finished {
-                var tail: [UInt8] = []
-                tail.appendLE(UInt32(0))                              // end mark
-                tail.appendLE(XXHash32.hash(finish.content))          // content checksum
-                out.append(tail)
-            }
-            let checksum = XXHash32.hash(finish.content)
-            guard var sealedChain = chain else { return }
-            let (hash, json) = sealedChain.sealBlock()
-            chain = sealedChain
-            let checkpointDue = eventsSinceCheckpoint >= options.checkpointInterval
-            if checkpointDue { eventsSinceCheckpoint = 0 }
-            let sealed = SealedBlock(lines: ByteBuffer(capacity: 16), stats: block, runningMaxT: runningMaxT,
-                                     timeOrdered: timeOrdered, stateHash: hash, checkpointJSON: checkpointDue ? json : nil)
-            block = BlockStats()
-            try finishBlock(sealed, dataOffset: finish.open.offset, contentChecksum: checksum)
-            try sync()
-            if recovery == nil {
-                recovery = LogRecovery(cutOffset: end, cutBytes: 0, sideFile: nil, recoveredEvents: finish.events.count,
-                                       reason: "unfinished data frame at byte \(finish.open.offset) finished in place")
-            }
-        }
-    }
-}
-
-/// Facts about the block being filled.
-struct BlockStats {
-    var eventCount = 0
-    var rawBytes = 0
-    var firstSeq = 0
-    var lastSeq = 0
-    var firstT: Int64 = 0
-    var lastT: Int64 = 0
-    var minT: Int64 = 0
-    var maxT: Int64 = 0
-    var startedAt: Int64 = 0
-}
-
-/// A block sealed by the appending thread, on its way to the file: its raw
-/// lines and everything its entry and checkpoint record.
-struct SealedBlock: @unchecked Sendable {
-    /// The block's canonical lines (handed over: the appender fills another buffer).
-    var lines: ByteBuffer
-    var stats: BlockStats
-    var runningMaxT: Int64
-    var timeOrdered: Bool
-    /// h_k, the state-chain hash at the block's end.
-    var stateHash: UInt64
-    /// The checkpoint's JSON, when one is due.
-    var checkpointJSON: [UInt8]?
-}
-
-/// The writer, for its background thread, which the writer stops (and
-/// joins) before it goes away.
-private struct UnownedWriter: @unchecked Sendable {
-    unowned(unsafe) let writer: LogWriter
-    init(_ writer: LogWriter) { self.writer = writer }
 }

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+
+/// What a ``LogWriter`` refuses: events of another session, a seq that does
+/// not increase, a `t` out of range, a line over the limit.
+extension LogWriter {
+    /// The earliest and latest instants whose RFC 3339 form has a 4-digit year.
+    static let earliestT: Int64 = -62_167_219_200_000
+    static let latestT: Int64 = 253_402_300_799_999
+
+    /// Checks `event` against the log and writes its canonical line (with
+    /// `\n`) into `canonical`; returns its seq. Changes nothing else.
+    func stage(_ event: Event) throws(LogError) -> Int {
+        let seq = try check(event)
+        try stageWritten(event, seq: seq)
+        return seq
+    }
+
+    /// Writes the canonical line (with `\n`) of a checked event, numbered
+    /// `seq`, into `canonical`; refuses it when it is over the length limit.
+    func stageWritten(_ event: Event, seq: Int) throws(LogError) {
+        canonical.reset()
+        if event.seq == seq {
+            canonical.write(event)
+        } else {
+            var numbered = event
+            numbered.seq = seq
+            canonical.write(numbered)
+        }
+        guard canonical.bytes.count <= EventParser.maxLineBytes else { throw lineTooLong(canonical.bytes.count, seq: seq) }
+        canonical.bytes.append(0x0A)
+    }
+
+    /// The refusal of an event whose canonical line is over the limit.
+    func lineTooLong(_ bytes: Int, seq: Int) -> LogError {
+        LogError(path: path, kind: .rejected(Self.lineTooLongReason(bytes)), seq: seq)
+    }
+
+    /// Why an event whose canonical line has `bytes` bytes (over the limit) is refused.
+    static func lineTooLongReason(_ bytes: Int) -> String {
+        "canonical line is \(bytes) bytes, over the limit of \(EventParser.maxLineBytes)"
+    }
+
+    /// Checks `event` against the log (open, session, seq, `t`); returns the
+    /// seq it gets. Changes nothing.
+    func check(_ event: Event) throws(LogError) -> Int {
+        try checkOpen()
+        func reject(_ why: String, seq: Int?) -> LogError {
+            LogError(path: path, kind: .rejected(why), seq: seq)
+        }
+        guard !event.session.isEmpty else { throw reject("session is empty", seq: event.seq == 0 ? nil : event.seq) }
+        if session != nil, !isLogSession(event.session) {
+            throw reject("session \"\(event.session)\" is not the log's session \"\(session!)\"", seq: event.seq == 0 ? nil : event.seq)
+        }
+        let seq: Int
+        if event.seq == 0 {
+            guard lastSeq < Int.max else { throw reject("the log has reached the largest seq", seq: nil) }
+            seq = lastSeq + 1
+        } else {
+            try check(seq: event.seq)
+            seq = event.seq
+        }
+        try check(event.t, seq: seq)
+        return seq
+    }
+
+    /// Throws unless the writer can take an event.
+    @inline(__always)
+    func checkOpen() throws(LogError) {
+        guard !closed else { throw LogError(path: path, kind: .closed) }
+        if let failure { throw failure }
+    }
+
+    /// Refuses a given `seq` that does not increase.
+    @inline(__always)
+    func check(seq: Int) throws(LogError) {
+        guard seq > lastSeq else {
+            throw LogError(path: path, kind: .rejected("seq \(seq) does not increase (the log's last seq is \(lastSeq))"),
+                           seq: seq)
+        }
+    }
+
+    /// Refuses a `t` outside years 0000–9999.
+    @inline(__always)
+    func check(_ t: Timestamp, seq: Int) throws(LogError) {
+        guard t.milliseconds >= Self.earliestT, t.milliseconds <= Self.latestT else {
+            throw LogError(path: path, kind: .rejected("t is outside years 0000–9999"), seq: seq)
+        }
+    }
+
+    /// Whether `id` is exactly the log's session (by bytes, ``SessionID``).
+    @inline(__always)
+    func isLogSession(_ id: String) -> Bool {
+        if let same = sessionShortKey?.matches(id) { return same }
+        return sessionUTF8.withUnsafeBytes { SessionID.same(id, utf8: $0) }
+    }
+
+    /// Whether `bytes` are exactly the log's session.
+    @inline(__always)
+    func isLogSession(bytes: UnsafeRawBufferPointer) -> Bool {
+        if let key = sessionShortKey { return key.matches(bytes: bytes) }
+        return sessionUTF8.count == bytes.count
+            && sessionUTF8.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+    }
+}

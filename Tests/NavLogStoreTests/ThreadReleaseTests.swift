@@ -1,0 +1,121 @@
+import Foundation
+import NavLogCore
+import Testing
+@testable import NavLogStore
+
+/// The last reference to a writer goes while its background thread is in
+/// the middle of a group of blocks: the thread never holds the writer, so
+/// the release happens on the releasing thread, which stops the background
+/// thread and waits for it; the file is then whole and unlocked.
+@Suite struct SealerReleaseTests {
+    @Test func aWriterReleasedWhileItsThreadIsInsideAGroupStopsItThere() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(500)
+        let options = LogWriterOptions(durability: .onFlush, maxBlockEvents: 100, sealsInBackground: true)
+        let turnstile = ThreadTurnstile()
+        var writer: LogWriter? = try LogWriter(path: path, options: options, preambleSyncer: nil,
+                                               sealerTurnstile: turnstile)
+        turnstile.waitUntilArrived(1)          // the thread waits before its first group
+        for event in events.prefix(200) { try writer!.append(event) }   // two blocks wait
+        turnstile.admit(upTo: 1)               // it takes both as one group
+        turnstile.waitUntilArrived(2)          // and stops between them
+        withExtendedLifetime(writer) {}
+        writer = nil                           // from this thread, the writer's only owner
+        turnstile.admit(upTo: 2)
+        // The release wrote both blocks and let go of the file: it opens at once.
+        let again = try LogWriter(path: path, options: options)
+        #expect(again.lastSeq == 200)
+        for event in events.dropFirst(200) { try again.append(event) }
+        try again.close()
+        #expect(try readAll(path) == events)
+    }
+}
+
+/// A ``WorkerThread`` owns its closure, and so what the closure captures,
+/// until the closure returns: whoever started it may let go at once.
+@Suite struct WorkerThreadTests {
+    /// Notes what happened, in order, from any thread.
+    final class Journal: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [String] = []
+        func note(_ entry: String) { lock.withLock { entries.append(entry) } }
+        var all: [String] { lock.withLock { entries } }
+    }
+
+    /// Notes its own end in a journal.
+    final class Witness: @unchecked Sendable {
+        let journal: Journal
+        init(_ journal: Journal) { self.journal = journal }
+        deinit { journal.note("freed") }
+    }
+
+    @Test func whatTheClosureCapturesLivesUntilItReturns() {
+        let journal = Journal()
+        let turnstile = ThreadTurnstile()
+        var thread: WorkerThread?
+        do {
+            let witness = Witness(journal)
+            thread = WorkerThread { [witness] in
+                turnstile.pass()                     // waits for the test
+                witness.journal.note("used")
+            }
+        }
+        turnstile.waitUntilArrived(1)
+        #expect(journal.all.isEmpty)                 // only the thread holds the witness now
+        turnstile.admit(upTo: 1)
+        thread?.join()
+        #expect(journal.all == ["used", "freed"])
+    }
+}
+
+/// A ``PreambleSyncer`` is held by its thread and by the tickets it gave
+/// out, never by the writers' threads otherwise: a ticket waited for after
+/// everyone else let go of the syncer still answers, and once stopped and
+/// its tickets gone, nothing keeps it.
+@Suite struct PreambleSyncerLifetimeTests {
+    @Test func aTicketKeepsItsSyncerAndAStoppedSyncerIsLetGo() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("a.navlog")
+        writeFile(path, Array("a preamble".utf8))
+        weak var weakSyncer: PreambleSyncer?
+        do {
+            let ticket: PreambleSyncer.Ticket
+            do {
+                let syncer = PreambleSyncer(directory: dir.path)
+                weakSyncer = syncer
+                ticket = syncer.submit(path)
+            }
+            try ticket.wait()
+            #expect(ticket.isDone)
+            try #require(weakSyncer).stop()
+        }
+        #expect(weakSyncer == nil)
+    }
+}
+
+/// An ingest whose logs seal their blocks on threads of their own, with one
+/// log open at a time per thread (each closed, its writer released on the
+/// ingest's thread, and reopened by turns), stores what a plain ingest stores.
+@Suite struct IngestWithBackgroundSealingTests {
+    @Test func itStoresWhatAPlainIngestStores() throws {
+        let dir = TemporaryDirectory()
+        let sessions = (1...6).map { sampleEvents(600, session: "s-\($0)", seed: UInt64($0)) }
+        var input: [UInt8] = []
+        for i in 0..<600 { for events in sessions { input += ndjson([events[i]]) } }
+        writeFile(dir.file("in.ndjson"), input)
+        var stored: [[Event]] = []
+        for background in [false, true] {
+            let store = try Store(directory: dir.file("store-\(background)"), create: true)
+            let writerOptions = LogWriterOptions(durability: .onFlush, blockTargetBytes: 2048,
+                                                 sealsInBackground: background)
+            let ingester = StoreIngester(store: store, options: .init(maxOpenWriters: 2, writerOptions: writerOptions,
+                                                                     writerThreads: 2))
+            let report = try ingester.ingest(paths: [dir.file("in.ndjson")], onReject: { Issue.record("rejected: \($0)") })
+            #expect(report.stored == 3600)
+            stored.append(try (1...6).flatMap { try readAll(#require(try store.path(forSession: "s-\($0)"))) })
+        }
+        #expect(stored[0] == sessions.flatMap { $0 })
+        #expect(stored[1] == stored[0])
+    }
+}
