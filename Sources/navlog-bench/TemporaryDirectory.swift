@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NavLogStore
 
 /// A fresh temporary directory, removed (with its files) by `remove()`.
 struct TemporaryDirectory {
@@ -21,12 +22,7 @@ struct TemporaryDirectory {
 
     /// Removes the directory and the files in it (it holds no subdirectories).
     func remove() {
-        guard let dir = opendir(path) else { return }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { unlink(file(name)) }
-        }
-        closedir(dir)
+        for name in (try? DirectoryListing.names(in: path)) ?? [] { unlink(file(name)) }
         rmdir(path)
     }
 }

@@ -201,23 +201,11 @@ private func fileExists(_ path: String) -> Bool {
 }
 
 private func directoryBytes(_ path: String) -> Int {
-    guard let dir = opendir(path) else { return 0 }
-    defer { closedir(dir) }
-    var total = 0
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { total += fileSize(path + "/" + name) }
-    }
-    return total
+    ((try? DirectoryListing.names(in: path)) ?? []).reduce(0) { $0 + fileSize(path + "/" + $1) }
 }
 
 private func removeTree(_ path: String) {
-    guard let dir = opendir(path) else { return }
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if name != "." && name != ".." { unlink(path + "/" + name) }
-    }
-    closedir(dir)
+    for name in (try? DirectoryListing.names(in: path)) ?? [] { unlink(path + "/" + name) }
     rmdir(path)
 }
 

@@ -165,19 +165,10 @@ public struct Store: Sendable {
     /// The paths of every `.navlog` file in the store, sorted by name.
     /// Other files (side files of repairs, anything else) are left out.
     public func logPaths() throws(LogError) -> [String] {
-        guard let dir = opendir(directory) else {
-            throw LogError(path: directory, kind: .io(call: "opendir", errno: errno))
-        }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasSuffix(Self.logExtension), !name.hasPrefix(".") else { continue }
-            names.append(name)
-        }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { directory + "/" + $0 }
+        try DirectoryListing.names(in: directory)
+            .filter { $0.hasSuffix(Self.logExtension) && !$0.hasPrefix(".") }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .map { directory + "/" + $0 }
     }
 
     /// Every log of the store with the session it holds, sorted by file name.

@@ -49,19 +49,7 @@ struct AnalyticsInputs {
 
     /// The `*.navlog` files of a store directory, sorted by name (code point).
     static func logs(inStore directory: String) throws -> [String] {
-        guard let dir = opendir(directory) else {
-            throw CLIFailure.trouble("\(directory): cannot read directory: \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasSuffix(".navlog"), !name.hasPrefix(".") { names.append(name) }
-        }
-        let base = directory.hasSuffix("/") ? directory : directory + "/"
-        return names.sorted(by: utf8Less).map { base + $0 }
+        do { return try Store(directory: directory).logPaths() } catch { throw CLIFailure(error) }
     }
 
     // MARK: Reading
