@@ -50,19 +50,19 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         while count == 0 && !closed { pthread_cond_wait(&notEmpty, &mutex) }
-        guard count > 0 else { return nil }
-        let element = items[head]
-        items[head] = nil
-        head = (head + 1) % items.count
-        count -= 1
-        pthread_cond_signal(&notFull)
-        return element
+        return takeHead()
     }
 
     /// The next element if there is one now, without waiting.
     func tryPop() -> Element? {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
+        return takeHead()
+    }
+
+    /// Removes and returns the oldest element, `nil` when empty; the caller
+    /// holds the mutex.
+    private func takeHead() -> Element? {
         guard count > 0 else { return nil }
         let element = items[head]
         items[head] = nil

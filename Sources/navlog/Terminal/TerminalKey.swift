@@ -17,6 +17,19 @@ enum TerminalKey: Equatable {
     /// Not a key: the window changed size.
     case resize
 
+    /// The cursor key a CSI or SS3 sequence ends with (`ESC [ A`, `ESC O A`).
+    private static func cursorKey(_ finalByte: UInt8) -> TerminalKey {
+        switch finalByte {
+        case UInt8(ascii: "A"): return .up
+        case UInt8(ascii: "B"): return .down
+        case UInt8(ascii: "C"): return .right
+        case UInt8(ascii: "D"): return .left
+        case UInt8(ascii: "H"): return .home
+        case UInt8(ascii: "F"): return .end
+        default: return .unknown
+        }
+    }
+
     /// Decodes the first key in `bytes` and removes its bytes; `nil` when
     /// `bytes` is empty or holds only the start of an escape sequence and
     /// more may follow (`final` false). With `final`, a lone ESC is the
@@ -52,21 +65,12 @@ enum TerminalKey: Equatable {
             let parameters = String(decoding: bytes[2..<i], as: UTF8.self)
             let finalByte = bytes[i]
             bytes.removeFirst(i + 1)
-            switch finalByte {
-            case UInt8(ascii: "A"): return .up
-            case UInt8(ascii: "B"): return .down
-            case UInt8(ascii: "C"): return .right
-            case UInt8(ascii: "D"): return .left
-            case UInt8(ascii: "H"): return .home
-            case UInt8(ascii: "F"): return .end
-            case UInt8(ascii: "~"):
-                switch parameters {
-                case "1", "7": return .home
-                case "4", "8": return .end
-                case "5": return .pageUp
-                case "6": return .pageDown
-                default: return .unknown
-                }
+            guard finalByte == UInt8(ascii: "~") else { return cursorKey(finalByte) }
+            switch parameters {
+            case "1", "7": return .home
+            case "4", "8": return .end
+            case "5": return .pageUp
+            case "6": return .pageDown
             default: return .unknown
             }
         case UInt8(ascii: "O"):
@@ -77,15 +81,7 @@ enum TerminalKey: Equatable {
             }
             let key = bytes[2]
             bytes.removeFirst(3)
-            switch key {
-            case UInt8(ascii: "A"): return .up
-            case UInt8(ascii: "B"): return .down
-            case UInt8(ascii: "C"): return .right
-            case UInt8(ascii: "D"): return .left
-            case UInt8(ascii: "H"): return .home
-            case UInt8(ascii: "F"): return .end
-            default: return .unknown
-            }
+            return cursorKey(key)
         default:
             // ESC and a key (Alt-key): nothing here uses it.
             bytes.removeFirst(2)
