@@ -267,7 +267,7 @@ public final class LogWriter {
         try checkOpen()
         if session != nil, !isLogSession(bytes: sessionBytes) {
             let id = String(decoding: sessionBytes, as: UTF8.self)
-            throw LogError(path: path, kind: .rejected("session \"\(id)\" is not the log's session \"\(session!)\""), seq: seq)
+            throw LogError(path: path, kind: .rejected(.otherSession(id, log: session!)), seq: seq)
         }
         try check(seq: seq)
         try check(summary.t, seq: seq)
@@ -292,7 +292,7 @@ public final class LogWriter {
     public func append(line: [UInt8]) throws(LogError) -> Int {
         let event: Event
         do { event = try EventParser.parse(line) } catch {
-            throw LogError(path: path, kind: .rejected(error.description), seq: lastSeq + 1)
+            throw LogError(path: path, kind: .rejected(.line(error)), seq: lastSeq + 1)
         }
         return try append(event)
     }
