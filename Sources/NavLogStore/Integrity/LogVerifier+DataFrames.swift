@@ -92,17 +92,7 @@ extension VerifyRun {
                 chain = StateChain(session: event.session)
             }
             let t = event.t.milliseconds
-            if stats.eventCount == 0 {
-                stats.firstSeq = event.seq
-                stats.firstT = t
-                stats.minT = t
-                stats.maxT = t
-            }
-            stats.eventCount += 1
-            stats.lastSeq = event.seq
-            stats.lastT = t
-            stats.minT = min(stats.minT, t)
-            stats.maxT = max(stats.maxT, t)
+            stats.count(seq: event.seq, t: t)
             if let lastT, t < lastT { timeOrdered = false }
             lastT = t
             runningMaxT = max(runningMaxT, t)

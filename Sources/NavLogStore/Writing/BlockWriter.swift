@@ -232,6 +232,25 @@ struct BlockStats {
     var minT: Int64 = 0
     var maxT: Int64 = 0
     var startedAt: Int64 = 0
+
+    /// Counts in an event numbered `seq` at `t` (ms): the block's seq and
+    /// time ranges. Returns whether it is the block's first.
+    @inline(__always) @discardableResult
+    mutating func count(seq: Int, t: Int64) -> Bool {
+        let first = eventCount == 0
+        if first {
+            firstSeq = seq
+            firstT = t
+            minT = t
+            maxT = t
+        }
+        eventCount += 1
+        lastSeq = seq
+        lastT = t
+        minT = min(minT, t)
+        maxT = max(maxT, t)
+        return first
+    }
 }
 
 /// A block sealed by the appending thread, on its way to the file: its raw

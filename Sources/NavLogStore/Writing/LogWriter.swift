@@ -390,19 +390,10 @@ public final class LogWriter {
             session = id()
             chain = StateChain(session: session!)
         }
-        if block.eventCount == 0 {
-            block.firstSeq = seq
-            block.firstT = t
-            block.minT = t
-            block.maxT = t
-            if options.maxBlockAgeMilliseconds != nil { block.startedAt = LogFile.monotonicMilliseconds() }
+        if block.count(seq: seq, t: t), options.maxBlockAgeMilliseconds != nil {
+            block.startedAt = LogFile.monotonicMilliseconds()
         }
-        block.eventCount += 1
         block.rawBytes += lineBytes
-        block.lastSeq = seq
-        block.lastT = t
-        block.minT = min(block.minT, t)
-        block.maxT = max(block.maxT, t)
         if let lastT, t < lastT { timeOrdered = false }
         lastT = t
         runningMaxT = max(runningMaxT, t)
