@@ -19,8 +19,8 @@ public indirect enum Damage: Hashable, Sendable, CustomStringConvertible {
 
     /// A byte or two of the fixed preamble is wrong.
     case headerByte(offset: Int)
-    /// The file does not start like a `.navlog` file: byte `offset` is the first that differs.
-    case foreignStart(offset: Int)
+    /// The file does not start like a `.navlog` file.
+    case notANavlog(NotANavlog)
     /// The header record's checksum does not hold.
     case headerRecord(SkippableFrame.RecordProblem)
     /// The header record's tag is not `NLHD`.
@@ -78,9 +78,7 @@ public indirect enum Damage: Hashable, Sendable, CustomStringConvertible {
         case .openFrame(let open): open.description
         case .headerByte(let offset):
             "header is damaged: byte \(offset) (in \(offset < NavLogFormat.emptyFrame.count ? "the zero-byte LZ4 frame" : "the header record")) is wrong"
-        case .foreignStart(let offset):
-            offset < NavLogFormat.emptyFrame.count ? "does not start with the zero-byte LZ4 frame (byte \(offset))"
-                : "no navlog header after the zero-byte LZ4 frame (byte \(offset))"
+        case .notANavlog(let why): why.description
         case .headerRecord(let problem): "header is damaged: \(problem)"
         case .headerTag: "header: tag is not NLHD"
         case .headerVersion(let major, let minor): "format version \(major).\(minor) is not supported"
@@ -177,6 +175,24 @@ public enum LZ4HeaderFault: Hashable, Sendable, CustomStringConvertible {
         case .reservedBDBits: "LZ4 frame reserved BD bits set"
         case .blockSizeID(let id): "LZ4 block size ID \(id) is not 4–7"
         case .checksum: "LZ4 frame header checksum mismatch"
+        }
+    }
+}
+
+/// How a file that is not a `.navlog` file starts (``LogError/Kind/notANavlog``).
+public enum NotANavlog: Hashable, Sendable, CustomStringConvertible {
+    /// Byte `offset` of the zero-byte LZ4 frame every log starts with differs.
+    case noEmptyFrame(offset: Int)
+    /// Byte `offset` of the header record after it differs.
+    case noHeader(offset: Int)
+    /// The header record is not of the header's size.
+    case headerRecordSize
+
+    public var description: String {
+        switch self {
+        case .noEmptyFrame(let offset): "does not start with the zero-byte LZ4 frame (byte \(offset))"
+        case .noHeader(let offset): "no navlog header after the zero-byte LZ4 frame (byte \(offset))"
+        case .headerRecordSize: "header record of the wrong size"
         }
     }
 }

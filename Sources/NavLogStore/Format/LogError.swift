@@ -23,7 +23,7 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Another writer holds the file's lock.
         case locked
         /// The file does not start like a `.navlog` file.
-        case notANavlog(String)
+        case notANavlog(NotANavlog)
         /// The file's format major version is not one this build reads.
         case unsupportedVersion(major: UInt16, minor: UInt16)
         /// The bytes are damaged, torn or hostile.
@@ -33,7 +33,7 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The writer or reader was used after `close()`.
         case closed
         /// liblz4 failed on data navlog produced itself (out of memory, or a bug).
-        case compression(String)
+        case compression(LZ4FrameError)
         /// An NDJSON input is binary data or a log (``NDJSONReadError``).
         case input(NDJSONReadError.Problem)
     }

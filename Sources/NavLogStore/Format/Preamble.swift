@@ -24,11 +24,14 @@ enum Preamble {
         var frame: Int { offset < NavLogFormat.emptyFrame.count ? 0 : 1 }
 
         /// The problem, in the words every command uses.
-        var damage: Damage { isDamage ? .headerByte(offset: offset) : .foreignStart(offset: offset) }
+        var damage: Damage { isDamage ? .headerByte(offset: offset) : .notANavlog(foreign) }
+
+        /// How the file's start differs, as a file that is not a navlog.
+        var foreign: NotANavlog { frame == 0 ? .noEmptyFrame(offset: offset) : .noHeader(offset: offset) }
 
         /// The error a reader throws.
         func error(_ path: String) -> LogError {
-            LogError(path: path, kind: isDamage ? .corrupt(damage) : .notANavlog(damage.description), offset: Int64(offset), frame: frame)
+            LogError(path: path, kind: isDamage ? .corrupt(damage) : .notANavlog(foreign), offset: Int64(offset), frame: frame)
         }
     }
 

@@ -103,7 +103,7 @@ struct VerifyRun {
         path = file.path
         size = try file.size()
         window = FileWindow(file: file, fileSize: size)
-        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: file.path, kind: .compression(error.description)) }
+        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: file.path, kind: .compression(error)) }
         report = VerifyReport(path: file.path)
     }
 

@@ -254,7 +254,7 @@ public final class LogReader {
 
     func loadCheckpoint(_ ref: CheckpointRef) throws(LogError) -> (state: NavigationState, hash: UInt64) {
         let decoder: LZ4FrameDecoder
-        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error.description)) }
+        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error)) }
         return try CheckpointRecord.loadState(from: file, ref: ref, decoder: decoder, scratch: ByteBuffer())
     }
 }

@@ -170,7 +170,7 @@ struct LogWalker {
             throw LogError.corrupt(path, .headerRecord(problem), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
         }
         guard let header = FileHeader(payload: payload) else {
-            throw LogError(path: path, kind: .notANavlog("header record of the wrong size"), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
+            throw LogError(path: path, kind: .notANavlog(.headerRecordSize), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
         }
         guard header.majorVersion == NavLogFormat.majorVersion else {
             throw LogError(path: path, kind: .unsupportedVersion(major: header.majorVersion, minor: header.minorVersion),

@@ -33,7 +33,7 @@ extension LogWriter {
         }
         let reader = try BlockReader(file: file)
         let decoder: LZ4FrameDecoder
-        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error.description)) }
+        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error)) }
         // The state after the last committed block.
         var firstBlock = 0
         if let ref = index.checkpoints.last {

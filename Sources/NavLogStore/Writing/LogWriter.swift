@@ -124,7 +124,7 @@ public final class LogWriter {
             pending = ByteBuffer(capacity: blockBytes)
             out = ByteBuffer(capacity: blockBytes + Self.outRoom)
             do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
-                throw LogError(path: file.path, kind: .compression(error.description))
+                throw LogError(path: file.path, kind: .compression(error))
             }
         }
         blocks = BlockWriter(file: file, options: options, preambleSyncer: preambleSyncer, encoder: encoder, out: out)
