@@ -35,6 +35,8 @@ import Testing
         #expect(throws: SeqRefusal.notIncreasing(seq: 3, previous: 5)) { try Sequencer.seq(for: 3, after: 5) }
         #expect(throws: SeqRefusal.notIncreasing(seq: 5, previous: 5)) { try Sequencer.seq(for: 5, after: 5) }
         #expect(throws: SeqRefusal.exhausted) { try Sequencer.seq(for: 0, after: Int.max) }
+        // A seq the caller has (a canonical line's) is checked, never filled in.
+        #expect(throws: SeqRefusal.notIncreasing(seq: 0, previous: 5)) { try Sequencer.check(0, after: 5) }
         #expect(SeqRefusal.notIncreasing(seq: 3, previous: 5).description == Self.notIncreasing)
         #expect(SeqRefusal.exhausted.description == Self.exhausted)
     }

@@ -37,8 +37,14 @@ public struct Sequencer: Sendable {
             guard previous < Int.max else { throw .exhausted }
             return previous + 1
         }
-        guard given > previous else { throw .notIncreasing(seq: given, previous: previous) }
+        try check(given, after: previous)
         return given
+    }
+
+    /// Refuses a seq given (present in the event) that is not above `previous`.
+    @inline(__always)
+    public static func check(_ given: Int, after previous: Int) throws(SeqRefusal) {
+        guard given > previous else { throw .notIncreasing(seq: given, previous: previous) }
     }
 }
 

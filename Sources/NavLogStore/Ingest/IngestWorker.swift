@@ -210,10 +210,10 @@ final class IngestWorker: @unchecked Sendable {
         return nil
     }
 
-    /// Why a given `seq` is refused after `last` (``Sequencer/seq(for:after:)``), or `nil`.
+    /// Why a given `seq` is refused after `last` (``Sequencer/check(_:after:)``), or `nil`.
     @inline(__always)
     private static func check(_ seq: Int, after last: Int) -> Refusal? {
-        do throws(SeqRefusal) { _ = try Sequencer.seq(for: seq, after: last) } catch { return .seq(error) }
+        do throws(SeqRefusal) { try Sequencer.check(seq, after: last) } catch { return .seq(error) }
         return nil
     }
 }

@@ -68,10 +68,10 @@ extension LogWriter {
         if let failure { throw failure }
     }
 
-    /// Refuses a given `seq` that does not increase (``Sequencer/seq(for:after:)``).
+    /// Refuses a given `seq` that does not increase (``Sequencer/check(_:after:)``).
     @inline(__always)
     func check(seq: Int) throws(LogError) {
-        do throws(SeqRefusal) { _ = try Sequencer.seq(for: seq, after: lastSeq) } catch {
+        do throws(SeqRefusal) { try Sequencer.check(seq, after: lastSeq) } catch {
             throw LogError(path: path, kind: .rejected(.seq(error)), seq: seq)
         }
     }
