@@ -45,10 +45,10 @@ public final class NavigationRecorder: Sendable {
         app: [String: JSONValue]? = nil, device: [String: JSONValue]? = nil,
         options: RecorderOptions = RecorderOptions()
     ) throws(LogError) {
-        guard !session.isEmpty else { throw LogError(path: path, kind: .rejected("session is empty")) }
+        guard !session.isEmpty else { throw LogError(path: path, kind: .rejected(.emptySession)) }
         let writer = try LogWriter(path: path, options: options.writer)
         if let existing = writer.session, existing != session {
-            throw LogError(path: path, kind: .rejected("the log belongs to session \"\(existing)\", not \"\(session)\""))
+            throw LogError(path: path, kind: .rejected(.logOfOtherSession(existing, wanted: session)))
         }
         self.session = session
         self.path = path
@@ -307,7 +307,7 @@ public final class NavigationRecorder: Sendable {
                     written = event.seq
                 } catch {
                     if case .rejected(let why) = error.kind {
-                        rejections.append((event.seq, why))
+                        rejections.append((event.seq, why.description))
                         written = event.seq
                     } else {
                         failure = error

@@ -6,43 +6,40 @@ extension CheckpointRecord {
     static func loadState(
         from file: LogFile, ref: CheckpointRef, decoder: LZ4FrameDecoder, scratch: ByteBuffer
     ) throws(LogError) -> (state: NavigationState, hash: UInt64) {
-        func corrupt(_ why: String) -> LogError {
-            LogError.corrupt(file.path, "checkpoint: \(why)", offset: ref.offset, frame: ref.frameIndex, seq: ref.seq)
+        func corrupt(_ fault: CheckpointFault) -> LogError {
+            LogError.corrupt(file.path, .checkpoint(fault), offset: ref.offset, frame: ref.frameIndex, seq: ref.seq)
         }
         let limit = NavLogFormat.maxCheckpointBytes + NavLogFormat.checkpointFixedBytes + 12
         guard ref.frameLength > 8 + NavLogFormat.checkpointFixedBytes + 4, ref.frameLength <= limit else {
-            throw corrupt("frame length \(ref.frameLength) is out of range")
+            throw corrupt(.frameLength(ref.frameLength))
         }
         scratch.removeAll()
         let got = try file.read(count: ref.frameLength, at: ref.offset, appendingTo: scratch)
-        guard got == ref.frameLength else { throw corrupt("file ends inside the checkpoint") }
+        guard got == ref.frameLength else { throw corrupt(.endsInside) }
         let frame = scratch.bytes
         guard frame.loadLE32(0) == NavLogFormat.navlogSkippableMagic,
-              Int(frame.loadLE32(4)) == ref.frameLength - 8 else { throw corrupt("bad frame header") }
+              Int(frame.loadLE32(4)) == ref.frameLength - 8 else { throw corrupt(.frameHeader) }
         let payload = UnsafeRawBufferPointer(rebasing: frame[8...])
         switch SkippableFrame.checkRecord(payload) {
-        case .failure(let problem): throw corrupt(problem.description)
+        case .failure(let problem): throw corrupt(.record(problem))
         case .success(let tag):
-            guard tag == NavLogFormat.Tag.checkpoint.rawValue else { throw corrupt("record is not NLCP") }
+            guard tag == NavLogFormat.Tag.checkpoint.rawValue else { throw corrupt(.tag) }
         }
         guard let record = CheckpointRecord(payload: payload), record.seq == ref.seq else {
-            throw corrupt("fields out of range or not matching the index")
+            throw corrupt(.fieldsDisagree)
         }
         let embedded = UnsafeRawBufferPointer(rebasing: payload[NavLogFormat.checkpointFixedBytes..<(payload.count - 4)])
         let json = ByteBuffer(capacity: min(max(record.jsonBytes, 16), 64 << 10))
-        do {
-            let used = try decoder.decodeFrame(embedded, maxContentBytes: record.jsonBytes, into: json)
-            guard used == embedded.count else { throw corrupt("trailing bytes after the state frame") }
-        } catch let error as LZ4FrameError {
-            throw corrupt("state frame: \(error)")
-        } catch let error as LogError {
-            throw error
+        let used: Int
+        do throws(LZ4FrameError) {
+            used = try decoder.decodeFrame(embedded, maxContentBytes: record.jsonBytes, into: json)
         } catch {
-            throw corrupt("\(error)")
+            throw corrupt(.stateFrame(error))
         }
-        guard json.count == record.jsonBytes else { throw corrupt("state JSON is \(json.count) bytes, record says \(record.jsonBytes)") }
-        guard let state = StateChain.decodeCheckpoint(json.array) else { throw corrupt("state JSON does not decode") }
-        guard state.seq == record.seq else { throw corrupt("state is after seq \(state.seq), record says \(record.seq)") }
+        guard used == embedded.count else { throw corrupt(.trailingBytes) }
+        guard json.count == record.jsonBytes else { throw corrupt(.stateJSONSize(decoded: json.count, record: record.jsonBytes)) }
+        guard let state = StateChain.decodeCheckpoint(json.array) else { throw corrupt(.stateJSONUndecodable) }
+        guard state.seq == record.seq else { throw corrupt(.stateSeq(state: state.seq, record: record.seq)) }
         return (state, record.stateHash)
     }
 }

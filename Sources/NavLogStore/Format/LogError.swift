@@ -23,17 +23,17 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Another writer holds the file's lock.
         case locked
         /// The file does not start like a `.navlog` file.
-        case notANavlog(String)
+        case notANavlog(NotANavlog)
         /// The file's format major version is not one this build reads.
         case unsupportedVersion(major: UInt16, minor: UInt16)
         /// The bytes are damaged, torn or hostile.
-        case corrupt(String)
+        case corrupt(Damage)
         /// An event was refused by the writer (and nothing of it was written).
-        case rejected(String)
+        case rejected(Refusal)
         /// The writer or reader was used after `close()`.
         case closed
         /// liblz4 failed on data navlog produced itself (out of memory, or a bug).
-        case compression(String)
+        case compression(LZ4FrameError)
         /// An NDJSON input is binary data or a log (``NDJSONReadError``).
         case input(NDJSONReadError.Problem)
     }
@@ -50,8 +50,8 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         LogError(path: path, kind: .io(call: call, errno: errno), offset: offset)
     }
 
-    static func corrupt(_ path: String, _ reason: String, offset: Int64?, frame: Int? = nil, seq: Int? = nil) -> LogError {
-        LogError(path: path, kind: .corrupt(reason), offset: offset, frame: frame, seq: seq)
+    static func corrupt(_ path: String, _ damage: Damage, offset: Int64?, frame: Int? = nil, seq: Int? = nil) -> LogError {
+        LogError(path: path, kind: .corrupt(damage), offset: offset, frame: frame, seq: seq)
     }
 
     /// Whether this is damage to the file's bytes (as opposed to I/O trouble,
@@ -71,8 +71,8 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notANavlog(let why): "not a navlog file: \(why)"
         case .unsupportedVersion(let major, let minor):
             "format version \(major).\(minor) is not supported (this build reads \(NavLogFormat.majorVersion).x)"
-        case .corrupt(let why): why
-        case .rejected(let why): "event rejected: \(why)"
+        case .corrupt(let damage): damage.description
+        case .rejected(let refusal): "event rejected: \(refusal)"
         case .closed: "the log was already closed"
         case .compression(let why): "compression failed: \(why)"
         case .input(let problem): problem.text(fromStandardInput: path == "-")

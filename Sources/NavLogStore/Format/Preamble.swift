@@ -24,16 +24,14 @@ enum Preamble {
         var frame: Int { offset < NavLogFormat.emptyFrame.count ? 0 : 1 }
 
         /// The problem, in the words every command uses.
-        var reason: String {
-            let part = frame == 0 ? "the zero-byte LZ4 frame" : "the header record"
-            return isDamage ? "header is damaged: byte \(offset) (in \(part)) is wrong"
-                : (frame == 0 ? "does not start with the zero-byte LZ4 frame (byte \(offset))"
-                   : "no navlog header after the zero-byte LZ4 frame (byte \(offset))")
-        }
+        var damage: Damage { isDamage ? .headerByte(offset: offset) : .notANavlog(foreign) }
+
+        /// How the file's start differs, as a file that is not a navlog.
+        var foreign: NotANavlog { frame == 0 ? .noEmptyFrame(offset: offset) : .noHeader(offset: offset) }
 
         /// The error a reader throws.
         func error(_ path: String) -> LogError {
-            LogError(path: path, kind: isDamage ? .corrupt(reason) : .notANavlog(reason), offset: Int64(offset), frame: frame)
+            LogError(path: path, kind: isDamage ? .corrupt(damage) : .notANavlog(foreign), offset: Int64(offset), frame: frame)
         }
     }
 
@@ -62,11 +60,6 @@ enum Preamble {
         let magic = bytes.loadLE32(0)
         if magic == NavLogFormat.lz4FrameMagic || SkippableFrame.isSkippable(magic) { return true }
         return difference(bytes)?.isDamage ?? false
-    }
-
-    /// The reason for a header record whose checksum does not hold.
-    static func checksumReason(_ problem: SkippableFrame.RecordProblem) -> String {
-        "header is damaged: \(problem)"
     }
 }
 

@@ -59,15 +59,14 @@ final class ImportWriting {
         var numbered = events
         var seq = route.lastSeq
         for i in numbered.indices {
-            guard seq < Int.max else { return .invalidValue(field: "seq", reason: "session has reached the largest seq") }
-            seq += 1
+            do throws(SeqRefusal) { seq = try Sequencer.seq(for: 0, after: seq) } catch { return error.parseError }
             numbered[i].seq = seq
             // Only a long record can make a canonical line over the limit.
             if recordBytes > EventParser.maxLineBytes / 4 {
                 canonical.reset()
                 canonical.write(numbered[i])
                 if canonical.bytes.count > EventParser.maxLineBytes {
-                    return .invalidValue(field: "(event)", reason: LogWriter.lineTooLongReason(canonical.bytes.count))
+                    return .invalidValue(field: "(event)", reason: Refusal.lineTooLong(bytes: canonical.bytes.count).description)
                 }
             }
         }

@@ -118,7 +118,7 @@ public final class StoreImporter {
                     func reject(_ reason: EventParseError, _ bytes: [UInt8]?) {
                         report.rejected += 1
                         progress.rejected += 1
-                        onReject(Rejection(file: path, line: line.number, reason: reason.description, bytes: bytes))
+                        onReject(Rejection(file: path, line: line.number, refusal: .line(reason), bytes: bytes))
                     }
                     if let length = line.overLimitBytes {
                         return reject(.lineTooLong(bytes: length, limit: EventParser.maxLineBytes), nil)
@@ -192,7 +192,7 @@ public final class StoreImporter {
                 func reject(_ reason: EventParseError) {
                     report.rejected += 1
                     progress.rejected += 1
-                    onReject(Rejection(file: path, line: record.line, reason: reason.description, bytes: bytes))
+                    onReject(Rejection(file: path, line: record.line, refusal: .line(reason), bytes: bytes))
                 }
                 if let error = record.error { return reject(error) }
                 let event: Event
@@ -275,7 +275,7 @@ public final class StoreImporter {
             report.records += 1
             func reject(_ reason: EventParseError, _ bytes: [UInt8]?) {
                 report.rejected += 1
-                onReject(Rejection(file: path, line: 1, reason: reason.description, bytes: bytes))
+                onReject(Rejection(file: path, line: 1, refusal: .line(reason), bytes: bytes))
             }
             if length > EventParser.maxLineBytes {
                 reject(.notADocument(expected: expected,

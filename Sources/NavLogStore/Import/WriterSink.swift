@@ -63,7 +63,7 @@ final class WriterSink: @unchecked Sendable {
         } catch {
             // Checked on the reading side already; kept as a rejection if it ever happens.
             guard case .rejected(let why) = error.kind else { throw error }
-            rejections.append(StoreIngester.Rejection(file: files[item.file], line: item.line, reason: why, bytes: nil))
+            rejections.append(StoreIngester.Rejection(file: files[item.file], line: item.line, refusal: why, bytes: nil))
         }
     }
 }

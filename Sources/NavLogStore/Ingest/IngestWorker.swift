@@ -86,7 +86,7 @@ final class IngestWorker: @unchecked Sendable {
             let text = line.bytes
             if let reason = try store(text, line) {
                 share.rejections.append(StoreIngester.Rejection(file: files[file], line: line.number,
-                                                                reason: reason, bytes: [UInt8](text)))
+                                                                refusal: reason, bytes: [UInt8](text)))
             } else {
                 stored += 1
             }
@@ -95,15 +95,15 @@ final class IngestWorker: @unchecked Sendable {
 
     /// Stores one line of session `route`; returns why it was refused, or `nil`.
     @inline(__always)
-    private func store(_ text: UnsafeRawBufferPointer, _ line: IngestChunk.Line) throws(LogError) -> String? {
+    private func store(_ text: UnsafeRawBufferPointer, _ line: IngestChunk.Line) throws(LogError) -> Refusal? {
         let number = Int(line.route)
         // A canonical line with its seq, not near the length limit, is
         // stored as it is and folded without an event.
         let summarizable = text.count <= Self.checkCanonicalAbove
         if summarizable, let summary = parser.summarize(text) {
             guard line.skimmedSession(at: summary.session) || isRoute(number, text[summary.session]) else {
-                return Self.skimDisagrees(routes[number].key,
-                                          String(decoding: UnsafeRawBufferPointer(rebasing: text[summary.session]), as: UTF8.self))
+                return .sessionSkimDisagrees(skimmed: String(decoding: routes[number].key, as: UTF8.self),
+                                             parsed: String(decoding: UnsafeRawBufferPointer(rebasing: text[summary.session]), as: UTF8.self))
             }
             return try store(summary, of: text, route: number)
         }
@@ -120,20 +120,16 @@ final class IngestWorker: @unchecked Sendable {
     /// caller checked): as ``storeEvent(_:route:tryingFastPath:)`` stores it, without its event.
     @inline(__always)
     private func store(_ summary: CanonicalLineSummary, of text: UnsafeRawBufferPointer,
-                       route number: Int) throws(LogError) -> String? {
+                       route number: Int) throws(LogError) -> Refusal? {
         let session = UnsafeRawBufferPointer(rebasing: text[summary.session])
         if routes[number].placement == nil {
             routes[number].placement = try locator.place(String(decoding: session, as: UTF8.self))
         }
         let lastSeq = routes[number].placement!.lastSeq
-        guard summary.seq > lastSeq else {
-            return EventParseError.seqNotIncreasing(seq: summary.seq, previous: lastSeq).description
-        }
+        if let refusal = Self.check(summary.seq, after: lastSeq) { return refusal }
         let writer = try logs.writer(for: number, path: routes[number].placement!.path)
         // The log went on without us (see storeEvent).
-        if writer.lastSeq != lastSeq, summary.seq <= writer.lastSeq {
-            return EventParseError.seqNotIncreasing(seq: summary.seq, previous: writer.lastSeq).description
-        }
+        if writer.lastSeq != lastSeq, let refusal = Self.check(summary.seq, after: writer.lastSeq) { return refusal }
         do {
             try writer.append(canonicalLine: text, summary: summary, parser: &parser)
         } catch {
@@ -149,15 +145,15 @@ final class IngestWorker: @unchecked Sendable {
     /// the summary's path is the common one).
     @inline(never)
     private func storeEvent(_ text: UnsafeRawBufferPointer, route number: Int,
-                            tryingFastPath: Bool) throws(LogError) -> String? {
+                            tryingFastPath: Bool) throws(LogError) -> Refusal? {
         var event: Event
-        do { event = try parser.parse(text, tryingFastPath: tryingFastPath) } catch { return error.description }
+        do { event = try parser.parse(text, tryingFastPath: tryingFastPath) } catch { return .line(error) }
         // A line already canonical with its own seq is stored as it is.
         let keepsLine = parser.lastLineIsCanonical && event.seq != 0
         guard routes[number].key.withUnsafeBytes({ SessionID.same(event.session, utf8: $0) }) else {
             // The reading thread's skim disagrees with the parser: refused
             // rather than stored in another session's log.
-            return Self.skimDisagrees(routes[number].key, event.session)
+            return .sessionSkimDisagrees(skimmed: String(decoding: routes[number].key, as: UTF8.self), parsed: event.session)
         }
         if routes[number].placement == nil { routes[number].placement = try locator.place(event.session) }
         let lastSeq = routes[number].placement!.lastSeq
@@ -167,7 +163,7 @@ final class IngestWorker: @unchecked Sendable {
             canonical.reset()
             canonical.write(event)
             if canonical.bytes.count > EventParser.maxLineBytes {
-                return LogWriter.lineTooLongReason(canonical.bytes.count)
+                return .lineTooLong(bytes: canonical.bytes.count)
             }
         }
         let writer = try logs.writer(for: number, path: routes[number].placement!.path)
@@ -203,24 +199,21 @@ final class IngestWorker: @unchecked Sendable {
         }
     }
 
-    /// Why a line is refused when the reading thread's skim disagrees with
-    /// the parser about its session: rather than stored in another
-    /// session's log.
-    private static func skimDisagrees(_ key: [UInt8], _ parsed: String) -> String {
-        "internal error: the session was skimmed as \"\(String(decoding: key, as: UTF8.self))\" but parsed as \"\(parsed)\""
+    /// Numbers `event` after `last` by the one rule (``Sequencer/seq(for:after:)``),
+    /// per exact session bytes: an absent seq (`numbered`) becomes `last` + 1,
+    /// a given one must be above `last`. Returns why it is refused, or `nil`.
+    @inline(__always)
+    private static func number(_ event: inout Event, numbered: Bool, after last: Int) -> Refusal? {
+        do throws(SeqRefusal) { event.seq = try Sequencer.seq(for: numbered ? 0 : event.seq, after: last) } catch {
+            return .seq(error)
+        }
+        return nil
     }
 
-    /// Numbers `event` after `last` as Sequencer does (contract §5), per
-    /// exact session bytes: an absent seq (`numbered`) becomes `last` + 1, a
-    /// given one must be above `last`. Returns why it is refused, or `nil`.
+    /// Why a given `seq` is refused after `last` (``Sequencer/check(_:after:)``), or `nil`.
     @inline(__always)
-    private static func number(_ event: inout Event, numbered: Bool, after last: Int) -> String? {
-        if numbered {
-            guard last < Int.max else { return "field \"seq\": session has reached the largest seq" }
-            event.seq = last + 1
-        } else if event.seq <= last {
-            return EventParseError.seqNotIncreasing(seq: event.seq, previous: last).description
-        }
+    private static func check(_ seq: Int, after last: Int) -> Refusal? {
+        do throws(SeqRefusal) { try Sequencer.check(seq, after: last) } catch { return .seq(error) }
         return nil
     }
 }

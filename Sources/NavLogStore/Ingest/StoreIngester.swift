@@ -56,7 +56,9 @@ public final class StoreIngester {
         /// 1-based line number in that input.
         public var line: Int
         /// Why.
-        public var reason: String
+        public var refusal: Refusal
+        /// Why, as text.
+        public var reason: String { refusal.description }
         /// The line exactly as read, without its `\n`; `nil` for a line over
         /// the length limit, which is read past, not kept.
         public var bytes: [UInt8]?
@@ -229,7 +231,7 @@ public final class StoreIngester {
             if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
             if let over = line.overLimitBytes {
                 chunk.rejections.append(Rejection(file: path, line: line.number,
-                    reason: EventParseError.lineTooLong(bytes: over, limit: EventParser.maxLineBytes).description, bytes: nil))
+                    refusal: .line(.lineTooLong(bytes: over, limit: EventParser.maxLineBytes)), bytes: nil))
                 return
             }
             let text = line.bytes
@@ -241,7 +243,7 @@ public final class StoreIngester {
                 try dealer.deal(text, number: line.number, to: chunk, inFlight: inFlight)
                 chunk.hold(inputs.current!, number: inputs.currentNumber)
             } catch {
-                chunk.rejections.append(Rejection(file: path, line: line.number, reason: error.description,
+                chunk.rejections.append(Rejection(file: path, line: line.number, refusal: .line(error),
                                                   bytes: [UInt8](text)))
             }
         }

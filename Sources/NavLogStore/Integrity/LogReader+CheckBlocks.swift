@@ -19,24 +19,24 @@ extension LogReader {
         let frame = ByteBuffer(capacity: 1 << 20)
         var checked: Int64 = 0
         for entry in blocks {
-            func damage(_ why: String, at offset: Int) -> LogError {
-                LogError.corrupt(path, "data frame: \(why)", offset: entry.dataOffset + Int64(offset),
+            func damage(_ fault: DataFrameFault, at offset: Int) -> LogError {
+                LogError.corrupt(path, .dataFrame(fault), offset: entry.dataOffset + Int64(offset),
                                  frame: entry.dataFrameIndex, seq: entry.firstSeq)
             }
             frame.removeAll()
             guard frame.reserve(entry.dataLength, limit: 1 << 30) else {
-                throw damage("frame length \(entry.dataLength) is implausible", at: 0)
+                throw damage(.implausibleLength(entry.dataLength), at: 0)
             }
             let n = try file.read(count: entry.dataLength, at: entry.dataOffset, appendingTo: frame)
             guard n == entry.dataLength else {
-                throw damage("file ends inside the frame (\(n) of \(entry.dataLength) bytes)", at: n)
+                throw damage(.endsInside(read: n, length: entry.dataLength), at: n)
             }
             let bytes = frame.bytes
             let descriptor: LZ4FrameDescriptor
             switch LZ4FrameDescriptor.parse(bytes) {
             case .header(let d): descriptor = d
-            case .needMore: throw damage("frame header cut short", at: 0)
-            case .invalid(let why): throw damage(why, at: 0)
+            case .needMore: throw damage(.headerCutShort, at: 0)
+            case .invalid(let fault): throw damage(.header(fault), at: 0)
             }
             guard descriptor.blockChecksum, descriptor.contentChecksum else {
                 // Not how navlog writes a block: let the decoder check the content instead.
@@ -46,27 +46,27 @@ extension LogReader {
             }
             var position = descriptor.headerBytes
             while true {
-                guard position + 4 <= bytes.count else { throw damage("frame ends before its end mark", at: position) }
+                guard position + 4 <= bytes.count else { throw damage(.noEndMark, at: position) }
                 let word = bytes.loadLE32(position)
                 if word == 0 { break }
                 let size = Int(word & 0x7FFF_FFFF)
                 let end = position + 4 + size
                 guard size <= descriptor.maxBlockBytes, end + 4 <= bytes.count else {
-                    throw damage("LZ4 block size \(size) runs past the frame", at: position)
+                    throw damage(.blockRunsPast(bytes: size), at: position)
                 }
                 let stored = bytes.loadLE32(end)
                 let actual = XXHash32.hash(UnsafeRawBufferPointer(rebasing: bytes[(position + 4)..<end]))
                 guard stored == actual else {
-                    throw damage("LZ4 block checksum \(hex(stored)) does not match its data (\(hex(actual)))", at: position)
+                    throw damage(.blockChecksum(stored: stored, computed: actual), at: position)
                 }
                 position = end + 4
             }
             guard position + 8 == bytes.count else {
-                throw damage("end mark at \(position) of a frame of \(bytes.count) bytes", at: position)
+                throw damage(.endMark(at: position, frameBytes: bytes.count), at: position)
             }
             let stored = bytes.loadLE32(position + 4)
             guard stored == entry.contentChecksum else {
-                throw damage("content checksum \(hex(stored)) differs from the entry's \(hex(entry.contentChecksum))", at: position + 4)
+                throw damage(.contentChecksum(stored: stored, entry: entry.contentChecksum), at: position + 4)
             }
             checked += Int64(entry.dataLength)
         }

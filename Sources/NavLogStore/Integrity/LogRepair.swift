@@ -38,7 +38,7 @@ public enum LogRepair {
         let window = FileWindow(file: file, fileSize: size)
         let walked = try LogWalker(path: path, window: window).walk()
         guard walked.header != nil || size < Int64(NavLogFormat.preambleBytes) else {
-            throw LogError.corrupt(path, "header is damaged; nothing to keep", offset: 0, frame: 0)
+            throw LogError.corrupt(path, .headerUnrepairable, offset: 0, frame: 0)
         }
         let firstProblem = verified.problems.compactMap(\.offset).min() ?? size
         var recovery: LogRecovery?

@@ -10,9 +10,9 @@ enum FrameProbe: Sendable {
     /// A skippable frame lying wholly within the file.
     case skippable(magic: UInt32, payloadSize: Int)
     /// A frame that runs past the end of the file before its extent is known.
-    case truncated(String)
+    case truncated(Truncation)
     /// Bytes that are not a valid frame start.
-    case invalid(String)
+    case invalid(FrameFault)
 }
 
 /// Where an LZ4 frame's parts are.
@@ -37,25 +37,25 @@ extension FileWindow {
         let remaining = fileSize - offset
         if remaining <= 0 { return .endOfFile }
         let head = try view(at: offset, count: 8)
-        if head.count < 4 { return .truncated("\(head.count) bytes where a frame magic (4 bytes) should be") }
+        if head.count < 4 { return .truncated(.magic(bytes: head.count)) }
         let magic = head.loadLE32(0)
         if SkippableFrame.isSkippable(magic) {
-            guard head.count >= 8 else { return .truncated("skippable frame header cut short") }
+            guard head.count >= 8 else { return .truncated(.skippableHeader) }
             let size = Int(head.loadLE32(4))
             if Int64(size) > remaining - 8 {
-                return .truncated("skippable frame claims \(size) bytes, \(remaining - 8) remain in the file")
+                return .truncated(.skippable(claims: size, remain: remaining - 8))
             }
             return .skippable(magic: magic, payloadSize: size)
         }
         guard magic == NavLogFormat.lz4FrameMagic else {
-            return .invalid("bad magic \(hex(magic)) (neither an LZ4 nor a skippable frame)")
+            return .invalid(.badMagic(magic))
         }
         let headerView = try view(at: offset, count: 19)
         let descriptor: LZ4FrameDescriptor
         switch LZ4FrameDescriptor.parse(headerView) {
         case .header(let d): descriptor = d
-        case .needMore(let n): return .truncated("LZ4 frame header needs \(n) bytes, \(headerView.count) remain")
-        case .invalid(let why): return .invalid(why)
+        case .needMore(let n): return .truncated(.lz4Header(needs: n, remain: headerView.count))
+        case .invalid(let fault): return .invalid(.lz4Header(fault))
         }
         var position = Int64(descriptor.headerBytes)
         var blocks = 0
@@ -83,7 +83,7 @@ extension FileWindow {
             }
             let size = Int(word & 0x7FFF_FFFF)
             guard size <= descriptor.maxBlockBytes else {
-                return .invalid("LZ4 block at byte \(offset + position) claims \(size) bytes, over its frame's maximum of \(descriptor.maxBlockBytes)")
+                return .invalid(.lz4BlockTooLarge(offset: offset + position, bytes: size, max: descriptor.maxBlockBytes))
             }
             let next = position + 4 + Int64(size) + Int64(checksumBytes)
             if next > remaining {

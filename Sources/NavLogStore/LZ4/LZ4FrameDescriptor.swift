@@ -18,26 +18,26 @@ struct LZ4FrameDescriptor: Hashable, Sendable {
         case header(LZ4FrameDescriptor)
         /// At least this many bytes (from the magic) are needed.
         case needMore(Int)
-        case invalid(String)
+        case invalid(LZ4HeaderFault)
     }
 
     /// Parses the header at the start of `b`, which begins with the LZ4 magic.
     static func parse(_ b: UnsafeRawBufferPointer) -> Parse {
         guard b.count >= 7 else { return .needMore(7) }
-        guard b.loadLE32(0) == NavLogFormat.lz4FrameMagic else { return .invalid("not an LZ4 frame magic") }
+        guard b.loadLE32(0) == NavLogFormat.lz4FrameMagic else { return .invalid(.notLZ4Magic) }
         let flg = b[4], bd = b[5]
-        guard flg >> 6 == 1 else { return .invalid("LZ4 frame version \(flg >> 6) is not 1") }
-        guard flg & 0x02 == 0 else { return .invalid("LZ4 frame reserved FLG bit set") }
-        guard bd & 0x8F == 0 else { return .invalid("LZ4 frame reserved BD bits set") }
+        guard flg >> 6 == 1 else { return .invalid(.version(flg >> 6)) }
+        guard flg & 0x02 == 0 else { return .invalid(.reservedFLGBit) }
+        guard bd & 0x8F == 0 else { return .invalid(.reservedBDBits) }
         let sizeID = Int(bd >> 4 & 0x7)
-        guard sizeID >= 4 else { return .invalid("LZ4 block size ID \(sizeID) is not 4–7") }
+        guard sizeID >= 4 else { return .invalid(.blockSizeID(UInt8(sizeID))) }
         let hasContentSize = flg & 0x08 != 0
         let hasDictID = flg & 0x01 != 0
         let headerBytes = 7 + (hasContentSize ? 8 : 0) + (hasDictID ? 4 : 0)
         guard b.count >= headerBytes else { return .needMore(headerBytes) }
         let descriptor = UnsafeRawBufferPointer(rebasing: b[4..<(headerBytes - 1)])
         let hc = UInt8(truncatingIfNeeded: XXHash32.hash(descriptor) >> 8)
-        guard hc == b[headerBytes - 1] else { return .invalid("LZ4 frame header checksum mismatch") }
+        guard hc == b[headerBytes - 1] else { return .invalid(.checksum) }
         return .header(LZ4FrameDescriptor(
             headerBytes: headerBytes,
             independentBlocks: flg & 0x20 != 0,

@@ -29,7 +29,7 @@ final class BlockReader {
         self.file = file
         self.maxContentBytes = maxContentBytes
         do { decoder = try LZ4FrameDecoder() } catch {
-            throw LogError(path: file.path, kind: .corrupt("cannot create an LZ4 decoder: \(error)"))
+            throw LogError(path: file.path, kind: .corrupt(.noDecoder(error)))
         }
     }
 
@@ -42,35 +42,32 @@ final class BlockReader {
             file.blocksDecompressed += 1
             file.framesDecompressed.insert(entry.dataOffset)
         }
-        func corrupt(_ why: String) -> LogError {
-            LogError.corrupt(file.path, "data frame: \(why)", offset: entry.dataOffset, frame: entry.dataFrameIndex,
+        func corrupt(_ fault: DataFrameFault) -> LogError {
+            LogError.corrupt(file.path, .dataFrame(fault), offset: entry.dataOffset, frame: entry.dataFrameIndex,
                              seq: entry.firstSeq)
         }
         guard entry.contentSize <= maxContentBytes else {
-            throw corrupt("content size \(entry.contentSize) is over the limit of \(maxContentBytes)")
+            throw corrupt(.contentOverLimit(bytes: entry.contentSize, limit: maxContentBytes))
         }
         compressed.removeAll()
         guard compressed.reserve(entry.dataLength, limit: maxContentBytes * 2 + (1 << 20)) else {
-            throw corrupt("frame length \(entry.dataLength) is implausible")
+            throw corrupt(.implausibleLength(entry.dataLength))
         }
         let n = try file.read(count: entry.dataLength, at: entry.dataOffset, appendingTo: compressed)
-        guard n == entry.dataLength else { throw corrupt("file ends inside the frame (\(n) of \(entry.dataLength) bytes)") }
-        do {
-            let used = try decoder.decodeFrame(compressed.bytes, maxContentBytes: entry.contentSize, into: content)
-            guard used == entry.dataLength else { throw corrupt("frame is \(used) bytes, entry says \(entry.dataLength)") }
-        } catch let error as LZ4FrameError {
-            throw corrupt(error.description)
-        } catch let error as LogError {
-            throw error
+        guard n == entry.dataLength else { throw corrupt(.endsInside(read: n, length: entry.dataLength)) }
+        let used: Int
+        do throws(LZ4FrameError) {
+            used = try decoder.decodeFrame(compressed.bytes, maxContentBytes: entry.contentSize, into: content)
         } catch {
-            throw corrupt("\(error)")
+            throw corrupt(.lz4(error))
         }
+        guard used == entry.dataLength else { throw corrupt(.length(decoded: used, entry: entry.dataLength)) }
         guard content.count == entry.contentSize else {
-            throw corrupt("content is \(content.count) bytes, entry says \(entry.contentSize)")
+            throw corrupt(.contentSize(decoded: content.count, entry: entry.contentSize))
         }
         let stored = compressed.bytes.loadLE32(entry.dataLength - 4)
         guard stored == entry.contentChecksum else {
-            throw corrupt("content checksum \(hex(stored)) differs from the entry's \(hex(entry.contentChecksum))")
+            throw corrupt(.contentChecksum(stored: stored, entry: entry.contentChecksum))
         }
     }
 
@@ -80,11 +77,11 @@ final class BlockReader {
     func parse(_ line: UnsafeRawBufferPointer, of entry: BlockEntry) throws(LogError) -> Event {
         let event: Event
         do { event = try parser.parse(line) } catch {
-            throw LogError.corrupt(file.path, "stored line does not parse: \(error)", offset: entry.dataOffset,
+            throw LogError.corrupt(file.path, .storedLine(error), offset: entry.dataOffset,
                                    frame: entry.dataFrameIndex, seq: entry.firstSeq)
         }
         guard event.seq >= entry.firstSeq, event.seq <= entry.lastSeq else {
-            throw LogError.corrupt(file.path, "stored line has seq \(event.seq), outside its block's \(entry.firstSeq)…\(entry.lastSeq)",
+            throw LogError.corrupt(file.path, .storedSeqOutside(seq: event.seq, first: entry.firstSeq, last: entry.lastSeq),
                                    offset: entry.dataOffset, frame: entry.dataFrameIndex, seq: entry.firstSeq)
         }
         return event
@@ -93,7 +90,7 @@ final class BlockReader {
     /// Throws when a block read to its end did not reach its last seq.
     func checkEnd(lastSeq: Int, of entry: BlockEntry) throws(LogError) {
         guard lastSeq >= entry.lastSeq else {
-            throw LogError.corrupt(file.path, "block ends at seq \(lastSeq), its entry says \(entry.lastSeq)",
+            throw LogError.corrupt(file.path, .blockEndsEarly(lastSeq: lastSeq, entryLastSeq: entry.lastSeq),
                                    offset: entry.dataOffset, frame: entry.dataFrameIndex, seq: entry.firstSeq)
         }
     }
@@ -106,7 +103,7 @@ final class BlockReader {
         /// Whether the kept bytes are the whole, finished frame.
         var finished: Bool
         /// Why less than every complete LZ4 block was kept, if that is the case.
-        var problem: String?
+        var problem: OpenFrameDamage?
     }
 
     /// Decodes an open frame into ``content``: its complete, verified LZ4
@@ -117,7 +114,7 @@ final class BlockReader {
         content.removeAll()
         compressed.removeAll()
         guard compressed.reserve(open.completeLength, limit: maxContentBytes * 2 + (1 << 20)) else {
-            return OpenFrameSalvage(frameBytes: 0, finished: false, problem: "open frame of \(open.completeLength) bytes is implausible")
+            return OpenFrameSalvage(frameBytes: 0, finished: false, problem: .implausible(bytes: open.completeLength))
         }
         try file.read(count: open.completeLength, at: open.offset, appendingTo: compressed)
         let bytes = compressed.bytes
@@ -129,7 +126,7 @@ final class BlockReader {
             content.removeAll()
         }
         guard case .header(let descriptor) = LZ4FrameDescriptor.parse(bytes) else {
-            return OpenFrameSalvage(frameBytes: 0, finished: false, problem: "open frame header is unreadable")
+            return OpenFrameSalvage(frameBytes: 0, finished: false, problem: .headerUnreadable)
         }
         let ends = descriptor.blockEnds(in: bytes)
         let progress = decoder.decodePrefix(bytes, maxContentBytes: maxContentBytes, into: content, blockEnds: ends)
@@ -142,8 +139,8 @@ final class BlockReader {
             }
         }
         content.count = kept
-        let problem = progress.error.map { "open frame: \($0)" }
-            ?? (kept < progress.producedAt.last ?? 0 ? "open frame's last LZ4 block ends inside a line" : nil)
+        let problem = progress.error.map(OpenFrameDamage.lz4)
+            ?? (kept < progress.producedAt.last ?? 0 ? .lastBlockInsideLine : nil)
         return OpenFrameSalvage(frameBytes: keep, finished: false, problem: problem)
     }
 }

@@ -220,15 +220,15 @@ public final class LogReader {
             let salvage = try reader.readOpen(open)
             var last = index.lastSeq
             var goodBytes = 0
-            var lineProblem: String?
+            var lineProblem: OpenFrameDamage?
             var parser = EventLineParser()
             try forEachLine(in: reader.content.bytes) { (line, start) throws(LogError) in
                 guard let event = try? parser.parse(line) else {
-                    lineProblem = "a line of the unfinished data frame does not parse"
+                    lineProblem = .lineUnparsable
                     return false
                 }
                 guard event.seq > last else {
-                    lineProblem = "seq \(event.seq) in the unfinished data frame does not follow \(last)"
+                    lineProblem = .seqNotFollowing(seq: event.seq, previous: last)
                     return false
                 }
                 last = event.seq
@@ -242,23 +242,19 @@ public final class LogReader {
                 goodBytes = 0
             }
             tailLines = [UInt8](UnsafeRawBufferPointer(rebasing: reader.content.bytes[0..<goodBytes]))
-            let reason = lineProblem ?? salvage.problem
-                ?? (open.finished ? "data frame not followed by its block entry (unfinished write)"
-                                  : "data frame unfinished (being written, or torn)")
+            let cause = lineProblem ?? salvage.problem ?? (open.finished ? .noEntry : .unfinished)
             keptEnd = open.offset
             damage = LogDamage(offset: open.offset, frame: open.frameIndex, droppedBytes: fileSize - open.offset,
-                               reason: reason, isTornTail: lineProblem == nil && !reason.contains("LZ4F_"),
-                               recoveredEvents: tailEvents.count)
-        } else if let stop = index.stop {
+                               cause: .openFrame(cause), recoveredEvents: tailEvents.count)
+        } else if let stop = index.stop, case .corrupt(let cause) = stop.kind {
             damage = LogDamage(offset: stop.offset ?? keptEnd, frame: stop.frame,
-                               droppedBytes: fileSize - (stop.offset ?? keptEnd),
-                               reason: stop.reason, isTornTail: !index.stopIsCorruption, recoveredEvents: 0)
+                               droppedBytes: fileSize - (stop.offset ?? keptEnd), cause: cause, recoveredEvents: 0)
         }
     }
 
     func loadCheckpoint(_ ref: CheckpointRef) throws(LogError) -> (state: NavigationState, hash: UInt64) {
         let decoder: LZ4FrameDecoder
-        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error.description)) }
+        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error)) }
         return try CheckpointRecord.loadState(from: file, ref: ref, decoder: decoder, scratch: ByteBuffer())
     }
 }
@@ -273,10 +269,12 @@ public struct LogDamage: Hashable, Sendable, CustomStringConvertible {
     /// Bytes from `offset` to the end of the file.
     public var droppedBytes: Int64
     /// Why.
-    public var reason: String
+    public var cause: Damage
+    /// Why, as text.
+    public var reason: String { cause.description }
     /// Whether this looks like a write cut short by a crash or still in
     /// progress (as opposed to damaged bytes).
-    public var isTornTail: Bool
+    public var isTornTail: Bool { cause.isTornTail }
     /// Events recovered from an unfinished data frame there.
     public var recoveredEvents: Int
 

@@ -51,10 +51,10 @@ struct LogWalker {
             case .endOfFile:
                 return
             case .truncated(let why):
-                index.stop = LogError.corrupt(path, "torn tail: \(why)", offset: offset, frame: frame)
+                index.stop = LogError.corrupt(path, .tornTail(why), offset: offset, frame: frame)
                 return
             case .invalid(let why):
-                stopCorrupt(&index, why, offset: offset, frame: frame)
+                stopCorrupt(&index, .badFrame(why), offset: offset, frame: frame)
                 return
             case .lz4(let extent):
                 guard let length = extent.length else {
@@ -68,12 +68,12 @@ struct LogWalker {
                     index.openFrame = OpenFrame(offset: offset, frameIndex: frame, completeLength: length, finished: true)
                     return
                 case .bad(let why):
-                    stopCorrupt(&index, "data frame at byte \(offset) is not followed by a valid block entry: \(why)",
+                    stopCorrupt(&index, .noEntry(dataOffset: offset, why),
                                 offset: entryOffset, frame: frame + 1, seq: index.lastSeq + 1)
                     return
                 case .entry(let entry):
                     if let why = disagreement(entry, offset: offset, length: length, extent: extent, frame: frame, index: index) {
-                        stopCorrupt(&index, "block entry disagrees with its data frame: \(why)",
+                        stopCorrupt(&index, .entryDisagrees(why),
                                     offset: entryOffset, frame: frame + 1, seq: entry.firstSeq)
                         return
                     }
@@ -97,7 +97,7 @@ struct LogWalker {
                     continue
                 }
                 guard size >= 8 else {
-                    stopCorrupt(&index, "navlog record of \(size) bytes is shorter than tag and checksum", offset: offset, frame: frame)
+                    stopCorrupt(&index, .recordTooShort(bytes: size), offset: offset, frame: frame)
                     return
                 }
                 let tag = try window.view(at: offset + 8, count: 4).loadLE32(0)
@@ -105,7 +105,7 @@ struct LogWalker {
                 case .checkpoint:
                     switch try readCheckpoint(at: offset, size: size, frame: frame, index: index, afterBlock: lastWasBlock) {
                     case .failure(let why):
-                        stopCorrupt(&index, why.why, offset: offset, frame: frame, seq: index.entries.last?.lastSeq)
+                        stopCorrupt(&index, .checkpoint(why), offset: offset, frame: frame, seq: index.entries.last?.lastSeq)
                         return
                     case .success(let ref):
                         index.checkpoints.append(ref)
@@ -129,10 +129,10 @@ struct LogWalker {
                     offset = frameEnd
                     frame += 1
                 case .block:
-                    stopCorrupt(&index, "block entry without a data frame before it", offset: offset, frame: frame)
+                    stopCorrupt(&index, .entryWithoutData, offset: offset, frame: frame)
                     return
                 case .header:
-                    stopCorrupt(&index, "second header record", offset: offset, frame: frame)
+                    stopCorrupt(&index, .secondHeader, offset: offset, frame: frame)
                     return
                 case nil:
                     // A record kind from a newer minor version: passed over.
@@ -146,7 +146,7 @@ struct LogWalker {
         }
     }
 
-    private func stopCorrupt(_ index: inout LogIndex, _ why: String, offset: Int64, frame: Int, seq: Int? = nil) {
+    private func stopCorrupt(_ index: inout LogIndex, _ why: Damage, offset: Int64, frame: Int, seq: Int? = nil) {
         index.stop = LogError.corrupt(path, why, offset: offset, frame: frame, seq: seq)
         index.stopIsCorruption = true
     }
@@ -159,7 +159,7 @@ struct LogWalker {
         let bytes = try window.view(at: 0, count: NavLogFormat.preambleBytes)
         if let difference = Preamble.difference(bytes) { throw difference.error(path) }
         if bytes.count < NavLogFormat.preambleBytes {
-            index.stop = LogError.corrupt(path, "torn tail: file ends inside its preamble (\(bytes.count) of \(NavLogFormat.preambleBytes) bytes)",
+            index.stop = LogError.corrupt(path, .tornTail(.preamble(bytes: bytes.count)),
                                           offset: 0, frame: bytes.count < NavLogFormat.emptyFrame.count ? 0 : 1)
             return nil
         }
@@ -167,10 +167,10 @@ struct LogWalker {
         let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<NavLogFormat.preambleBytes])
         let checked = SkippableFrame.checkRecord(payload)
         if case .failure(let problem) = checked {
-            throw LogError.corrupt(path, Preamble.checksumReason(problem), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
+            throw LogError.corrupt(path, .headerRecord(problem), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
         }
         guard let header = FileHeader(payload: payload) else {
-            throw LogError(path: path, kind: .notANavlog("header record of the wrong size"), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
+            throw LogError(path: path, kind: .notANavlog(.headerRecordSize), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
         }
         guard header.majorVersion == NavLogFormat.majorVersion else {
             throw LogError(path: path, kind: .unsupportedVersion(major: header.majorVersion, minor: header.minorVersion),
@@ -184,7 +184,7 @@ struct LogWalker {
     enum EntryRead {
         /// The file ends before a complete entry frame.
         case missing
-        case bad(String)
+        case bad(EntryFault)
         case entry(BlockEntry)
     }
 
@@ -200,42 +200,40 @@ struct LogWalker {
             start.appendLE(UInt32(NavLogFormat.blockEntryPayloadBytes))
             start.appendLE(NavLogFormat.Tag.block.rawValue)
             for i in 0..<min(view.count, start.count) where view[i] != start[i] {
-                return .bad("bytes at \(offset) are not a block entry")
+                return .bad(.notAnEntry(offset: offset))
             }
             return .missing
         }
         guard view.loadLE32(0) == NavLogFormat.navlogSkippableMagic,
               view.loadLE32(4) == UInt32(NavLogFormat.blockEntryPayloadBytes)
-        else { return .bad("no block entry frame header") }
+        else { return .bad(.noFrameHeader) }
         let payload = UnsafeRawBufferPointer(rebasing: view[8..<frameBytes])
         switch SkippableFrame.checkRecord(payload) {
-        case .failure(let problem): return .bad(problem.description)
+        case .failure(let problem): return .bad(.record(problem))
         case .success(let tag):
-            guard tag == NavLogFormat.Tag.block.rawValue else { return .bad("record tag is not NLBK") }
+            guard tag == NavLogFormat.Tag.block.rawValue else { return .bad(.tag) }
         }
-        guard let entry = BlockEntry(payload: payload) else { return .bad("block entry fields out of range") }
+        guard let entry = BlockEntry(payload: payload) else { return .bad(.fieldsOutOfRange) }
         return .entry(entry)
     }
 
     /// Why an entry does not describe the data frame before it, if it does not.
     private func disagreement(
         _ e: BlockEntry, offset: Int64, length: Int, extent: LZ4FrameExtent, frame: Int, index: LogIndex
-    ) -> String? {
-        if e.dataOffset != offset { return "entry says the frame is at byte \(e.dataOffset)" }
-        if e.dataLength != length { return "entry says the frame is \(e.dataLength) bytes, it is \(length)" }
-        if e.blockIndex != index.entries.count { return "block index \(e.blockIndex), expected \(index.entries.count)" }
-        if e.dataFrameIndex != frame { return "frame index \(e.dataFrameIndex), expected \(frame)" }
-        guard let stored = extent.contentChecksum else { return "data frame has no content checksum" }
-        if e.contentChecksum != stored { return "content checksum \(hex(e.contentChecksum)), frame has \(hex(stored))" }
+    ) -> EntryDisagreement? {
+        if e.dataOffset != offset { return .dataOffset(entry: e.dataOffset) }
+        if e.dataLength != length { return .dataLength(entry: e.dataLength, frame: length) }
+        if e.blockIndex != index.entries.count { return .blockIndex(entry: e.blockIndex, expected: index.entries.count) }
+        if e.dataFrameIndex != frame { return .frameIndex(entry: e.dataFrameIndex, expected: frame) }
+        guard let stored = extent.contentChecksum else { return .noContentChecksum }
+        if e.contentChecksum != stored { return .contentChecksum(entry: e.contentChecksum, frame: stored) }
         if let size = extent.descriptor.contentSize, size != UInt64(e.contentSize) {
-            return "content size \(e.contentSize), frame header says \(size)"
+            return .contentSize(entry: e.contentSize, frameHeader: size)
         }
-        if e.contentSize > NavLogFormat.maxBlockContentBytes {
-            return "content size \(e.contentSize) over the limit of \(NavLogFormat.maxBlockContentBytes)"
-        }
-        if e.firstSeq <= index.lastSeq { return "first seq \(e.firstSeq) does not follow \(index.lastSeq)" }
+        if e.contentSize > NavLogFormat.maxBlockContentBytes { return .contentOverLimit(entry: e.contentSize) }
+        if e.firstSeq <= index.lastSeq { return .firstSeq(e.firstSeq, previous: index.lastSeq) }
         let previousMax = index.entries.last?.runningMaxT ?? Int64.min
-        if e.runningMaxT != max(previousMax, e.maxT) { return "running max t is inconsistent" }
+        if e.runningMaxT != max(previousMax, e.maxT) { return .runningMaxT }
         return nil
     }
 
@@ -243,33 +241,24 @@ struct LogWalker {
 
     private func readCheckpoint(
         at offset: Int64, size: Int, frame: Int, index: LogIndex, afterBlock: Bool
-    ) throws(LogError) -> Result<CheckpointRef, CheckpointProblem> {
+    ) throws(LogError) -> Result<CheckpointRef, CheckpointFault> {
         guard size <= NavLogFormat.maxCheckpointBytes + NavLogFormat.checkpointFixedBytes + 4 else {
-            return .failure(CheckpointProblem("checkpoint of \(size) bytes is over the limit"))
+            return .failure(.overLimit(bytes: size))
         }
         payload.removeAll()
         try window.file.read(count: size, at: offset + 8, appendingTo: payload)
-        guard payload.count == size else { return .failure(CheckpointProblem("checkpoint cut short")) }
+        guard payload.count == size else { return .failure(.cutShort) }
         switch SkippableFrame.checkRecord(payload.bytes) {
-        case .failure(let problem): return .failure(CheckpointProblem("checkpoint: \(problem)"))
+        case .failure(let problem): return .failure(.record(problem))
         case .success: break
         }
-        guard let record = CheckpointRecord(payload: payload.bytes) else {
-            return .failure(CheckpointProblem("checkpoint fields out of range"))
-        }
-        guard afterBlock, let last = index.entries.last else {
-            return .failure(CheckpointProblem("checkpoint does not follow a block"))
-        }
+        guard let record = CheckpointRecord(payload: payload.bytes) else { return .failure(.fieldsOutOfRange) }
+        guard afterBlock, let last = index.entries.last else { return .failure(.notAfterBlock) }
         guard record.blockIndex == last.blockIndex, record.seq == last.lastSeq, record.stateHash == last.stateHash else {
-            return .failure(CheckpointProblem("checkpoint (block \(record.blockIndex), seq \(record.seq)) does not match the block before it (block \(last.blockIndex), seq \(last.lastSeq))"))
+            return .failure(.mismatch(block: record.blockIndex, seq: record.seq, lastBlock: last.blockIndex, lastSeq: last.lastSeq))
         }
         return .success(CheckpointRef(offset: offset, frameLength: 8 + size, seq: record.seq,
                                       blockIndex: record.blockIndex, frameIndex: frame))
-    }
-
-    struct CheckpointProblem: Error {
-        var why: String
-        init(_ why: String) { self.why = why }
     }
 
     /// When a valid trailer pointing at `footerOffset` follows the footer
@@ -281,10 +270,6 @@ struct LogWalker {
               let pointed = Trailer.footerOffset(frame: view), pointed == footerOffset else { return nil }
         return trailerOffset + Int64(NavLogFormat.trailerFrameBytes)
     }
-}
-
-extension LogWalker.CheckpointProblem: CustomStringConvertible {
-    var description: String { why }
 }
 
 /// The trailer (`NLTR`), the last 24 bytes of a closed file.

@@ -135,7 +135,7 @@ public struct Store: Sendable {
             if held == nil, free == nil { free = path }
         }
         if let free { return (nil, free) }
-        throw LogError(path: directory, kind: .corrupt("more than \(Self.maxAttempts) logs collide with session \"\(session.prefix(64))\""))
+        throw LogError(path: directory, kind: .corrupt(.sessionCollisions(limit: Self.maxAttempts, session: session)))
     }
 
     /// A reader of `session`'s log, or `nil` when the store has none.

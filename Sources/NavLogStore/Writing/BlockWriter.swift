@@ -68,7 +68,7 @@ final class BlockWriter: @unchecked Sendable {
             try encoder.update(sealed.lines.bytes, into: out, lastOfFrame: true)
             try encoder.end(into: out)
         } catch {
-            throw LogError(path: path, kind: .compression(error.description), offset: end, seq: sealed.stats.firstSeq)
+            throw LogError(path: path, kind: .compression(error), offset: end, seq: sealed.stats.firstSeq)
         }
         let dataOffset = frameOffset ?? end
         try finishBlock(sealed, dataOffset: dataOffset, contentChecksum: out.bytes.loadLE32(out.count - 4),
@@ -86,7 +86,7 @@ final class BlockWriter: @unchecked Sendable {
             }
             try encoder.update(lines.bytes, into: out)
         } catch {
-            throw LogError(path: path, kind: .compression(error.description), offset: end)
+            throw LogError(path: path, kind: .compression(error), offset: end)
         }
         try awaitPreamble()
         try file.write(out.bytes, at: end)
@@ -119,7 +119,7 @@ final class BlockWriter: @unchecked Sendable {
                     Result { () throws(LZ4FrameError) in try encoder.compressFrame(buf, into: checkpointScratch) }
                 }.get()
             } catch {
-                throw LogError(path: path, kind: .compression(error.description), offset: end, seq: stats.lastSeq)
+                throw LogError(path: path, kind: .compression(error), offset: end, seq: stats.lastSeq)
             }
             let offset = end + Int64(out.count + records.count)
             let before = records.count
@@ -232,6 +232,25 @@ struct BlockStats {
     var minT: Int64 = 0
     var maxT: Int64 = 0
     var startedAt: Int64 = 0
+
+    /// Counts in an event numbered `seq` at `t` (ms): the block's seq and
+    /// time ranges. Returns whether it is the block's first.
+    @inline(__always) @discardableResult
+    mutating func count(seq: Int, t: Int64) -> Bool {
+        let first = eventCount == 0
+        if first {
+            firstSeq = seq
+            firstT = t
+            minT = t
+            maxT = t
+        }
+        eventCount += 1
+        lastSeq = seq
+        lastT = t
+        minT = min(minT, t)
+        maxT = max(maxT, t)
+        return first
+    }
 }
 
 /// A block sealed by the appending thread, on its way to the file: its raw

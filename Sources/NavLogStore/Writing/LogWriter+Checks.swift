@@ -39,32 +39,23 @@ extension LogWriter {
 
     /// The refusal of an event whose canonical line is over the limit.
     func lineTooLong(_ bytes: Int, seq: Int) -> LogError {
-        LogError(path: path, kind: .rejected(Self.lineTooLongReason(bytes)), seq: seq)
-    }
-
-    /// Why an event whose canonical line has `bytes` bytes (over the limit) is refused.
-    static func lineTooLongReason(_ bytes: Int) -> String {
-        "canonical line is \(bytes) bytes, over the limit of \(EventParser.maxLineBytes)"
+        LogError(path: path, kind: .rejected(.lineTooLong(bytes: bytes)), seq: seq)
     }
 
     /// Checks `event` against the log (open, session, seq, `t`); returns the
     /// seq it gets. Changes nothing.
     func check(_ event: Event) throws(LogError) -> Int {
         try checkOpen()
-        func reject(_ why: String, seq: Int?) -> LogError {
+        func reject(_ why: Refusal, seq: Int?) -> LogError {
             LogError(path: path, kind: .rejected(why), seq: seq)
         }
-        guard !event.session.isEmpty else { throw reject("session is empty", seq: event.seq == 0 ? nil : event.seq) }
+        guard !event.session.isEmpty else { throw reject(.emptySession, seq: event.seq == 0 ? nil : event.seq) }
         if session != nil, !isLogSession(event.session) {
-            throw reject("session \"\(event.session)\" is not the log's session \"\(session!)\"", seq: event.seq == 0 ? nil : event.seq)
+            throw reject(.otherSession(event.session, log: session!), seq: event.seq == 0 ? nil : event.seq)
         }
         let seq: Int
-        if event.seq == 0 {
-            guard lastSeq < Int.max else { throw reject("the log has reached the largest seq", seq: nil) }
-            seq = lastSeq + 1
-        } else {
-            try check(seq: event.seq)
-            seq = event.seq
+        do throws(SeqRefusal) { seq = try Sequencer.seq(for: event.seq, after: lastSeq) } catch {
+            throw reject(.seq(error), seq: event.seq == 0 ? nil : event.seq)
         }
         try check(event.t, seq: seq)
         return seq
@@ -77,12 +68,11 @@ extension LogWriter {
         if let failure { throw failure }
     }
 
-    /// Refuses a given `seq` that does not increase.
+    /// Refuses a given `seq` that does not increase (``Sequencer/check(_:after:)``).
     @inline(__always)
     func check(seq: Int) throws(LogError) {
-        guard seq > lastSeq else {
-            throw LogError(path: path, kind: .rejected("seq \(seq) does not increase (the log's last seq is \(lastSeq))"),
-                           seq: seq)
+        do throws(SeqRefusal) { try Sequencer.check(seq, after: lastSeq) } catch {
+            throw LogError(path: path, kind: .rejected(.seq(error)), seq: seq)
         }
     }
 
@@ -90,7 +80,7 @@ extension LogWriter {
     @inline(__always)
     func check(_ t: Timestamp, seq: Int) throws(LogError) {
         guard t.milliseconds >= Self.earliestT, t.milliseconds <= Self.latestT else {
-            throw LogError(path: path, kind: .rejected("t is outside years 0000–9999"), seq: seq)
+            throw LogError(path: path, kind: .rejected(.timeOutOfRange), seq: seq)
         }
     }
 

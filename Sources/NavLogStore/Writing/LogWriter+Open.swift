@@ -12,8 +12,8 @@ extension LogWriter {
             try file.truncate(to: 0)
             return try blocks.writePreamble()
         }
-        if index.stopIsCorruption, let stop = index.stop {
-            throw LogError(path: path, kind: .corrupt("\(stop.reason); run 'navlog repair' first"),
+        if index.stopIsCorruption, let stop = index.stop, case .corrupt(let damage) = stop.kind {
+            throw LogError(path: path, kind: .corrupt(.needsRepair(damage)),
                            offset: stop.offset, frame: stop.frame, seq: stop.seq)
         }
         try resume(from: index, fileSize: size)
@@ -33,7 +33,7 @@ extension LogWriter {
         }
         let reader = try BlockReader(file: file)
         let decoder: LZ4FrameDecoder
-        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error.description)) }
+        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error)) }
         // The state after the last committed block.
         var firstBlock = 0
         if let ref = index.checkpoints.last {
@@ -97,7 +97,7 @@ extension LogWriter {
             if !onlyFooter {
                 recovery = LogRecovery(cutOffset: keepEnd, cutBytes: fileSize - keepEnd, sideFile: side,
                                        recoveredEvents: finish?.events.count ?? 0,
-                                       reason: index.stop?.reason ?? "unfinished data frame at byte \(index.bodyEnd)")
+                                       reason: index.stop?.reason ?? OpenFrameDamage.cutAt(offset: index.bodyEnd).description)
             }
         }
         if let finish {
@@ -125,7 +125,7 @@ extension LogWriter {
             try blocks.sync()
             if recovery == nil {
                 recovery = LogRecovery(cutOffset: blocks.end, cutBytes: 0, sideFile: nil, recoveredEvents: finish.events.count,
-                                       reason: "unfinished data frame at byte \(finish.open.offset) finished in place")
+                                       reason: OpenFrameDamage.finishedInPlace(offset: finish.open.offset).description)
             }
         }
     }

@@ -124,7 +124,7 @@ public final class LogWriter {
             pending = ByteBuffer(capacity: blockBytes)
             out = ByteBuffer(capacity: blockBytes + Self.outRoom)
             do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
-                throw LogError(path: file.path, kind: .compression(error.description))
+                throw LogError(path: file.path, kind: .compression(error))
             }
         }
         blocks = BlockWriter(file: file, options: options, preambleSyncer: preambleSyncer, encoder: encoder, out: out)
@@ -267,7 +267,7 @@ public final class LogWriter {
         try checkOpen()
         if session != nil, !isLogSession(bytes: sessionBytes) {
             let id = String(decoding: sessionBytes, as: UTF8.self)
-            throw LogError(path: path, kind: .rejected("session \"\(id)\" is not the log's session \"\(session!)\""), seq: seq)
+            throw LogError(path: path, kind: .rejected(.otherSession(id, log: session!)), seq: seq)
         }
         try check(seq: seq)
         try check(summary.t, seq: seq)
@@ -292,7 +292,7 @@ public final class LogWriter {
     public func append(line: [UInt8]) throws(LogError) -> Int {
         let event: Event
         do { event = try EventParser.parse(line) } catch {
-            throw LogError(path: path, kind: .rejected(error.description), seq: lastSeq + 1)
+            throw LogError(path: path, kind: .rejected(.line(error)), seq: lastSeq + 1)
         }
         return try append(event)
     }
@@ -390,19 +390,10 @@ public final class LogWriter {
             session = id()
             chain = StateChain(session: session!)
         }
-        if block.eventCount == 0 {
-            block.firstSeq = seq
-            block.firstT = t
-            block.minT = t
-            block.maxT = t
-            if options.maxBlockAgeMilliseconds != nil { block.startedAt = LogFile.monotonicMilliseconds() }
+        if block.count(seq: seq, t: t), options.maxBlockAgeMilliseconds != nil {
+            block.startedAt = LogFile.monotonicMilliseconds()
         }
-        block.eventCount += 1
         block.rawBytes += lineBytes
-        block.lastSeq = seq
-        block.lastT = t
-        block.minT = min(block.minT, t)
-        block.maxT = max(block.maxT, t)
         if let lastT, t < lastT { timeOrdered = false }
         lastT = t
         runningMaxT = max(runningMaxT, t)
