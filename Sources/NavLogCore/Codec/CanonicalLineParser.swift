@@ -23,6 +23,9 @@ import Musl
 /// line the general parser would refuse. So a line it reads is one the
 /// general parser reads to the same event and finds canonical — which the
 /// tests check line by line against it.
+///
+/// It reads the line through a raw pointer (no bounds checks: every index
+/// is checked against `n` by hand) because it is the hot path of every read.
 struct CanonicalLineParser {
     let b: UnsafeRawBufferPointer
     let base: UnsafePointer<UInt8>

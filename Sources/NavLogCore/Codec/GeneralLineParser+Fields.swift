@@ -117,21 +117,9 @@ extension GeneralLineParser {
     }
 
     func strings(_ key: CanonicalKey) throws(EventParseError) -> [String] {
-        var sub = reader(at: key)
-        guard sub.peek() == UInt8(ascii: "[") else { throw wrongType(key.name, "an array of strings", &sub) }
-        sub.i += 1
-        var out: [String] = []
-        sub.skipWhitespace()
-        if sub.peek() == UInt8(ascii: "]") { return out }
-        while true {
-            sub.skipWhitespace()
-            guard sub.peek() == UInt8(ascii: "\"") else {
-                throw wrongType("\(key.name)[\(out.count)]", "a string", &sub)
-            }
-            out.append(sub.string(try sub.scanString()))
-            sub.skipWhitespace()
-            if sub.peek() == UInt8(ascii: ",") { sub.i += 1; continue }
-            return out  // validated by the first pass: this is ']'
+        try array(key, "an array of strings") { (sub, index) throws(EventParseError) in
+            guard sub.peek() == UInt8(ascii: "\"") else { throw wrongType("\(key.name)[\(index)]", "a string", &sub) }
+            return sub.string(try sub.scanString())
         }
     }
 
@@ -142,18 +130,29 @@ extension GeneralLineParser {
     }
 
     func routes(_ key: CanonicalKey) throws(EventParseError) -> [RouteValue] {
+        try array(key, "an array of route values") { (sub, index) throws(EventParseError) in
+            try Self.route(&sub, field: key.name, index: index, names: storage.names)
+        }
+    }
+
+    /// Field `key`'s array (`expected` names it in a rejection), each
+    /// element read by `element` at the reader, given its index.
+    func array<Element>(
+        _ key: CanonicalKey, _ expected: String,
+        _ element: (inout JSONReader, Int) throws(EventParseError) -> Element
+    ) throws(EventParseError) -> [Element] {
         var sub = reader(at: key)
-        guard sub.peek() == UInt8(ascii: "[") else { throw wrongType(key.name, "an array of route values", &sub) }
+        guard sub.peek() == UInt8(ascii: "[") else { throw wrongType(key.name, expected, &sub) }
         sub.i += 1
-        var out: [RouteValue] = []
+        var out: [Element] = []
         sub.skipWhitespace()
         if sub.peek() == UInt8(ascii: "]") { return out }
         while true {
             sub.skipWhitespace()
-            out.append(try Self.route(&sub, field: key.name, index: out.count, names: storage.names))
+            out.append(try element(&sub, out.count))
             sub.skipWhitespace()
             if sub.peek() == UInt8(ascii: ",") { sub.i += 1; continue }
-            return out
+            return out  // validated by the first pass: this is ']'
         }
     }
 

@@ -6,7 +6,12 @@ import Darwin
 import Musl
 #endif
 
-/// Scratch space of an ``EventLineParser``.
+/// Scratch space of an ``EventLineParser``: the field slots, the last
+/// session id, the name cache, the values the fast path reads ahead.
+///
+/// Raw buffers and `@exclusivity(unchecked)` because every line reads and
+/// writes them several times and a parser lives on one thread: no
+/// bounds, uniqueness or exclusivity checks on the hot path.
 final class LineParserStorage {
     /// Where each known field's value is, by ``CanonicalKey`` raw value.
     let slots = UnsafeMutablePointer<ValueSlot>.allocate(capacity: CanonicalKey.allCases.count)
