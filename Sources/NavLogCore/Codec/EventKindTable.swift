@@ -12,22 +12,34 @@
 /// the ``CanonicalWriter`` read it: the fields a kind may have, the ones it
 /// needs, what counts as an extra field.
 ///
-/// Adding an event kind touches:
-/// 1. `Model/EventKind.swift`: the case (and its `typeName`).
+/// Adding an event kind touches these files (the compiler points at each,
+/// through an exhaustive switch):
+/// 1. `Model/EventKind.swift`: the case (its `typeName` comes from here).
 /// 2. This file: the ``KindTag`` case and its row.
-/// 3. `Codec/KindFields.swift`: the case made from its fields and back
-///    (two exhaustive switches).
-/// 4. Its projection rule: `Projection/NavigationState+Apply.swift` and the
-///    summary fold, `Codec/EventLineParser+Summary.swift` (exhaustive switch
-///    over ``KindTag``).
+/// 3. `Codec/KindFields.swift`: the case made from its fields, its tag, its
+///    fields (three exhaustive switches in the one file).
+/// 4. Its projection rule: `Projection/NavigationState+Apply.swift` (the
+///    scene's `apply(_:)`) and the summary fold,
+///    `Codec/EventLineParser+Summary.swift` (over ``KindTag``).
 /// 5. `Codec/CanonicalWriter+Common.swift`: whether the one-pass writer
-///    writes it (exhaustive switch in `commonLineBound`; `nil` leaves it to
-///    the general writer, which needs nothing).
+///    writes it (`commonLineBound`; `return nil` leaves it to the general
+///    writer, which needs nothing).
+/// 6. `Analytics/EventCSVColumns.swift`: its columns in flat exports.
+/// The parsers (general and fast), the line summary, the general writer,
+/// the rejection messages and the canonical check need nothing: they read
+/// the row. Replay text, effects and funnel steps (`ReplayStep`,
+/// `EventEffect+Changes`, `SessionOccurrences`) have a `default` and change
+/// only if the kind should mean something there.
 ///
 /// A kind that needs a field no kind had before also adds the key: its case,
-/// name and `valueType` in `Codec/CanonicalKey.swift`, and where its value
-/// lives in `Codec/KindFields.swift` (how it is decoded, checked and
-/// written follows from its value type).
+/// name and `valueType` in `Codec/CanonicalKey.swift`. A text, integer,
+/// boolean, strings or routes key is then decoded, checked and written by
+/// its value type; an enumeration or object key also gets its property in
+/// `Codec/KindFields.swift`, a case in `decode` (`GeneralLineParser+Build`)
+/// and, for an enumeration the fast path reads, in `summary()`
+/// (`CanonicalLineParser.swift`). The one-pass writer (`writeCommon`)
+/// writes keys in a fixed order by hand: a kind it takes with a new key
+/// adds the key there.
 enum KindTag: Int, CaseIterable, Sendable {
     case session_start, session_end, scene_open, scene_close, tabs_define, tab_select, tab_visibility
     case stack_push, stack_pop, stack_popToRoot, stack_set, split_select, split_visibility

@@ -1,12 +1,12 @@
 extension GeneralLineParser {
     // MARK: Field decoding
 
-    @inline(__always) static func bit(_ key: CanonicalKey) -> UInt32 { UInt32(1) << UInt32(key.rawValue) }
-
     /// The fields ``decodeEarly(_:)`` knows.
-    @inline(__always) static var earlyKeys: UInt32 { bit(.session) | bit(.t) | bit(.seq) | bit(.value) }
+    @inline(__always) static var earlyKeys: UInt32 {
+        CanonicalKey.session.bit | CanonicalKey.t.bit | CanonicalKey.seq.bit | CanonicalKey.value.bit
+    }
 
-    @inline(__always) func has(_ key: CanonicalKey) -> Bool { present & (UInt32(1) << UInt32(key.rawValue)) != 0 }
+    @inline(__always) func has(_ key: CanonicalKey) -> Bool { present & key.bit != 0 }
 
     @inline(__always) func reader(at key: CanonicalKey) -> JSONReader {
         var sub = r

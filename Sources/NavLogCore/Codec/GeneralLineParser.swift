@@ -88,7 +88,7 @@ struct GeneralLineParser {
                 }
                 r.skipWhitespace()
                 if let key {
-                    let bit = UInt32(1) << UInt32(key.rawValue)
+                    let bit = key.bit
                     if seen & bit != 0 { throw .duplicateKey(field: key.name) }
                     seen |= bit
                     let start = r.i
