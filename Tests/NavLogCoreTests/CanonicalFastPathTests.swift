@@ -30,13 +30,20 @@ struct CanonicalFastPathTests {
         }
     }
 
-    @Test func parsingCanonicalTimestampsMatchesTheGeneralParser() {
-        var cache = CanonicalTimestampCache()
+    /// A mark line at `t` (bytes written as they are, between the quotes).
+    static func line(t: [UInt8]) -> [UInt8] {
+        Array(#"{"label":"x","seq":1,"session":"s-1","t":""#.utf8) + t + Array(#"","type":"mark"}"#.utf8)
+    }
+
+    /// One parser reads a canonical `t` after another (warm and cold day
+    /// cache alike) to the instant it spells.
+    @Test func parsingCanonicalTimestampsMatchesTheGeneralParser() throws {
+        var parser = EventLineParser()
         for ms in Self.instants() {
             let text = Timestamp(milliseconds: ms).rfc3339
-            let fast = Array(text.utf8).withUnsafeBytes { cache.parse($0) }
-            #expect(fast == Timestamp(rfc3339: text), "\(text)")
-            #expect(fast?.milliseconds == ms)
+            let event = try parser.parse(Self.line(t: Array(text.utf8)))
+            #expect(event.t == Timestamp(rfc3339: text), "\(text)")
+            #expect(event.t.milliseconds == ms)
         }
     }
 
@@ -50,72 +57,83 @@ struct CanonicalFastPathTests {
         "2024-02-29T23:59:59.999Z", "2026-11-20T09:59:59.999Z", "9999-12-31T23:59:59.999Z",
     ])
     func parsingAgreesWithTheGeneralParserAfterAWarmCache(text: String) {
-        // Warm the day cache with the same date, then with another one.
+        // A line with the same date first, then with another one.
         for warm in ["2026-11-20T00:00:00.000Z", String(text.prefix(10)) + "T00:00:00.000Z", "2024-02-29T00:00:00.000Z"] {
-            var cache = CanonicalTimestampCache()
-            _ = Array(warm.utf8).withUnsafeBytes { cache.parse($0) }
-            let fast = Array(text.utf8).withUnsafeBytes { cache.parse($0) }
-            let general = Timestamp(rfc3339: text)
-            // The fast path may decline (nil) a valid form it does not handle, never disagree.
-            if let fast { #expect(fast == general, "\(text) after \(warm)") }
-            if general == nil { #expect(fast == nil, "\(text) after \(warm)") }
-            if text.count == 24, text.hasSuffix("Z"), text.dropFirst(10).hasPrefix("T"), general != nil {
-                #expect(fast != nil, "canonical form \(text) not taken by the fast path")
-            }
+            var parser = EventLineParser()
+            _ = try? parser.parse(Self.line(t: Array(warm.utf8)))
+            let parsed = try? parser.parse(Self.line(t: Array(text.utf8)))
+            #expect(parsed?.t == Timestamp(rfc3339: text), "\(text) after \(warm)")
         }
     }
 
     /// Every byte of a canonical `t`, digits and separators alike, edited
-    /// one to three at a time: the fast path declines or agrees.
+    /// one to three at a time: the line is accepted exactly when the
+    /// timestamp is one, at that instant, and otherwise rejected for its `t`.
     @Test func parsingDeclinesOrAgreesOnEditedTimestamps() {
         var random = SeededRandom(seed: 11)
-        var cache = CanonicalTimestampCache()
+        var parser = EventLineParser()
         let base = Array("2026-11-20T11:17:35.671Z".utf8)
         let bytes = Array("0123456789:.-TZ tz/;+".utf8) + [0x00, 0x2F, 0x3A, 0x40, 0x7F, 0x80, 0xFF]
-        var declined = 0
+        var rejected = 0
         for round in 0..<50_000 {
             var text = base
             for _ in 0...(round % 3) { text[random.int(below: 24)] = random.pick(bytes) }
             let general = text.withUnsafeBytes { Timestamp(rfc3339Bytes: $0) }
-            guard let fast = text.withUnsafeBytes({ cache.parse($0) }) else {
-                declined += 1
-                continue
+            do {
+                let event = try parser.parse(Self.line(t: text))
+                #expect(event.t == general, "\(String(decoding: text, as: UTF8.self))")
+            } catch {
+                #expect(general == nil, "\(String(decoding: text, as: UTF8.self)): \(error)")
+                rejected += 1
             }
-            #expect(fast == general, "\(String(decoding: text, as: UTF8.self))")
         }
         // Most edits leave no timestamp at all.
-        #expect(declined > 25_000)
+        #expect(rejected > 25_000)
     }
 
-    /// The kind table finds every kind by its name, and nothing else: the
-    /// names edited a byte at a time, cut, lengthened or in another case
-    /// are each matched as a plain comparison with every name matches them.
+    /// The kinds' names, and only they, give their kinds: every name edited
+    /// a byte at a time (printable bytes, quotes and backslashes escaped),
+    /// cut, lengthened, in another case or written with an escape. A line
+    /// of a known kind without its fields is rejected for a missing one;
+    /// any other name is a kind navlog does not know, kept as written.
     @Test func kindNamesAreMatchedExactly() {
-        func byWords(_ text: [UInt8]) -> KindTag? { text.withUnsafeBytes { KindTag.match(name: $0) } }
-        func byBytes(_ text: [UInt8]) -> KindTag? {
-            KindTag.allCases.first { $0 != .other && Array("\($0.name)".utf8) == text }
+        let known = ["session.start", "session.end", "scene.open", "scene.close", "tabs.define", "tab.select",
+                     "tab.visibility", "stack.push", "stack.pop", "stack.popToRoot", "stack.set", "split.select",
+                     "split.visibility", "modal.present", "modal.dismiss", "url.open", "state.restore",
+                     "layout.change", "mark"]
+        var parser = EventLineParser()
+        func check(_ text: String, typeJSON: String? = nil) -> Bool {
+            var written = CanonicalWriter()
+            written.writeString(text)
+            let line = #"{"seq":1,"session":"s-1","t":"2026-11-20T10:00:00.000Z","type":"# + (typeJSON ?? written.string) + "}"
+            do {
+                let event = try parser.parse(Array(line.utf8))
+                #expect(event.type == text, "\(line)")
+                #expect((event.kind == .other(type: text)) == !known.contains(text), "\(line)")
+                return known.contains(text)
+            } catch {
+                if case .missingField = error { #expect(known.contains(text), "\(line)") } else {
+                    #expect(text.isEmpty && error == .invalidValue(field: "type", reason: "must not be empty"), "\(line): \(error)")
+                }
+                return true
+            }
         }
         var random = SeededRandom(seed: 5)
         var edited = 0
-        for tag in KindTag.allCases where tag != .other {
-            let name = Array("\(tag.name)".utf8)
-            #expect(byWords(name) == tag, "\(tag.name)")
-            var variants = [Array(name.dropLast()), Array(name.dropFirst()), name + [0x2E], [0x78] + name,
-                            Array(String(decoding: name, as: UTF8.self).uppercased().utf8)]
+        for name in known {
+            #expect(check(name))
+            let first = String(name.unicodeScalars.first!.value, radix: 16)
+            #expect(check(name, typeJSON: "\"\\u00\(first)\(name.dropFirst())\""))
+            var variants = [String(name.dropLast()), String(name.dropFirst()), name + ".", "x" + name, name.uppercased()]
             for _ in 0..<200 {
-                var text = name
+                var text = Array(name.utf8)
                 text[random.int(below: text.count)] = UInt8(random.int(in: 0x20...0x7E))
-                variants.append(text)
+                variants.append(String(decoding: text, as: UTF8.self))
             }
-            for text in variants {
-                #expect(byWords(text) == byBytes(text), "\(String(decoding: text, as: UTF8.self))")
-                if byWords(text) != tag { edited += 1 }
-            }
+            for text in variants where !check(text) { edited += 1 }
         }
         #expect(edited > 3000)
-        for text in ["", "a", "abc", "app.foreground", "stack.push.more", "split.visibilityx"] {
-            #expect(byWords(Array(text.utf8)) == byBytes(Array(text.utf8)), "\(text)")
-        }
+        for text in ["", "a", "abc", "app.foreground", "stack.push.more", "split.visibilityx"] { _ = check(text) }
     }
 
     @Test func stringsAreEscapedWhereverTheSpecialByteFalls() {

@@ -87,6 +87,62 @@ extension CanonicalKey {
 
     /// The key with this exact name, if any.
     static func named(_ name: String) -> CanonicalKey? {
-        allCases.first { $0.name == name }
+        byName.find(name)
     }
+
+    /// The key whose name these escape-free bytes spell, if any.
+    @inline(__always)
+    static func named(_ raw: UnsafeRawBufferPointer) -> CanonicalKey? {
+        byName.find(raw)
+    }
+
+    private static let byName = ShortNames(allCases.map { ($0.name, $0) })
+
+    /// What the key's value is, in every kind that has it (the per-kind
+    /// table, ``KindSpec``, says which kinds have it).
+    var valueType: FieldValueType {
+        switch self {
+        case .label, .modal, .scene, .session, .split, .stack, .tab, .type, .url: .text
+        case .column, .sizeClass, .style, .visibility: .enumeration
+        case .cause: .integer
+        case .count, .seq: .positiveInteger
+        case .hidden: .bool
+        case .app, .device, .meta: .object
+        case .tabs: .strings
+        case .value: .route
+        case .path, .selection: .routes
+        case .state: .restoredState
+        case .t: .timestamp
+        }
+    }
+
+    /// Whether the value is written as a plain JSON string (text, a name
+    /// of an enumeration, a timestamp).
+    var isStringValued: Bool {
+        switch valueType {
+        case .text, .enumeration, .timestamp: true
+        default: false
+        }
+    }
+}
+
+/// The type of a known field's value.
+enum FieldValueType: Sendable {
+    /// A string (`stack`, `tab`, `label`, ...).
+    case text
+    /// A string that is one of the raw values of an enumeration (``SplitColumn``, ...).
+    case enumeration
+    /// An integer, and one that must be ≥ 1.
+    case integer, positiveInteger
+    case bool
+    /// A JSON object kept as it is.
+    case object
+    /// An array of strings.
+    case strings
+    /// A route value, and an array of them.
+    case route, routes
+    /// A scene state (`state.restore`'s `state`).
+    case restoredState
+    /// An RFC 3339 timestamp.
+    case timestamp
 }

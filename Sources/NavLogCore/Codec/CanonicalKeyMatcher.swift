@@ -6,7 +6,9 @@
 /// through the general scanner, which gives the same result more slowly.
 ///
 /// Its tables never change after they are built, so one matcher
-/// (``shared``) serves every parser on every thread.
+/// (``shared``) serves every parser on every thread. They are raw buffers
+/// read with unaligned word loads: the match runs for every key of every
+/// line, and must not pay for bounds checks or a byte loop.
 final class CanonicalKeyMatcher: @unchecked Sendable {
     /// The matcher every line parser uses.
     static let shared = CanonicalKeyMatcher()
@@ -24,17 +26,16 @@ final class CanonicalKeyMatcher: @unchecked Sendable {
 
     /// Patterns grouped by the bucket of their first three bytes.
     private let patterns: UnsafeMutablePointer<Pattern>
-    /// For each bucket: where its patterns start, and how many (at most 2:
+    /// For each bucket: where its patterns start, and how many (a few:
     /// `stack`/`state` and `tab`/`tabs` share their first three bytes).
     private let groups: UnsafeMutablePointer<(start: Int, count: Int)>
-    private static let bucketCount = 256
+    private static let bucketBits = 8
 
     /// The bucket of the first three bytes (the shortest pattern, `t":`)
-    /// held in the low bits of `word`; the multiplier spreads the known keys
-    /// with no other collisions.
+    /// held in the low bits of `word`, by the codec's one hash.
     @inline(__always)
     private static func bucket(_ word: UInt64) -> Int {
-        Int(truncatingIfNeeded: (UInt32(truncatingIfNeeded: word & 0xFF_FFFF) &* 0x6F43) >> 24)
+        ShortBytes.slot(word & 0xFF_FFFF, 0, count: 3, bits: bucketBits)
     }
 
     init() {
@@ -54,8 +55,8 @@ final class CanonicalKeyMatcher: @unchecked Sendable {
         }.sorted { $0.0 < $1.0 }
         patterns = .allocate(capacity: all.count)
         patterns.initialize(from: all.map(\.1), count: all.count)
-        groups = .allocate(capacity: Self.bucketCount)
-        groups.initialize(repeating: (0, 0), count: Self.bucketCount)
+        groups = .allocate(capacity: 1 << Self.bucketBits)
+        groups.initialize(repeating: (0, 0), count: 1 << Self.bucketBits)
         for (index, entry) in all.enumerated() {
             if groups[entry.0].count == 0 { groups[entry.0].start = index }
             groups[entry.0].count += 1

@@ -29,8 +29,9 @@ extension CanonicalWriter {
     /// for `capacity` bytes, and returns its length — when `e` is a common
     /// event whose line surely fits; otherwise writes nothing and returns
     /// `nil` (use ``write(_:)``). Lets a caller write lines straight into its
-    /// own buffer, with no copy.
-    public mutating func writeLine(_ e: Event, to out: UnsafeMutableRawPointer, capacity: Int) -> Int? {
+    /// own buffer, with no copy. Package-only: the log writer's block
+    /// buffer is the one caller; a raw pointer is no public API.
+    package mutating func writeLine(_ e: Event, to out: UnsafeMutableRawPointer, capacity: Int) -> Int? {
         guard let bound = Self.commonLineBound(e), bound <= capacity else { return nil }
         var line = RawLine(out.assumingMemoryBound(to: UInt8.self))
         line.writeCommon(e, timestamps: &timestamps)
@@ -83,7 +84,8 @@ extension CanonicalWriter {
     }
 }
 
-/// Bytes written through a pointer; the caller made room for them.
+/// Bytes written through a pointer; the caller made room for them
+/// (``CanonicalWriter/commonLineBound(_:)``), so no append checks capacity.
 struct RawLine {
     private let start: UnsafeMutablePointer<UInt8>
     private var p: UnsafeMutablePointer<UInt8>

@@ -166,26 +166,29 @@ public struct CanonicalWriter: Sendable {
         writeGeneral(e)
     }
 
-    /// Writes any event, a field at a time.
+    /// Writes any event, a field at a time: the common keys and the keys
+    /// of its kind's row (``KindSpec``), in canonical order, with its extra
+    /// fields among them.
     mutating func writeGeneral(_ e: Event) {
+        let (tag, fields) = e.kind.parts
+        let keys = CanonicalKey.commonMask | tag.spec.mask
         bytes.append(UInt8(ascii: "{"))
         if e.extra.isEmpty {
-            // Only the keys this kind can have, in canonical (bit) order.
-            var keys = CanonicalKey.commonMask | Self.kindKeys(e.kind)
-            while keys != 0 {
-                writeField(CanonicalKey(rawValue: keys.trailingZeroBitCount)!, of: e)
-                keys &= keys - 1
+            var left = keys
+            while left != 0 {
+                writeField(CanonicalKey(rawValue: left.trailingZeroBitCount)!, of: e, fields)
+                left &= left - 1
             }
         } else {
             let extraKeys = e.extra.keys.sorted(by: utf8Less)
             var x = 0
-            for key in CanonicalKey.allCases {
+            for key in CanonicalKey.allCases where keys & key.bit != 0 {
                 while x < extraKeys.count, utf8Less(extraKeys[x], key.name) {
                     beginField(extraKeys[x])
                     write(e.extra[extraKeys[x]]!)
                     x += 1
                 }
-                writeField(key, of: e)
+                writeField(key, of: e, fields)
             }
             while x < extraKeys.count {
                 beginField(extraKeys[x])
@@ -245,96 +248,47 @@ public struct CanonicalWriter: Sendable {
         key.quotedColon.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// The kind-specific keys an event of this kind can have (see ``writeField(_:of:)``).
-    private static func kindKeys(_ kind: EventKind) -> UInt32 {
-        switch kind {
-        case .sessionStart: CanonicalKey.app.bit | CanonicalKey.device.bit
-        case .splitSelect: CanonicalKey.column.bit | CanonicalKey.selection.bit | CanonicalKey.split.bit
-        case .splitVisibility: CanonicalKey.split.bit | CanonicalKey.visibility.bit
-        case .stackPop: CanonicalKey.count.bit | CanonicalKey.stack.bit
-        case .stackPush: CanonicalKey.stack.bit | CanonicalKey.value.bit
-        case .stackPopToRoot: CanonicalKey.stack.bit
-        case .stackSet: CanonicalKey.path.bit | CanonicalKey.stack.bit
-        case .tabVisibility: CanonicalKey.hidden.bit | CanonicalKey.tab.bit
-        case .tabSelect: CanonicalKey.tab.bit
-        case .mark: CanonicalKey.label.bit
-        case .modalPresent: CanonicalKey.modal.bit | CanonicalKey.style.bit
-        case .modalDismiss: CanonicalKey.modal.bit
-        case .layoutChange: CanonicalKey.sizeClass.bit
-        case .stateRestore: CanonicalKey.state.bit
-        case .tabsDefine: CanonicalKey.tabs.bit
-        case .urlOpen: CanonicalKey.url.bit
-        case .sessionEnd, .sceneOpen, .sceneClose, .other: 0
-        }
-    }
-
-    private mutating func writeField(_ key: CanonicalKey, of e: Event) {
+    /// Writes field `key` of `e`, whose kind's fields are `f`, when it has
+    /// a value (`key` is common or one of the kind's).
+    private mutating func writeField(_ key: CanonicalKey, of e: Event, _ f: KindFields) {
         switch key {
-        case .app:
-            if case .sessionStart(let app?, _) = e.kind { beginField(key); write(object: app) }
         case .cause:
             if let c = e.cause { beginField(key); writeInt(c) }
-        case .column:
-            if case .splitSelect(_, let column, _) = e.kind { beginField(key); writeString(column.rawValue) }
-        case .count:
-            if case .stackPop(_, let count?) = e.kind { beginField(key); writeInt(count) }
-        case .device:
-            if case .sessionStart(_, let device?) = e.kind { beginField(key); write(object: device) }
-        case .hidden:
-            if case .tabVisibility(_, let hidden) = e.kind { beginField(key); appendASCII(hidden ? "true" : "false") }
-        case .label:
-            if case .mark(let label) = e.kind { beginField(key); writeString(label) }
         case .meta:
             if let meta = e.meta { beginField(key); write(object: meta) }
-        case .modal:
-            switch e.kind {
-            case .modalPresent(let modal, _), .modalDismiss(let modal?): beginField(key); writeString(modal)
-            default: break
-            }
-        case .path:
-            if case .stackSet(_, let path) = e.kind { beginField(key); write(path) }
         case .scene:
             if let scene = e.scene { beginField(key); writeString(scene) }
-        case .selection:
-            if case .splitSelect(_, _, let selection) = e.kind { beginField(key); write(selection) }
         case .seq:
             if e.seq > 0 { beginField(key); writeInt(e.seq) }  // 0: not yet assigned
         case .session:
             beginField(key); writeString(e.session)
-        case .sizeClass:
-            if case .layoutChange(let sizeClass) = e.kind { beginField(key); writeString(sizeClass.rawValue) }
-        case .split:
-            switch e.kind {
-            case .splitSelect(let split?, _, _), .splitVisibility(let split, _): beginField(key); writeString(split)
-            default: break
-            }
-        case .stack:
-            switch e.kind {
-            case .stackPush(let stack, _), .stackPop(let stack, _), .stackPopToRoot(let stack), .stackSet(let stack, _):
-                beginField(key); writeString(stack)
-            default: break
-            }
-        case .state:
-            if case .stateRestore(_, let json) = e.kind { beginField(key); write(object: json) }
-        case .style:
-            if case .modalPresent(_, let style?) = e.kind { beginField(key); writeString(style.rawValue) }
         case .t:
             beginField(key); writeTimestamp(e.t)
-        case .tab:
-            switch e.kind {
-            case .tabSelect(let tab), .tabVisibility(let tab, _): beginField(key); writeString(tab)
-            default: break
-            }
-        case .tabs:
-            if case .tabsDefine(let tabs) = e.kind { beginField(key); writeStrings(tabs) }
         case .type:
             beginField(key); writeString(e.kind.typeName)
-        case .url:
-            if case .urlOpen(let url) = e.kind { beginField(key); writeString(url) }
-        case .value:
-            if case .stackPush(_, let value) = e.kind { beginField(key); write(value) }
-        case .visibility:
-            if case .splitVisibility(_, let visibility) = e.kind { beginField(key); writeString(visibility.rawValue) }
+        case .state:
+            if let restored = f.restored { beginField(key); write(object: restored.json) }
+        default:
+            switch key.valueType {
+            case .text:
+                if let text = f.text { beginField(key); writeString(text) }
+            case .enumeration:
+                if let name = f.enumerationName(key) { beginField(key); writeString(name) }
+            case .integer, .positiveInteger:
+                if let value = f.integer { beginField(key); writeInt(value) }
+            case .bool:
+                if let flag = f.flag { beginField(key); appendASCII(flag ? "true" : "false") }
+            case .strings:
+                if let strings = f.strings { beginField(key); writeStrings(strings) }
+            case .route:
+                if let route = f.route { beginField(key); write(route) }
+            case .routes:
+                if let routes = f.routes { beginField(key); write(routes) }
+            case .object:
+                if let object = f.object(key) { beginField(key); write(object: object) }
+            case .restoredState, .timestamp:
+                preconditionFailure("\(key.name) is written above")
+            }
         }
     }
 

@@ -27,30 +27,10 @@ public enum EventKind: Hashable, Sendable {
     /// A kind navlog does not know: kept and shown, no effect on state.
     case other(type: String)
 
-    /// The `type` string of this kind.
+    /// The `type` string of this kind (from the per-kind table, ``KindSpec``).
     public var typeName: String {
-        switch self {
-        case .sessionStart: "session.start"
-        case .sessionEnd: "session.end"
-        case .sceneOpen: "scene.open"
-        case .sceneClose: "scene.close"
-        case .tabsDefine: "tabs.define"
-        case .tabSelect: "tab.select"
-        case .tabVisibility: "tab.visibility"
-        case .stackPush: "stack.push"
-        case .stackPop: "stack.pop"
-        case .stackPopToRoot: "stack.popToRoot"
-        case .stackSet: "stack.set"
-        case .splitSelect: "split.select"
-        case .splitVisibility: "split.visibility"
-        case .modalPresent: "modal.present"
-        case .modalDismiss: "modal.dismiss"
-        case .urlOpen: "url.open"
-        case .stateRestore: "state.restore"
-        case .layoutChange: "layout.change"
-        case .mark: "mark"
-        case .other(let type): type
-        }
+        if case .other(let type) = self { return type }
+        return tag.name
     }
 }
 

@@ -8,6 +8,8 @@
 ///
 /// The bytes given must be valid UTF-8 (the caller's scanner checked them):
 /// the result is then exactly `String(decoding: bytes, as: UTF8.self)`.
+/// Its slots are raw buffers (not arrays) so a lookup does no bounds or
+/// uniqueness checks: it runs for nearly every name of every line.
 final class StringInterner {
     /// Strings longer than this are not cached.
     static let maxBytes = ShortBytes.maxCount
@@ -44,8 +46,7 @@ final class StringInterner {
             return String(decoding: raw, as: UTF8.self)
         }
         let (w0, w1) = ShortBytes.words(raw)
-        let mixed = (w0 ^ (w1 &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(n)) &* 0xBF58_476D_1CE4_E5B9
-        let slot = Int(truncatingIfNeeded: mixed >> UInt64(64 - Self.slotBits))
+        let slot = ShortBytes.slot(w0, w1, count: n, bits: Self.slotBits)
         if lengths[slot] == UInt8(truncatingIfNeeded: n), words[2 * slot] == w0, words[2 * slot + 1] == w1 {
             return strings[slot]
         }
