@@ -53,7 +53,7 @@ public final class NavigationRecorder: Sendable {
         self.session = session
         self.path = path
         self.options = options
-        shared = Shared(nextSeq: writer.lastSeq + 1, capacity: options.capacity)
+        shared = Shared(session: session, nextSeq: writer.lastSeq + 1, capacity: options.capacity)
         shared.durableSeq = writer.lastSeq
         writerBox = WriterBox(writer: writer)
         record(.sessionStart(app: app, device: device))
@@ -95,9 +95,10 @@ public final class NavigationRecorder: Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let seq = reserve(t: t) else { return nil }
-        shared.track(kind, scene: scene)
-        shared.buffer.append(Event(session: session, seq: seq, t: t, scene: scene, kind: kind,
-                                   cause: cause, meta: meta, extra: extra))
+        let event = Event(session: session, seq: seq, t: t, scene: scene, kind: kind,
+                          cause: cause, meta: meta, extra: extra)
+        shared.track(event)
+        shared.buffer.append(event)
         return seq
     }
 
@@ -156,12 +157,12 @@ public final class NavigationRecorder: Sendable {
         let t = Timestamp(milliseconds: Self.wallClockMilliseconds())
         lock.lock()
         defer { lock.unlock() }
-        let key = StackKey(scene: scene ?? "main", stack: stack)
-        guard let change = PathChange(from: shared.paths[key] ?? [], to: newPath) else { return nil }
+        guard let change = PathChange(from: shared.path(of: stack, scene: scene ?? "main"), to: newPath) else { return nil }
         guard let seq = reserve(t: t) else { return nil }
-        shared.paths[key] = newPath
-        shared.buffer.append(Event(session: session, seq: seq, t: t, scene: scene, kind: change.kind(stack: stack),
-                                   cause: cause, meta: meta))
+        let event = Event(session: session, seq: seq, t: t, scene: scene, kind: change.kind(stack: stack),
+                          cause: cause, meta: meta)
+        shared.track(event)
+        shared.buffer.append(event)
         return seq
     }
 
@@ -368,20 +369,15 @@ public final class NavigationRecorder: Sendable {
     }
 }
 
-/// A stack of a scene.
-struct StackKey: Hashable {
-    var scene: String
-    var stack: String
-}
-
 /// The recorder's mutable state; every access holds the recorder's lock.
 final class Shared: @unchecked Sendable {
     var buffer: [Event] = []
     var nextSeq: Int
     var dropped = 0
     var totalDropped = 0
-    /// The last path recorded for each stack.
-    var paths: [StackKey: [RouteValue]] = [:]
+    /// The session's state after the events recorded: the paths that
+    /// ``NavigationRecorder/stackChanged(_:to:scene:cause:meta:)`` diffs against.
+    var projection: NavigationProjector
     var writerWaiting = false
     var flushTarget = 0
     var durableSeq = 0
@@ -392,8 +388,9 @@ final class Shared: @unchecked Sendable {
     var finished = false
     var failure: LogError?
 
-    init(nextSeq: Int, capacity: Int) {
+    init(session: String, nextSeq: Int, capacity: Int) {
         self.nextSeq = nextSeq
+        projection = NavigationProjector(session: session)
         buffer.reserveCapacity(capacity + 1)
     }
 
@@ -402,27 +399,16 @@ final class Shared: @unchecked Sendable {
         return nextSeq
     }
 
-    /// Keeps the known paths in step with explicit stack events.
-    func track(_ kind: EventKind, scene: String?) {
-        switch kind {
-        case .stackPush(let stack, let value):
-            paths[StackKey(scene: scene ?? "main", stack: stack), default: []].append(value)
-        case .stackPop(let stack, let count):
-            let key = StackKey(scene: scene ?? "main", stack: stack)
-            if var path = paths[key] {
-                path.removeLast(min(max(count ?? 1, 0), path.count))
-                paths[key] = path
-            }
-        case .stackPopToRoot(let stack):
-            paths[StackKey(scene: scene ?? "main", stack: stack)] = []
-        case .stackSet(let stack, let path):
-            paths[StackKey(scene: scene ?? "main", stack: stack)] = path
-        case .sceneClose:
-            let scene = scene ?? "main"
-            paths = paths.filter { $0.key.scene != scene }
-        default:
-            break
-        }
+    /// Keeps the projection in step with the events recorded (the
+    /// projection's rules: a pushed value is on its stack, a closed scene's
+    /// stacks are gone).
+    func track(_ event: Event) {
+        projection.apply(event)
+    }
+
+    /// The path of `stack` in `scene` as the events recorded left it.
+    func path(of stack: String, scene: String) -> [RouteValue] {
+        projection.state.scenes[scene]?.stacks[stack] ?? []
     }
 }
 

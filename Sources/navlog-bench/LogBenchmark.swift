@@ -106,25 +106,25 @@ enum LogBenchmark {
             {   // full read + fold of the log
                 let reader = try LogReader(path: log)
                 let cursor = reader.cursor()
-                var state = NavigationState(session: session)
+                var projector = NavigationProjector(session: session)
                 var n = 0
                 while let event = try cursor.next() {
-                    _ = state.apply(event)
+                    _ = projector.apply(event)
                     n += 1
                 }
                 guard n == events.count else { throw BenchmarkFailure("read \(n) events of \(events.count)") }
-                blackHole(state)
+                blackHole(projector.state)
             },
             {   // full read + fold with LogReader.scan: worker threads decompress and parse ahead
                 let reader = try LogReader(path: log)
-                var state = NavigationState(session: session)
+                var projector = NavigationProjector(session: session)
                 var n = 0
                 try reader.scan { event in
-                    _ = state.apply(event)
+                    _ = projector.apply(event)
                     n += 1
                 }
                 guard n == events.count else { throw BenchmarkFailure("scanned \(n) events of \(events.count)") }
-                blackHole(state)
+                blackHole(projector.state)
             },
             {   // navlog cat (whole process) of the log
                 _ = try ChildProcess.runChecked(navlog, ["cat", log])

@@ -41,15 +41,15 @@ enum ParseFoldBenchmark {
                 blackHole(sum)
             },
             {   // fold pre-parsed events
-                var state = NavigationState(session: session)
-                for event in events { _ = state.apply(event) }
-                blackHole(state)
+                var projector = NavigationProjector(session: session)
+                for event in events { _ = projector.apply(event) }
+                blackHole(projector.state)
             },
             {   // parse + fold
                 var parser = EventLineParser()
-                var state = NavigationState(session: session)
-                try corpus.forEachLine { _ = state.apply(try parser.parse($0)) }
-                blackHole(state)
+                var projector = NavigationProjector(session: session)
+                try corpus.forEachLine { _ = projector.apply(try parser.parse($0)) }
+                blackHole(projector.state)
             },
             {   // Foundation: JSONSerialization of the same lines
                 if skipPeer { return }
@@ -72,7 +72,7 @@ enum ParseFoldBenchmark {
                       ratio(foundation.median, t.median))
         }
         row("navlog parse (EventLineParser)", parse)
-        row("navlog fold (NavigationState.apply)", fold)
+        row("navlog fold (NavigationProjector.apply)", fold)
         row("navlog parse + fold", both)
         row("Foundation JSONSerialization parse", foundation)
         table.print()

@@ -138,9 +138,9 @@ private func benchmarkBisect(events count: Int, runs: Int, directory: String) {
     let replay = medianSeconds(runs: 1) {
         for path in [a, b] {
             let reader = try! LogReader(path: path)
-            var state = NavigationState(session: try! reader.session() ?? "")
+            var projector = NavigationProjector(session: try! reader.session() ?? "")
             let cursor = reader.cursor()
-            while let event = try! cursor.next() { state.apply(event); folded += 1 }
+            while let event = try! cursor.next() { projector.apply(event); folded += 1 }
         }
     }
     print("bisect: two logs of \(count) events (\(readerA.blocks.count) blocks each, \(fixed(Double(fileSize(a)) / 1e6, 1)) MB each), "

@@ -62,6 +62,38 @@ struct RecorderTests {
         #expect(events.allSatisfy { $0.session == "s-1" })
     }
 
+    /// The paths diffed against are the projection's of the events recorded:
+    /// a restored scene's stacks, a closed scene's none. The log replays to
+    /// the paths the app reported.
+    @Test func stackChangesAreDiffedAgainstTheProjectedPaths() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("s.navlog")
+        let recorder = try NavigationRecorder(path: path, session: "s-1")
+        let pie = AppRoute.recipe("apple-pie"), desserts = AppRoute.category("desserts")
+        recorder.stackChanged("home", to: [pie], scene: "second")
+        let restored = SceneState(stacks: ["home": [desserts.routeValue]])
+        guard case .object(let json) = restored.jsonValue else { Issue.record("a scene is an object"); return }
+        recorder.record(.stateRestore(state: restored, json: json))
+        recorder.stackChanged("home", to: [desserts, pie])           // push onto the restored path
+        recorder.record(.sceneClose, scene: "second")
+        recorder.stackChanged("home", to: [pie, desserts], scene: "second")   // from nothing: a set
+        try recorder.close()
+
+        let events = try readEvents(path)
+        let d = desserts.routeValue, p = pie.routeValue
+        #expect(events.dropFirst().map(\.kind) == [
+            .stackPush(stack: "home", value: p),
+            .stateRestore(state: restored, json: json),
+            .stackPush(stack: "home", value: p),
+            .sceneClose,
+            .stackSet(stack: "home", path: [p, d]),
+        ])
+        var state = NavigationState(session: "s-1")
+        for event in events { state.apply(event) }
+        #expect(state.scenes["main"]?.stacks["home"] == [d, p])
+        #expect(state.scenes["second"]?.stacks["home"] == [p, d])
+    }
+
     @Test func everyKindHasACall() throws {
         let dir = TemporaryDirectory()
         let path = dir.file("s.navlog")

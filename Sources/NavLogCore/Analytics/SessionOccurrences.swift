@@ -17,23 +17,27 @@ public struct SessionOccurrences: Sendable {
     public private(set) var sessionStart: Event?
     /// The time of the first event.
     public private(set) var firstEventTime: Timestamp?
-    private var state: NavigationState
+    private var projector: NavigationProjector
     private let keepsMarks: Bool
 
     /// `keepsMarks: false` records screen views only.
     public init(session: String, keepsMarks: Bool = true) {
         self.session = session
-        state = NavigationState(session: session)
+        projector = NavigationProjector(session: session)
         self.keepsMarks = keepsMarks
     }
 
     /// When the session started: its first `session.start`, else its first event.
     public var startTime: Timestamp? { sessionStart?.t ?? firstEventTime }
 
-    /// Applies the next event of the session. `names`, when given, finds
-    /// screen names built before (one table serves all the sessions a
-    /// thread follows).
-    public mutating func add(_ event: Event, names: ScreenNameCache? = nil) {
+    /// Applies the next event of the session.
+    public mutating func add(_ event: Event) {
+        add(event, names: nil)
+    }
+
+    /// ``add(_:)`` finding screen names built before in `names` (one table
+    /// serves all the sessions a thread follows).
+    package mutating func add(_ event: Event, names: ScreenNameCache?) {
         if firstEventTime == nil { firstEventTime = event.t }
         switch event.kind {
         case .mark(let label):
@@ -45,7 +49,7 @@ public struct SessionOccurrences: Sendable {
         default:
             break
         }
-        if let screen = state.applyTrackingScreen(event, names: names).screen {
+        if let screen = projector.applyTrackingScreen(event, names: names).screen {
             occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .screen, name: screen, scene: event.sceneID))
         }
     }

@@ -10,11 +10,12 @@ extension EventLineParser {
     }
 
     /// Folds the event that `summary`, of `line` (the line last summarized),
-    /// stands for into `state`: the same change as `state.apply(event)`
-    /// with the event ``parse(_:)`` reads from `line`. (Mutating only so
-    /// that a parser held in a class is used in place, not copied.)
+    /// stands for into `projector`'s state: the same change as
+    /// `projector.apply(event)` with the event ``parse(_:)`` reads from
+    /// `line`, made by the same rules (``NavigationProjector/applyEffect(_:scene:)``).
     @inline(__always)
-    package func fold(_ summary: CanonicalLineSummary, line: UnsafeRawBufferPointer, into state: inout NavigationState) {
+    package func fold(_ summary: CanonicalLineSummary, line: UnsafeRawBufferPointer,
+                      into projector: inout NavigationProjector) {
         let names = storage.names
         @inline(__always) func string(_ range: Range<Int>) -> String {
             names.string(UnsafeRawBufferPointer(rebasing: line[range]))
@@ -27,49 +28,49 @@ extension EventLineParser {
         }
         @inline(__always) func routes() -> [RouteValue] { summary.routes.map(route) }
 
-        let wasEnded = state.ended
-        state.seq = summary.seq
-        state.t = summary.t
+        let wasEnded = projector.advance(seq: summary.seq, t: summary.t)
         let scene = summary.scene.map(string) ?? "main"
         switch summary.tag {
         case .scene_close:
-            state.scenes.removeValue(forKey: scene)
+            projector.closeScene(scene)
         case .session_end:
-            state.ended = true
-            state.touchScene(scene)
+            projector.endSession(in: scene)
         case .scene_open, .session_start, .url_open, .mark, .other:
-            state.touchScene(scene)
+            projector.touchScene(scene)
         case .stack_push:
             let value = route(summary.routes.lowerBound)
-            _ = state.changeScene(scene) { $0.push(value, onto: string(summary.name!)); return nil }
+            _ = projector.changeScene(scene) { $0.push(value, onto: string(summary.name!), cache: &$1); return nil }
         case .stack_pop:
-            _ = state.changeScene(scene) { $0.pop(summary.count, from: string(summary.name!)) }
+            _ = projector.changeScene(scene) { $0.pop(summary.count, from: string(summary.name!), cache: &$1) }
         case .stack_popToRoot:
-            _ = state.changeScene(scene) { $0.popToRoot(string(summary.name!)); return nil }
+            _ = projector.changeScene(scene) { $0.popToRoot(string(summary.name!), cache: &$1); return nil }
         case .stack_set:
             let path = routes()
-            _ = state.changeScene(scene) { $0.setPath(path, of: string(summary.name!)); return nil }
+            _ = projector.changeScene(scene) { $0.setPath(path, of: string(summary.name!), cache: &$1); return nil }
         case .tab_select:
-            _ = state.changeScene(scene) { $0.tabs.select(string(summary.name!)) }
+            _ = projector.changeScene(scene) { scene, _ in scene.tabs.select(string(summary.name!)) }
         case .tab_visibility:
-            _ = state.changeScene(scene) { $0.tabs.setHidden(string(summary.name!), summary.hidden); return nil }
+            _ = projector.changeScene(scene) { scene, _ in scene.tabs.setHidden(string(summary.name!), summary.hidden); return nil }
         case .split_select:
             let selection = routes()
-            _ = state.changeScene(scene) {
-                $0.select(selection, in: summary.column!, of: summary.name.map(string) ?? "main")
+            _ = projector.changeScene(scene) {
+                $0.select(selection, in: summary.column!, of: summary.name.map(string) ?? "main", cache: &$1)
                 return nil
             }
         case .split_visibility:
-            _ = state.changeScene(scene) { $0.setVisibility(summary.visibility!, of: string(summary.name!)); return nil }
+            _ = projector.changeScene(scene) {
+                $0.setVisibility(summary.visibility!, of: string(summary.name!), cache: &$1)
+                return nil
+            }
         case .modal_present:
-            _ = state.changeScene(scene) { $0.present(string(summary.name!), style: summary.style ?? .sheet) }
+            _ = projector.changeScene(scene) { scene, _ in scene.present(string(summary.name!), style: summary.style ?? .sheet) }
         case .modal_dismiss:
-            _ = state.changeScene(scene) { $0.dismiss(summary.name.map(string)) }
+            _ = projector.changeScene(scene) { scene, _ in scene.dismiss(summary.name.map(string)) }
         case .layout_change:
-            _ = state.changeScene(scene) { $0.sizeClass = summary.sizeClass!; return nil }
+            _ = projector.changeScene(scene) { scene, _ in scene.sizeClass = summary.sizeClass!; return nil }
         case .tabs_define, .state_restore:
             preconditionFailure("no summary is made of this kind")
         }
-        if wasEnded { state.record(.afterEnd) }
+        _ = projector.finish(nil, wasEnded: wasEnded)
     }
 }

@@ -1,11 +1,16 @@
 /// What a projection answers: the navigation state of a session after some
-/// prefix of its events (contract §2).
+/// prefix of its events (contract §2). A plain value: `==` and hashing
+/// compare every field (the session id by its exact bytes, ``SessionID``).
 ///
 /// Two states are *equal* in the contract's sense when their ``scenes`` are
-/// equal; use ``sameScenes(as:)`` for that. `==` compares everything.
+/// equal; use ``sameScenes(as:)`` for that. To fold many events, use a
+/// ``NavigationProjector``.
 public struct NavigationState: Hashable, Sendable {
     /// The session id.
-    public var session: String
+    public var session: String {
+        get { sessionID.id }
+        set { sessionID = SessionID(newValue) }
+    }
     /// The seq of the last applied event; `0` when none was applied.
     public var seq: Int
     /// The time of the last applied event; `nil` when none was applied.
@@ -13,60 +18,25 @@ public struct NavigationState: Hashable, Sendable {
     /// How many anomalies of each kind occurred; only kinds that occurred.
     public var anomalies: [AnomalyKind: Int]
     /// Each open scene's state, by scene id.
-    public var scenes: [String: SceneState] {
-        get { sceneTable }
-        set {
-            sceneTable = newValue
-            lastScene = nil
-            lastScreen = nil
-        }
-        _modify {
-            lastScene = nil
-            lastScreen = nil
-            yield &sceneTable
-        }
-    }
+    public var scenes: [String: SceneState]
     /// Whether a `session.end` has been applied (later events are `after-end`).
     public var ended: Bool
 
-    /// Where ``scenes`` is kept.
-    var sceneTable: [String: SceneState]
-    /// The scene the fold last changed and its place in ``sceneTable``, so the
-    /// next event for it needs no hash lookup. Cleared whenever the table's
-    /// keys may change (the index would no longer be valid).
-    var lastScene: (id: String, index: Dictionary<String, SceneState>.Index)?
-    /// The visible screen of ``lastScene``'s scene, when the fold with
-    /// screen views left it known; cleared by any other change to a scene.
-    var lastScreen: ScreenKey?
+    /// Where ``session`` is kept: compared by its bytes.
+    private var sessionID: SessionID
 
     /// The empty state of a session: no event applied.
     public init(session: String) {
-        self.session = session
+        self.sessionID = SessionID(session)
         self.seq = 0
         self.t = nil
         self.anomalies = [:]
-        self.sceneTable = [:]
-        self.lastScene = nil
+        self.scenes = [:]
         self.ended = false
     }
 
     /// Contract equality: the `scenes` objects are equal.
-    public func sameScenes(as other: NavigationState) -> Bool { sceneTable == other.sceneTable }
-
-    /// Everything but the fold's lookup cache is compared.
-    public static func == (a: NavigationState, b: NavigationState) -> Bool {
-        SessionID.same(a.session, b.session) && a.seq == b.seq && a.t == b.t && a.anomalies == b.anomalies
-            && a.ended == b.ended && a.sceneTable == b.sceneTable
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(session)
-        hasher.combine(seq)
-        hasher.combine(t)
-        hasher.combine(anomalies)
-        hasher.combine(ended)
-        hasher.combine(sceneTable)
-    }
+    public func sameScenes(as other: NavigationState) -> Bool { scenes == other.scenes }
 }
 
 /// The navigation state of one scene (window).
@@ -76,41 +46,11 @@ public struct SceneState: Hashable, Sendable {
     /// The horizontal size class; `nil` until set.
     public var sizeClass: SizeClass?
     /// Split views by id.
-    public var splits: [String: SplitState] {
-        get { splitTable }
-        set {
-            splitTable = newValue
-            lastSplit = nil
-        }
-        _modify {
-            lastSplit = nil
-            yield &splitTable
-        }
-    }
+    public var splits: [String: SplitState]
     /// Navigation stacks by id, bottom first; an emptied stack stays `[]`.
-    public var stacks: [String: [RouteValue]] {
-        get { stackTable }
-        set {
-            stackTable = newValue
-            lastStack = nil
-        }
-        _modify {
-            lastStack = nil
-            yield &stackTable
-        }
-    }
+    public var stacks: [String: [RouteValue]]
     /// Tab order, hidden tabs and selection.
     public var tabs: TabState
-
-    /// Where ``stacks`` is kept.
-    var stackTable: [String: [RouteValue]]
-    /// The stack the fold last changed and its place in ``stackTable`` (see
-    /// ``NavigationState/lastScene``).
-    var lastStack: (id: String, index: Dictionary<String, [RouteValue]>.Index)?
-    /// Where ``splits`` is kept.
-    var splitTable: [String: SplitState]
-    /// The split the fold last changed and its place in ``splitTable``.
-    var lastSplit: (id: String, index: Dictionary<String, SplitState>.Index)?
 
     /// A new, empty scene (its screen is `root`).
     public init(
@@ -120,25 +60,9 @@ public struct SceneState: Hashable, Sendable {
     ) {
         self.modals = modals
         self.sizeClass = sizeClass
-        self.splitTable = splits
-        self.lastSplit = nil
-        self.stackTable = stacks
-        self.lastStack = nil
+        self.splits = splits
+        self.stacks = stacks
         self.tabs = tabs
-    }
-
-    /// Everything but the fold's lookup cache is compared.
-    public static func == (a: SceneState, b: SceneState) -> Bool {
-        a.modals == b.modals && a.sizeClass == b.sizeClass && a.splitTable == b.splitTable
-            && a.stackTable == b.stackTable && a.tabs == b.tabs
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(modals)
-        hasher.combine(sizeClass)
-        hasher.combine(splitTable)
-        hasher.combine(stackTable)
-        hasher.combine(tabs)
     }
 }
 

@@ -14,36 +14,37 @@ extension SceneState {
     /// The split rule for split `S`: the top of stack `S`; else the first
     /// value of the first non-empty column among detail, content, sidebar;
     /// else `split:<S>`. Visibility and size class do not matter.
-    public var screen: String { screenKey.name }
+    public var screen: String { screenKey(SceneCache()).name }
 
-    /// The visible screen without building its name.
-    var screenKey: ScreenKey {
+    /// The visible screen without building its name; the stack in `cache`
+    /// (this scene's) is found without hashing its id.
+    func screenKey(_ cache: SceneCache) -> ScreenKey {
         if let modal = modals.last?.modal {
-            if let value = top(ofStack: modal) { return ScreenKey(value) }
+            if let value = top(ofStack: modal, cache) { return ScreenKey(value) }
             return .modal(modal)
         }
         if let tab = tabs.selected {
-            if !splitTable.isEmpty, splitTable.index(forKey: tab) != nil { return splitScreenKey(tab) }
-            if let value = top(ofStack: tab) { return ScreenKey(value) }
+            if !splits.isEmpty, splits.index(forKey: tab) != nil { return splitScreenKey(tab, cache) }
+            if let value = top(ofStack: tab, cache) { return ScreenKey(value) }
             return .tab(tab)
         }
-        if !splitTable.isEmpty, splitTable.index(forKey: "main") != nil { return splitScreenKey("main") }
-        if let value = top(ofStack: "main") { return ScreenKey(value) }
+        if !splits.isEmpty, splits.index(forKey: "main") != nil { return splitScreenKey("main", cache) }
+        if let value = top(ofStack: "main", cache) { return ScreenKey(value) }
         return .root
     }
 
     /// The top of stack `id`; the stack the fold last changed is found
     /// without hashing its id.
     @inline(__always)
-    private func top(ofStack id: String) -> RouteValue? {
-        if let last = lastStack, last.id == id { return stackTable.values[last.index].last }
-        return stackTable.isEmpty ? nil : stackTable[id]?.last
+    private func top(ofStack id: String, _ cache: SceneCache) -> RouteValue? {
+        if let last = cache.stack, last.id == id { return stacks.values[last.index].last }
+        return stacks.isEmpty ? nil : stacks[id]?.last
     }
 
     /// The split rule for split `id`, which exists.
-    private func splitScreenKey(_ id: String) -> ScreenKey {
-        if let value = top(ofStack: id) { return ScreenKey(value) }
-        if let split = splitTable[id] {
+    private func splitScreenKey(_ id: String, _ cache: SceneCache) -> ScreenKey {
+        if let value = top(ofStack: id, cache) { return ScreenKey(value) }
+        if let split = splits[id] {
             if let value = split.detail.first ?? split.content.first ?? split.sidebar.first {
                 return ScreenKey(value)
             }

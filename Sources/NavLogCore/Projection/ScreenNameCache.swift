@@ -8,7 +8,7 @@
 /// storage object, which the table keeps alive, so its address is not
 /// reused while it is here); different bits only mean a miss. Used by one
 /// thread at a time; share one among the sessions a thread follows.
-public final class ScreenNameCache {
+package final class ScreenNameCache {
     private struct Slot {
         var type: String
         var id: String
@@ -21,7 +21,7 @@ public final class ScreenNameCache {
     private static let comparable = MemoryLayout<String>.size == 16
 
     /// A table of `slots` entries (rounded up to a power of two).
-    public init(slots: Int = 512) {
+    package init(slots: Int = 512) {
         var size = 16
         while size < slots { size <<= 1 }
         self.slots = Array(repeating: nil, count: size)
@@ -31,6 +31,7 @@ public final class ScreenNameCache {
     /// The name of a visible screen.
     func name(of key: ScreenKey) -> String {
         guard case .route(let type, let id?) = key, Self.comparable else { return key.name }
+        // Unsafe: a String's two words, read without hashing its bytes; equal bits mean equal strings (above).
         let t = unsafeBitCast(type, to: (UInt64, UInt64).self)
         let i = unsafeBitCast(id, to: (UInt64, UInt64).self)
         var h = (t.0 ^ (t.1 &* 0x9E37_79B9_7F4A_7C15)) &+ (i.0 ^ (i.1 &* 0xC2B2_AE3D_27D4_EB4F)) &* 0x1656_67B1_9E37_79F9

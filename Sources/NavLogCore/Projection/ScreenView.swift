@@ -23,14 +23,14 @@ public struct ScreenView: Hashable, Sendable {
     }
 }
 
-extension NavigationState {
+extension NavigationProjector {
     /// Applies one event like ``apply(_:)`` and appends a ``ScreenView`` to
     /// `screenViews` when the event changed its scene's visible screen.
     ///
     /// ```swift
-    /// var state = NavigationState(session: "s-1")
+    /// var projector = NavigationProjector(session: "s-1")
     /// var views: [ScreenView] = []
-    /// for event in events { state.apply(event, screenViews: &views) }
+    /// for event in events { projector.apply(event, screenViews: &views) }
     /// ```
     ///
     /// Only the event's own scene can change. A new (or re-created) scene
@@ -54,31 +54,42 @@ extension NavigationState {
     @inline(__always)
     mutating func applyTrackingScreen(_ event: Event, names: ScreenNameCache? = nil) -> (anomalies: [AnomalyKind], screen: String?) {
         guard event.kind.canChangeScreen else { return (apply(event), nil) }
-        let wasEnded = ended
-        seq = event.seq
-        t = event.t
+        let wasEnded = advance(seq: event.seq, t: event.t)
         let index = sceneIndex(event.sceneID)
-        let remembered = lastScreen
+        let remembered = cache.screen
         var before = ScreenKey.root
         var after = ScreenKey.root
         // In place (no copy of the scene): the screen before (unless
         // remembered), the change, the screen after.
-        let own = Self.apply(event.kind, to: &sceneTable.values[index], before: remembered, &before, &after)
-        lastScreen = after
-        if let own { record(own) }
+        let own = Self.apply(event.kind, to: &state.scenes.values[index], cache: &cache.inScene,
+                             before: remembered, &before, &after)
+        cache.screen = after
+        if let own { state.record(own) }
         let screen = after.hasSameName(as: before) ? nil : names?.name(of: after) ?? after.name
         return (finish(own, wasEnded: wasEnded), screen)
     }
 
     @inline(__always)
     private static func apply(
-        _ kind: EventKind, to scene: inout SceneState, before remembered: ScreenKey?,
+        _ kind: EventKind, to scene: inout SceneState, cache: inout SceneCache, before remembered: ScreenKey?,
         _ before: inout ScreenKey, _ after: inout ScreenKey
     ) -> AnomalyKind? {
-        before = remembered ?? scene.screenKey
-        let own = scene.apply(kind)
-        after = scene.screenKey
+        before = remembered ?? scene.screenKey(cache)
+        let own = scene.apply(kind, cache: &cache)
+        after = scene.screenKey(cache)
         return own
+    }
+}
+
+extension NavigationState {
+    /// Applies one event like ``apply(_:)`` and appends a ``ScreenView`` to
+    /// `screenViews` when the event changed its scene's visible screen (see
+    /// ``NavigationProjector/apply(_:screenViews:)``, which folds many).
+    @discardableResult
+    public mutating func apply(_ event: Event, screenViews: inout [ScreenView]) -> [AnomalyKind] {
+        var projector = NavigationProjector(state: consume self)
+        defer { self = projector.state }
+        return projector.apply(event, screenViews: &screenViews)
     }
 }
 

@@ -27,16 +27,18 @@ struct SampleSceneModel {
     /// The split of this layout (`main` or `browse`), if it has one.
     let splitID: String?
 
-    var tabs: [String] = []
-    var hidden: [String] = []
-    var selected: String?
-    /// Stacks by id, in creation order.
-    var stackIDs: [String] = []
-    var stackPaths: [[RouteValue]] = []
+    /// The scene as the projection has it after the events emitted so far.
+    private(set) var state = SceneState()
+
+    /// Tab order.
+    var tabs: [String] { state.tabs.order }
+    /// Hidden tabs, in tab order.
+    var hidden: [String] { state.tabs.hidden.isEmpty ? [] : tabs.filter { state.tabs.hidden.contains($0) } }
+    var selected: String? { state.tabs.selected }
     /// The layout's split once an event has named it.
-    var split: SplitState?
-    var modals: [ModalPresentation] = []
-    var sizeClass: SizeClass?
+    var split: SplitState? { splitID.flatMap { state.splits[$0] } }
+    var modals: [ModalPresentation] { state.modals }
+    var sizeClass: SizeClass? { state.sizeClass }
 
     init(id: String, field: String?, layout: Layout) {
         self.id = id
@@ -51,22 +53,12 @@ struct SampleSceneModel {
 
     /// Forgets everything (the scene was closed and opened again).
     mutating func reset() {
-        tabs = []
-        hidden = []
-        selected = nil
-        stackIDs = []
-        stackPaths = []
-        split = nil
-        modals = []
-        sizeClass = nil
+        state = SceneState()
     }
 
     // MARK: Reading
 
-    func path(_ stack: String) -> [RouteValue] {
-        if let i = stackIDs.firstIndex(of: stack) { return stackPaths[i] }
-        return []
-    }
+    func path(_ stack: String) -> [RouteValue] { state.stacks[stack] ?? [] }
 
     func isPresented(_ modal: String) -> Bool { modals.contains { $0.modal == modal } }
 
@@ -105,101 +97,14 @@ struct SampleSceneModel {
     }
 
     /// The visible screen's name (contract §2), for `state.restore` objects.
-    var screen: String {
-        if let top = modals.last { return path(top.modal).last?.screenName ?? "modal:" + top.modal }
-        if let tab = selected {
-            if tab == splitID, split != nil { return splitFocus(tab)?.screenName ?? "split:" + tab }
-            return path(tab).last?.screenName ?? "tab:" + tab
-        }
-        if splitID == "main", split != nil { return splitFocus("main")?.screenName ?? "split:main" }
-        return path("main").last?.screenName ?? "root"
-    }
+    var screen: String { state.screen }
 
     // MARK: Applying events
 
-    private mutating func withPath(_ stack: String, _ body: (inout [RouteValue]) -> Void) {
-        if let i = stackIDs.firstIndex(of: stack) {
-            body(&stackPaths[i])
-        } else {
-            var path: [RouteValue] = []
-            body(&path)
-            stackIDs.append(stack)
-            stackPaths.append(path)
-        }
-    }
-
-    /// Applies one event's effect on this scene, as the projection does, and
-    /// returns the anomaly it records, if any (`after-end` is the session's).
+    /// Applies one event's effect on this scene by the projection's rules
+    /// and returns the anomaly it records, if any (`after-end` is the session's).
     mutating func apply(_ kind: EventKind) -> AnomalyKind? {
-        switch kind {
-        case .tabsDefine(let defined):
-            var order: [String] = []
-            for t in defined where !order.contains(t) { order.append(t) }
-            tabs = order
-            hidden.removeAll { !order.contains($0) }
-        case .tabSelect(let tab):
-            if !tabs.contains(tab) { tabs.append(tab) }
-            selected = tab
-            if hidden.contains(tab) { return .selectHidden }
-        case .tabVisibility(let tab, let isHidden):
-            if isHidden {
-                if !hidden.contains(tab) { hidden.append(tab) }
-            } else {
-                hidden.removeAll { $0 == tab }
-            }
-        case .stackPush(let stack, let value):
-            withPath(stack) { $0.append(value) }
-        case .stackPop(let stack, let count):
-            let n = count ?? 1
-            var underflow = false
-            withPath(stack) { path in
-                underflow = n > path.count
-                path.removeLast(min(n, path.count))
-            }
-            if underflow { return .popUnderflow }
-        case .stackPopToRoot(let stack):
-            withPath(stack) { $0.removeAll() }
-        case .stackSet(let stack, let newPath):
-            withPath(stack) { $0 = newPath }
-        case .splitSelect(_, let column, let selection):
-            var s = split ?? SplitState()
-            s[column] = selection
-            split = s
-        case .splitVisibility(_, let visibility):
-            var s = split ?? SplitState()
-            s.visibility = visibility
-            split = s
-        case .modalPresent(let modal, let style):
-            if isPresented(modal) { return .presentDuplicate }
-            modals.append(ModalPresentation(modal: modal, style: style ?? .sheet))
-        case .modalDismiss(let modal?):
-            guard let i = modals.firstIndex(where: { $0.modal == modal }) else { return .dismissUnknown }
-            modals.removeSubrange(i...)
-        case .modalDismiss(nil):
-            if modals.isEmpty { return .dismissEmpty }
-            modals.removeLast()
-        case .stateRestore(let state, _):
-            restore(state)
-        case .layoutChange(let newSizeClass):
-            sizeClass = newSizeClass
-        case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .urlOpen, .mark, .other:
-            break
-        }
-        return nil
-    }
-
-    private mutating func restore(_ state: SceneState) {
-        reset()
-        tabs = state.tabs.order
-        hidden = state.tabs.order.filter { state.tabs.hidden.contains($0) }
-        selected = state.tabs.selected
-        for id in state.stacks.keys.sorted(by: utf8Less) {
-            stackIDs.append(id)
-            stackPaths.append(state.stacks[id]!)
-        }
-        if let splitID { split = state.splits[splitID] }
-        modals = state.modals
-        sizeClass = state.sizeClass
+        state.apply(kind)
     }
 
     // MARK: As a contract scene object
@@ -207,16 +112,9 @@ struct SampleSceneModel {
     /// This scene as the core's ``SceneState`` and as the §2 JSON object a
     /// `state.restore` event carries.
     var restoreState: (state: SceneState, json: [String: JSONValue]) {
-        var state = SceneState(sizeClass: sizeClass, tabs: TabState(order: tabs, hidden: Set(hidden), selected: selected))
-        state.modals = modals
-        var stacksJSON: [String: JSONValue] = [:]
-        for (i, id) in stackIDs.enumerated() {
-            state.stacks[id] = stackPaths[i]
-            stacksJSON[id] = .array(stackPaths[i].map(routeJSON))
-        }
+        let split = self.split
         var splitsJSON: [String: JSONValue] = [:]
         if let splitID, let split {
-            state.splits[splitID] = split
             splitsJSON[splitID] = .object([
                 "sidebar": .array(split.sidebar.map(routeJSON)),
                 "content": .array(split.content.map(routeJSON)),
@@ -226,12 +124,12 @@ struct SampleSceneModel {
         }
         let json: [String: JSONValue] = [
             "modals": .array(modals.map { .object(["modal": .string($0.modal), "style": .string($0.style.rawValue)]) }),
-            "screen": .string(screen),
+            "screen": .string(state.screen),
             "sizeClass": sizeClass.map { .string($0.rawValue) } ?? .null,
             "splits": .object(splitsJSON),
-            "stacks": .object(stacksJSON),
+            "stacks": .object(state.stacks.mapValues { .array($0.map(routeJSON)) }),
             "tabs": .object([
-                "hidden": .array(tabs.filter { hidden.contains($0) }.map { .string($0) }),
+                "hidden": .array(hidden.map { .string($0) }),
                 "order": .array(tabs.map { .string($0) }),
                 "selected": selected.map { .string($0) } ?? .null,
             ]),

@@ -23,12 +23,12 @@ public struct CheckpointedTimeline: StateTimeline, Sendable {
         self.session = session
         self.events = events
         self.interval = interval
-        var state = NavigationState(session: session)
-        var checkpoints = [state]
+        var projector = NavigationProjector(session: session)
+        var checkpoints = [projector.state]
         checkpoints.reserveCapacity(events.count / interval + 1)
         for (index, event) in events.enumerated() {
-            state.apply(event)
-            if (index + 1) % interval == 0 { checkpoints.append(state) }
+            projector.apply(event)
+            if (index + 1) % interval == 0 { checkpoints.append(projector.state) }
         }
         self.checkpoints = checkpoints
     }
@@ -45,12 +45,12 @@ public struct CheckpointedTimeline: StateTimeline, Sendable {
     public func state(at position: Int) -> NavigationState {
         precondition(position >= 0 && position <= count, "position \(position) outside 0...\(count)")
         let k = position / interval
-        var state = checkpoints[k]
+        var projector = NavigationProjector(state: checkpoints[k])
         var p = k * interval
         while p < position {
-            state.apply(events[p])
+            projector.apply(events[p])
             p += 1
         }
-        return state
+        return projector.state
     }
 }

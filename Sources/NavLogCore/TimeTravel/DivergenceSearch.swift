@@ -16,8 +16,10 @@
 /// of each side for showing what led up to a divergence.
 public struct DivergenceSearch: Sendable {
     /// The states after ``position`` events of each side.
-    public private(set) var stateA: NavigationState
-    public private(set) var stateB: NavigationState
+    public var stateA: NavigationState { projectorA.state }
+    public var stateB: NavigationState { projectorB.state }
+    private var projectorA: NavigationProjector
+    private var projectorB: NavigationProjector
     /// Events applied to each side so far.
     public private(set) var position: Int
     /// Whether the states differ after ``position`` (the search is over).
@@ -32,8 +34,8 @@ public struct DivergenceSearch: Sendable {
 
     /// Starts at `position` from two states with equal scenes.
     public init(stateA: NavigationState, stateB: NavigationState, position: Int = 0, context: Int = 5) {
-        self.stateA = stateA
-        self.stateB = stateB
+        self.projectorA = NavigationProjector(state: stateA)
+        self.projectorB = NavigationProjector(state: stateB)
         self.position = position
         self.context = max(context, 0)
     }
@@ -65,14 +67,15 @@ public struct DivergenceSearch: Sendable {
         precondition(!diverged, "the search is over")
         guard a != nil || b != nil else { return false }
         position += 1
-        if let a { stateA.apply(a) }
-        if let b { stateB.apply(b) }
+        if let a { projectorA.apply(a) }
+        if let b { projectorB.apply(b) }
         let differ: Bool
         if (a == nil || b == nil) && lengthRule {
             differ = true   // one side ended: the length rule
         } else {
             let x = (a ?? b)!.sceneID, y = (b ?? a)!.sceneID
-            differ = stateA.scenes[x] != stateB.scenes[x] || stateA.scenes[y] != stateB.scenes[y]
+            differ = projectorA.state.scenes[x] != projectorB.state.scenes[x]
+                || projectorA.state.scenes[y] != projectorB.state.scenes[y]
         }
         if differ {
             diverged = true
@@ -88,8 +91,8 @@ public struct DivergenceSearch: Sendable {
     /// keeping them as context.
     public mutating func advanceSame(_ a: Event, _ b: Event) {
         position += 1
-        stateA.apply(a)
-        stateB.apply(b)
+        projectorA.apply(a)
+        projectorB.apply(b)
         remember(a, b)
     }
 

@@ -72,11 +72,11 @@ extension StateTimeline {
     /// - Complexity: O(distance) events applied forward from `position`.
     public func position(after position: Int, matching pattern: GlobPattern) -> Int? {
         guard position < count else { return nil }
-        var state = state(at: position)
+        var projector = NavigationProjector(state: state(at: position))
         for p in (position + 1)...count {
             let event = event(at: p)
-            state.apply(event)
-            if event.matches(pattern, screen: state.scenes[event.sceneID]?.screen) { return p }
+            projector.apply(event)
+            if event.matches(pattern, screen: projector.state.scenes[event.sceneID]?.screen) { return p }
         }
         return nil
     }

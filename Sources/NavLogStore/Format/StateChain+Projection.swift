@@ -6,8 +6,8 @@ import NavLogCore
 
 extension StateChain {
     @inline(__always)
-    static func project(_ state: inout NavigationState, _ event: Event) {
-        _ = state.apply(event)
+    static func project(_ projector: inout NavigationProjector, _ event: Event) {
+        _ = projector.apply(event)
     }
 
     /// The canonical text of ``NavigationState/checkpointJSON``.

@@ -5,24 +5,26 @@ import NavLogCore
 ///
 ///     h_k = XXH64( u64le(h_{k−1}) ‖ u64le(XXH64(checkpoint JSON of s_k)) ),  h_{−1} = 0
 struct StateChain {
+    /// Folds the events; holds the state after the last applied event.
+    private var projector: NavigationProjector
     /// The state after the last applied event.
-    private(set) var state: NavigationState
+    var state: NavigationState { projector.state }
     /// h of the last sealed block (0 before the first).
     private(set) var hash: UInt64
 
     init(session: String) {
-        state = NavigationState(session: session)
+        projector = NavigationProjector(session: session)
         hash = 0
     }
 
     init(state: NavigationState, hash: UInt64) {
-        self.state = state
+        self.projector = NavigationProjector(state: state)
         self.hash = hash
     }
 
     /// Folds one event into the state.
     mutating func apply(_ event: Event) {
-        Self.project(&state, event)
+        Self.project(&projector, event)
     }
 
     /// Folds one canonical line, summarized by `parser`, into the state
@@ -30,7 +32,7 @@ struct StateChain {
     @inline(__always)
     mutating func apply(_ summary: CanonicalLineSummary, of line: UnsafeRawBufferPointer,
                         with parser: inout EventLineParser) {
-        parser.fold(summary, line: line, into: &state)
+        parser.fold(summary, line: line, into: &projector)
     }
 
     /// Ends a block: advances the chain with the current state and returns

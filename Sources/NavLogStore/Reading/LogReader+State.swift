@@ -9,25 +9,25 @@ extension LogReader {
     public func state(afterSeq n: Int) throws(LogError) -> NavigationState {
         let session = try session() ?? ""
         guard n > 0 else { return NavigationState(session: session) }
-        var state: NavigationState
+        var state: NavigationProjector
         var startBlock = 0
         if let ref = lastCheckpoint(where: { $0.seq <= n }) {
-            state = try loadCheckpoint(ref).state
+            state = NavigationProjector(state: try loadCheckpoint(ref).state)
             startBlock = ref.blockIndex + 1
         } else {
-            state = NavigationState(session: session)
+            state = NavigationProjector(session: session)
         }
         var i = startBlock
         while i < blocks.count, blocks[i].firstSeq <= n {
             let done = try fold(block: blocks[i], into: &state) { $0.seq <= n ? .apply : .stop }
-            if done { return state }
+            if done { return state.state }
             i += 1
         }
         for event in tailEvents {
             if event.seq > n { break }
             StateChain.project(&state, event)
         }
-        return state
+        return state.state
     }
 
     /// The state after every event with `t ≤ instant`, applied in seq order
@@ -45,13 +45,13 @@ extension LogReader {
             if blocks[mid].runningMaxT <= limit { low = mid + 1 } else { high = mid }
         }
         let whole = low
-        var state: NavigationState
+        var state: NavigationProjector
         var startBlock = 0
         if let ref = lastCheckpoint(where: { $0.blockIndex < whole }) {
-            state = try loadCheckpoint(ref).state
+            state = NavigationProjector(state: try loadCheckpoint(ref).state)
             startBlock = ref.blockIndex + 1
         } else {
-            state = NavigationState(session: session)
+            state = NavigationProjector(session: session)
         }
         for i in startBlock..<whole {
             _ = try fold(block: blocks[i], into: &state) { _ in .apply }
@@ -69,7 +69,7 @@ extension LogReader {
         for event in tailEvents where event.t.milliseconds <= limit {
             StateChain.project(&state, event)
         }
-        return state
+        return state.state
     }
 
     /// The state at `spec` (contract §2): after a seq, at an instant, or at the end.
@@ -92,7 +92,7 @@ extension LogReader {
 
     /// Folds a block's events as `decide` says; returns whether it stopped.
     private func fold(
-        block entry: BlockEntry, into state: inout NavigationState, _ decide: (Event) -> FoldStep
+        block entry: BlockEntry, into state: inout NavigationProjector, _ decide: (Event) -> FoldStep
     ) throws(LogError) -> Bool {
         let reader = try requireBlockReader()
         try reader.read(entry)

@@ -66,11 +66,11 @@ enum ExportWriter {
     /// Every event of one input, redacted when asked, with the screen view it emitted.
     private static func events(of source: AnalyticsInputs.Source, redactor: EventRedactor?, scratch: LogScanScratch,
                                _ body: (Event, ScreenView?) throws -> Void) throws {
-        var states: [SessionID: NavigationState] = [:]
+        var states: [SessionID: NavigationProjector] = [:]
         var views: [ScreenView] = []
         try AnalyticsInputs.forEachEvent(in: source, scratch: scratch) { original in
             let event = redactor.map { $0.redact(original) } ?? original
-            states[SessionID(event.session), default: NavigationState(session: event.session)].apply(event, screenViews: &views)
+            states[SessionID(event.session), default: NavigationProjector(session: event.session)].apply(event, screenViews: &views)
             try body(event, views.last)
             views.removeAll(keepingCapacity: true)
         }

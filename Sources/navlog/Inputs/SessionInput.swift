@@ -24,16 +24,16 @@ enum SessionInput {
             try blocks?.prepare(reader, path)
             do { return try reader.state(at: spec) } catch { throw CLIFailure(error) }
         }
-        var states: [SessionID: NavigationState] = [:]
+        var states: [SessionID: NavigationProjector] = [:]
         let only = try readNDJSON(path, session: session, option: option) { event in
             let key = SessionID(event.session)
             if spec.includes(event) {
-                states[key, default: NavigationState(session: event.session)].apply(event)
+                states[key, default: NavigationProjector(session: event.session)].apply(event)
             } else if states[key] == nil {
-                states[key] = NavigationState(session: event.session)
+                states[key] = NavigationProjector(session: event.session)
             }
         }
-        return states[SessionID(only)]!
+        return states[SessionID(only)]!.state
     }
 
     /// Every event of the one session in `path`, in seq order. Rejected
