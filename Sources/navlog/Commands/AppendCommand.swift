@@ -27,15 +27,15 @@ struct AppendCommand: ParsableCommand {
     @Argument(help: "The .navlog file to append to.", completion: .file())
     var log: String
 
-    @Option(help: ArgumentHelp("every-append, every-seal, on-flush, or MILLISECONDS.", valueName: "policy"),
-            completion: .list(DurabilityChoice.names), transform: DurabilityChoice.init(parsing:))
-    var durability: DurabilityChoice = .onFlush
+    @Option(help: ArgumentHelp("every-append, every-seal, on-flush, or MILLISECONDS (default: on-flush).", valueName: "policy"),
+            completion: .list(LogWriterOptions.Durability.argumentNames), transform: LogWriterOptions.Durability.init(argument:))
+    var durability: LogWriterOptions.Durability = .onFlush
 
     @Flag(help: "Print each event's seq on standard output once it is durable.")
     var ack = false
 
     func run() throws {
-        let policy = durability.policy
+        let policy = durability
         let writer: LogWriter
         do { writer = try LogWriter(path: log, options: LogWriterOptions(durability: policy, sealsInBackground: true)) } catch {
             throw CLIFailure.trouble(error.description)

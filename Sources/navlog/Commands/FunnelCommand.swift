@@ -53,7 +53,7 @@ struct FunnelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only sessions that started at or before this instant (RFC 3339).", valueName: "time"))
     var to: String?
 
-    @Option(help: ArgumentHelp("table, csv, json or svg (default: table).", valueName: "format"))
+    @Option(help: ArgumentHelp("The output format (default: table).", valueName: "format"))
     var format: FunnelFormat?
 
     @Flag(name: .long, help: "Print JSON: the same as --format json.")

@@ -38,7 +38,7 @@ struct ImportCSVCommand: ParsableCommand {
     @Option(name: .customLong("screen-name"), help: ArgumentHelp("The column naming the screen of a screen view.", valueName: "col"))
     var screenName: String?
 
-    @Option(help: ArgumentHelp("Unit of integer times: s, ms or us.", valueName: "unit"))
+    @Option(help: ArgumentHelp("The unit of integer times.", valueName: "unit"))
     var epoch: CSVEventConverter.EpochUnit = .ms
 
     func validate() throws {

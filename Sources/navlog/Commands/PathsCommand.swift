@@ -37,7 +37,7 @@ struct PathsCommand: ParsableCommand {
     @Option(help: "Screens after (before) the matching one.")
     var depth: Int = 3
 
-    @Option(help: ArgumentHelp("table, csv or json (default: table).", valueName: "format"))
+    @Option(help: ArgumentHelp("The output format (default: table).", valueName: "format"))
     var format: PathsFormat?
 
     @Flag(name: .long, help: "Print JSON: the same as --format json.")
