@@ -21,11 +21,24 @@ import Testing
         return (store, all)
     }
 
-    /// One row per event: its session and seq.
+    /// One row per event: its session and seq. Each session's first event
+    /// takes a while, so that both workers surely take sources.
     struct SeqRows: ExportRows {
         mutating func write(_ event: Event, view: ScreenView?, to out: inout [UInt8]) {
+            if event.seq == 1 { usleep(2_000) }
             out += Array("\(event.session) \(event.seq)\n".utf8)
         }
+    }
+
+    /// The sessions counted, slowly (as ``SeqRows``).
+    struct SessionNames: SessionTally {
+        static var needsMarks: Bool { false }
+        var names: [String] = []
+        mutating func add(_ session: SessionOccurrences) {
+            usleep(2_000)
+            names.append(session.session)
+        }
+        mutating func merge(_ other: SessionNames) { names += other.names }
     }
 
     static func rows(_ stream: SessionStream) -> (text: String, error: SessionStreamError?) {
@@ -97,6 +110,8 @@ import Testing
             for event in events { occurrences.add(event) }
             expected.add(occurrences)
         }
+        let names = try SessionStream(paths: [store], workers: 2).tally { SessionNames() }.names
+        #expect(names.sorted() == logs.map { $0[0].session }.sorted())
         let tally = try SessionStream(paths: [store], workers: 2).tally { ScreenPathTally(mode: .transitions) }
         #expect(tally.sessions == 40)
         #expect(tally.total == expected.total)
