@@ -1,4 +1,5 @@
 import ArgumentParser
+import NavLogStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,9 +33,9 @@ struct NavLog: ParsableCommand {
             try command.run()
             status = 0
         } catch let failure as CLIFailure {
-            Output.flushStandardOutput()
-            Output.error(failure.message)
-            status = failure.exitCode
+            status = report(failure)
+        } catch let error as SessionStreamError {
+            status = report(CLIFailure(error))
         } catch {
             let code = exitCode(for: error)
             if code == .success {
@@ -55,6 +56,13 @@ struct NavLog: ParsableCommand {
 }
 
 extension NavLog {
+    /// Prints a failure as one line on standard error; its exit status.
+    static func report(_ failure: CLIFailure) -> Int32 {
+        Output.flushStandardOutput()
+        Output.error(failure.message)
+        return failure.exitCode
+    }
+
     /// The (sub)command the arguments name — `navlog`, `navlog replay`,
     /// `navlog import csv` — so that a usage error points to its own help.
     static func commandPath(_ arguments: [String]) -> String {

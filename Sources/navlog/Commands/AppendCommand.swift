@@ -27,29 +27,15 @@ struct AppendCommand: ParsableCommand {
     @Argument(help: "The .navlog file to append to.", completion: .file())
     var log: String
 
-    @Option(help: ArgumentHelp("every-append, every-seal, on-flush, or MILLISECONDS.", valueName: "policy"), completion: .list(["every-append", "every-seal", "on-flush"]))
-    var durability: String = "on-flush"
+    @Option(help: ArgumentHelp("every-append, every-seal, on-flush, or MILLISECONDS (default: on-flush).", valueName: "policy"),
+            completion: .list(LogWriterOptions.Durability.argumentNames), transform: LogWriterOptions.Durability.init(argument:))
+    var durability: LogWriterOptions.Durability = .onFlush
 
     @Flag(help: "Print each event's seq on standard output once it is durable.")
     var ack = false
 
-    func validate() throws {
-        if Self.policy(durability) == nil {
-            throw ValidationError("--durability must be every-append, every-seal, on-flush or a number of milliseconds, got \(durability)")
-        }
-    }
-
-    static func policy(_ text: String) -> LogWriterOptions.Durability? {
-        switch text {
-        case "every-append": .everyAppend
-        case "every-seal": .everySeal
-        case "on-flush": .onFlush
-        default: Int(text).flatMap { $0 >= 0 ? .interval(milliseconds: $0) : nil }
-        }
-    }
-
     func run() throws {
-        let policy = Self.policy(durability)!
+        let policy = durability
         let writer: LogWriter
         do { writer = try LogWriter(path: log, options: LogWriterOptions(durability: policy, sealsInBackground: true)) } catch {
             throw CLIFailure.trouble(error.description)

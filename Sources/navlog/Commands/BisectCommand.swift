@@ -47,7 +47,7 @@ struct BisectCommand: ParsableCommand {
     var json = false
 
     @Option(name: .long, help: ArgumentHelp("Compare by event position (default) or by seq.", valueName: "position|seq"), completion: .list(["position", "seq"]))
-    var align: String = "position"
+    var align: BisectAlignment = .position
 
     @Option(name: .long, help: ArgumentHelp("With one input: the first event after which the screen matches this glob.", valueName: "pattern"))
     var until: String?
@@ -78,7 +78,6 @@ struct BisectCommand: ParsableCommand {
             guard inputs.count == 2 else { throw ValidationError("give two inputs A and B (or one with --until PATTERN)") }
             try InputOutputChecks.standardInputOnce(inputs)
         }
-        guard align == "position" || align == "seq" else { throw ValidationError("--align must be position or seq, got \(align)") }
         guard context >= 0 else { throw ValidationError("--context must be at least 0") }
     }
 
@@ -91,7 +90,7 @@ struct BisectCommand: ParsableCommand {
         var skipped = 0
         let checked = BlockCheck(blockCheck)
         let search: DivergenceSearch
-        if align == "position" && SessionInput.isLog(a) && SessionInput.isLog(b) {
+        if align == .position && SessionInput.isLog(a) && SessionInput.isLog(b) {
             let readerA = try SessionInput.openLog(a, session: idA), readerB = try SessionInput.openLog(b, session: idB)
             try SessionInput.requireEvents(readerA, a)
             try SessionInput.requireEvents(readerB, b)
@@ -107,11 +106,11 @@ struct BisectCommand: ParsableCommand {
             // The option is named only when no session was picked for that side.
             let x = try SessionInput.events(of: a, session: idA, option: "--session-a")
             let y = try SessionInput.events(of: b, session: idB, option: "--session-b")
-            search = align == "seq"
+            search = align == .seq
                 ? DivergenceSearch.firstSeqDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
                 : DivergenceSearch.firstDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
         }
-        let report = BisectReport(search: search, inputs: (a, b), align: align, method: method,
+        let report = BisectReport(search: search, inputs: (a, b), align: align.rawValue, method: method,
                                   blocksDecompressed: blocks, skippedEvents: skipped)
         if json {
             Output.line(report.jsonValue.canonicalText)

@@ -28,8 +28,8 @@ struct ExportOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"), completion: .file())
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("csv (RFC 4180, \\n line ends) or ndjson.", valueName: "format"), completion: .list(["csv", "ndjson"]))
-    var format: String = "csv"
+    @Option(help: ArgumentHelp("csv (RFC 4180, \\n line ends) or ndjson.", valueName: "format"))
+    var format: ExportFormat = .csv
 
     @Flag(help: "Drop meta, route data and unknown fields; replace route ids with a keyed hash (HMAC-SHA-256).")
     var redact = false
@@ -40,7 +40,6 @@ struct ExportOptions: ParsableArguments {
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("export: give at least one log, store or NDJSON file") }
         try InputOutputChecks.standardInputOnce(inputs)
-        if !["csv", "ndjson"].contains(format) { throw ValidationError("export: --format is csv or ndjson, got \(format)") }
         if redactKey != nil && !redact { throw ValidationError("export: --redact-key goes with --redact") }
         if redact && key == nil {
             throw ValidationError("export: --redact needs a key: --redact-key KEY or the environment variable NAVLOG_REDACT_KEY")

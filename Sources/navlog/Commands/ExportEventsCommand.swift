@@ -1,5 +1,6 @@
 import ArgumentParser
 import NavLogCore
+import NavLogStore
 
 /// `navlog export events`: every event, as canonical NDJSON or flat CSV.
 struct ExportEventsCommand: ParsableCommand {
@@ -24,14 +25,14 @@ struct ExportEventsCommand: ParsableCommand {
     @OptionGroup var options: ExportOptions
 
     func run() throws {
-        let inputs = try AnalyticsInputs(options.inputs)
-        let ndjson = options.format == "ndjson"
+        let inputs = try SessionStream(commandLine: options.inputs)
+        let ndjson = options.format == .ndjson
         if !ndjson {
             var csv = CSVWriter()
             csv.row(EventCSVColumns.header)
             Output.write(csv.bytes)
         }
-        try ExportWriter.run(inputs, redactor: options.redactor) { EventRows(ndjson: ndjson) }
+        try inputs.writeRows(redactor: options.redactor, to: { Output.write($0) }) { EventRows(ndjson: ndjson) }
     }
 }
 

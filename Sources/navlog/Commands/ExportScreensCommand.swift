@@ -1,5 +1,6 @@
 import ArgumentParser
 import NavLogCore
+import NavLogStore
 
 /// `navlog export screens`: one row per screen view (contract §2, §4).
 struct ExportScreensCommand: ParsableCommand {
@@ -27,14 +28,14 @@ struct ExportScreensCommand: ParsableCommand {
     var withMarks = false
 
     func run() throws {
-        let inputs = try AnalyticsInputs(options.inputs)
-        let ndjson = options.format == "ndjson", withMarks = self.withMarks
+        let inputs = try SessionStream(commandLine: options.inputs)
+        let ndjson = options.format == .ndjson, withMarks = self.withMarks
         if !ndjson {
             var csv = CSVWriter()
             csv.row(["session", "seq", "t", "scene", "screen"] + (withMarks ? ["kind"] : []))
             Output.write(csv.bytes)
         }
-        try ExportWriter.run(inputs, redactor: options.redactor) { ScreenRows(ndjson: ndjson, withMarks: withMarks) }
+        try inputs.writeRows(redactor: options.redactor, to: { Output.write($0) }) { ScreenRows(ndjson: ndjson, withMarks: withMarks) }
     }
 }
 

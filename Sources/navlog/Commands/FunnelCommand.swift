@@ -1,5 +1,6 @@
 import ArgumentParser
 import NavLogCore
+import NavLogStore
 
 /// `navlog funnel LOGS_OR_STORES… --step P …`: how many sessions reach each
 /// step of a funnel (contract §4 "Funnels").
@@ -37,8 +38,8 @@ struct FunnelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("All steps within this long of the start: 90s, 10m, 1h30m, 1.5s (units ms s m h d).", valueName: "duration"))
     var within: String?
 
-    @Option(help: ArgumentHelp("ordered (steps in order, anything between) or strict (each step the very next screen view).", valueName: "mode"), completion: .list(["ordered", "strict"]))
-    var order: String = "ordered"
+    @Option(help: ArgumentHelp("ordered (steps in order, anything between) or strict (each step the very next screen view).", valueName: "mode"))
+    var order: FunnelOrder = .ordered
 
     @Option(help: ArgumentHelp("A session with an occurrence of this pattern between two steps does not convert past the first (repeatable).", valueName: "pattern"))
     var exclude: [String] = []
@@ -52,8 +53,8 @@ struct FunnelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only sessions that started at or before this instant (RFC 3339).", valueName: "time"))
     var to: String?
 
-    @Option(help: ArgumentHelp("table, csv, json or svg (default: table).", valueName: "format"), completion: .list(["table", "csv", "json", "svg"]))
-    var format: String?
+    @Option(help: ArgumentHelp("The output format (default: table).", valueName: "format"))
+    var format: FunnelFormat?
 
     @Flag(name: .long, help: "Print JSON: the same as --format json.")
     var json = false
@@ -71,11 +72,7 @@ struct FunnelCommand: ParsableCommand {
         if let within, FunnelWindow(parsing: within) == nil {
             throw ValidationError("funnel: --within takes a duration such as 90s, 10m, 1h30m or 1.5s (units ms s m h d), got \(within)")
         }
-        if FunnelOrder(rawValue: order) == nil { throw ValidationError("funnel: --order is ordered or strict, got \(order)") }
-        if let format, !["table", "csv", "json", "svg"].contains(format) {
-            throw ValidationError("funnel: --format is table, csv, json or svg, got \(format)")
-        }
-        if json, let format, format != "json" { throw ValidationError("funnel: --json is --format json; it cannot go with --format \(format)") }
+        if json, let format, format != .json { throw ValidationError("funnel: --json is --format json; it cannot go with --format \(format.rawValue)") }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, Timestamp(rfc3339: value) == nil { throw ValidationError("funnel: \(name): \(Timestamp.refusal(rfc3339: value))") }
         }
@@ -86,35 +83,22 @@ struct FunnelCommand: ParsableCommand {
 
     func run() throws {
         let funnel = Funnel(steps: steps.map(FunnelStep.init), window: within.flatMap(FunnelWindow.init(parsing:)),
-                            order: FunnelOrder(rawValue: order)!, exclusions: exclude.map(FunnelStep.init))
+                            order: order, exclusions: exclude.map(FunnelStep.init))
         let path = by.map { $0.split(separator: ".").map(String.init) }
         let from = from.flatMap(Timestamp.init(rfc3339:))
         let to = to.flatMap(Timestamp.init(rfc3339:))
         if let svg { try InputOutputChecks.refuseOverwriting(svg, option: "--svg", inputs: inputs) }
-        let inputs = try AnalyticsInputs(inputs)
-        let stepCount = funnel.steps.count
-        let parts = try inputs.scanSessions(keepsMarks: true, make: { [String: FunnelTally]() }) { tallies, session in
-            if from != nil || to != nil {
-                guard let start = session.startTime else { return }
-                if let from, start < from { return }
-                if let to, to < start { return }
-            }
-            let segment = path.map { session.segment($0) } ?? ""
-            tallies[segment, default: FunnelTally(steps: stepCount)].add(funnel.evaluate(session.occurrences))
-        }
-        var tallies: [String: FunnelTally] = [:]
-        for part in parts {
-            for (segment, tally) in part { tallies[segment, default: FunnelTally(steps: stepCount)].merge(tally) }
-        }
+        let tallies = try SessionStream(commandLine: inputs)
+            .tally { FunnelSegments(funnel: funnel, by: path, startedFrom: from, startedTo: to) }.tallies
         let report = FunnelReport(funnel: funnel, by: by, tallies: tallies)
         if let svg {
             do { try OutputFile.write(FunnelChart(report).svg, to: svg) } catch { throw CLIFailure.trouble(error.description) }
         }
-        switch json ? "json" : format ?? "table" {
-        case "csv": Output.write(report.csv)
-        case "json": Output.line(report.json)
-        case "svg": Output.write(FunnelChart(report).svg)
-        default: Output.write(FunnelTable(report: report, style: .forStandardOutput).text)
+        switch json ? .json : format ?? .table {
+        case .csv: Output.write(report.csv)
+        case .json: Output.line(report.json)
+        case .svg: Output.write(FunnelChart(report).svg)
+        case .table: Output.write(FunnelTable(report: report, style: .forStandardOutput).text)
         }
         Output.flushStandardOutput()
         noteWhatMatchedNothing(tallies)

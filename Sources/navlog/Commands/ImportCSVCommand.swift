@@ -38,11 +38,10 @@ struct ImportCSVCommand: ParsableCommand {
     @Option(name: .customLong("screen-name"), help: ArgumentHelp("The column naming the screen of a screen view.", valueName: "col"))
     var screenName: String?
 
-    @Option(help: ArgumentHelp("Unit of integer times: s, ms or us.", valueName: "unit"), completion: .list(["s", "ms", "us"]))
-    var epoch: String = "ms"
+    @Option(help: ArgumentHelp("The unit of integer times.", valueName: "unit"))
+    var epoch: CSVEventConverter.EpochUnit = .ms
 
     func validate() throws {
-        if CSVEventConverter.EpochUnit(rawValue: epoch) == nil { throw ValidationError("--epoch must be s, ms or us, got \(epoch)") }
         if session.split(separator: ",").isEmpty { throw ValidationError("--session names at least one column") }
     }
 
@@ -50,7 +49,7 @@ struct ImportCSVCommand: ParsableCommand {
         let converter = CSVEventConverter(
             columns: CSVEventConverter.Columns(session: session.split(separator: ",").map(String.init), time: time, event: event,
                                                screenName: screenName),
-            screens: screens.map(GlobPattern.init), epochUnit: CSVEventConverter.EpochUnit(rawValue: epoch)!)
+            screens: screens.map(GlobPattern.init), epochUnit: epoch)
         try options.run { (importer, onHeader, onReject, onProgress) throws(StoreImporter.Failure) in
             try importer.importCSV(paths: options.inputs, converter: converter, onHeader: onHeader, onReject: onReject, onProgress: onProgress)
         }

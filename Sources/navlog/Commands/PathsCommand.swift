@@ -1,5 +1,6 @@
 import ArgumentParser
 import NavLogCore
+import NavLogStore
 
 /// `navlog paths`: what users do next, where they came from.
 struct PathsCommand: ParsableCommand {
@@ -36,8 +37,8 @@ struct PathsCommand: ParsableCommand {
     @Option(help: "Screens after (before) the matching one.")
     var depth: Int = 3
 
-    @Option(help: ArgumentHelp("table, csv or json (default: table).", valueName: "format"), completion: .list(["table", "csv", "json"]))
-    var format: String?
+    @Option(help: ArgumentHelp("The output format (default: table).", valueName: "format"))
+    var format: PathsFormat?
 
     @Flag(name: .long, help: "Print JSON: the same as --format json.")
     var json = false
@@ -50,24 +51,19 @@ struct PathsCommand: ParsableCommand {
         if after != nil && before != nil { throw ValidationError("paths: give --after or --before, not both") }
         if top < 1 { throw ValidationError("paths: --top must be 1 or more, got \(top)") }
         if depth < 1 { throw ValidationError("paths: --depth must be 1 or more, got \(depth)") }
-        if let format, !["table", "csv", "json"].contains(format) { throw ValidationError("paths: --format is table, csv or json, got \(format)") }
-        if json, let format, format != "json" { throw ValidationError("paths: --json is --format json; it cannot go with --format \(format)") }
+        if json, let format, format != .json { throw ValidationError("paths: --json is --format json; it cannot go with --format \(format.rawValue)") }
     }
 
     func run() throws {
         let mode: ScreenPathTally.Mode
         if let after { mode = .after(GlobPattern(after)) } else if let before { mode = .before(GlobPattern(before)) } else { mode = .transitions }
         let depth = self.depth
-        let parts = try AnalyticsInputs(inputs).scanSessions(keepsMarks: false, make: { ScreenPathTally(mode: mode, depth: depth) }) { tally, session in
-            tally.add(session.occurrences)
-        }
-        var tally = ScreenPathTally(mode: mode, depth: depth)
-        for part in parts { tally.merge(part) }
+        let tally = try SessionStream(commandLine: inputs).tally { ScreenPathTally(mode: mode, depth: depth) }
         let report = ScreenPathReport(tally, top: top)
-        switch json ? "json" : format ?? "table" {
-        case "csv": Output.write(report.csv)
-        case "json": Output.line(report.json)
-        default: Output.write(table(report))
+        switch json ? .json : format ?? .table {
+        case .csv: Output.write(report.csv)
+        case .json: Output.line(report.json)
+        case .table: Output.write(table(report))
         }
         Output.flushStandardOutput()
         if report.rows.isEmpty {

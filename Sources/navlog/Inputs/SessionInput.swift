@@ -107,10 +107,9 @@ enum SessionInput {
         return only
     }
 
-    /// Whether `path` is a `.navlog` log rather than NDJSON: it starts with an
-    /// LZ4 frame or skippable frame magic number (NDJSON starts with `{` or
-    /// white space), or a navlog preamble with a damaged byte or two.
-    /// Standard input is always NDJSON.
+    /// Whether `path` is a `.navlog` log rather than NDJSON: it starts as a
+    /// log does (``LogReader/isLog(path:)``, the store module knows the
+    /// format). Standard input is always NDJSON.
     static func isLog(_ path: String) -> Bool {
         path != "-" && LogReader.isLog(path: path)
     }

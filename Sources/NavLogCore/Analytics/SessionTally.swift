@@ -1,0 +1,22 @@
+/// Counts over many sessions that can be taken on several threads: each
+/// thread adds its sessions to a tally of its own, and the tallies of
+/// disjoint sets of sessions ``merge(_:)`` into the tally of their union.
+///
+/// ```swift
+/// var tally = ScreenPathTally(mode: .transitions)
+/// for session in sessions { tally.add(session) }   // SessionOccurrences
+/// ```
+public protocol SessionTally: Sendable {
+    /// Whether the tally looks at marks and deep links, not only screen views.
+    static var needsMarks: Bool { get }
+    /// Counts one complete session.
+    mutating func add(_ session: SessionOccurrences)
+    /// Adds another tally's sessions (none of them in this one).
+    mutating func merge(_ other: Self)
+}
+
+extension ScreenPathTally: SessionTally {
+    public static var needsMarks: Bool { false }
+
+    public mutating func add(_ session: SessionOccurrences) { add(session.occurrences) }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One input of a read over many sessions: a `.navlog` log (one session) or
+/// an NDJSON file (any number of sessions, interleaved or not).
+///
+/// ```swift
+/// let sources = try SessionSource.resolve(["store/", "extra.ndjson", "s-9.navlog"])
+/// // [.log("store/a.navlog"), .log("store/b.navlog"), .ndjson("extra.ndjson"), .log("s-9.navlog")]
+/// ```
+public enum SessionSource: Hashable, Sendable {
+    /// A `.navlog` file: one session.
+    case log(String)
+    /// NDJSON (`-` for standard input): any number of sessions.
+    case ndjson(String)
+
+    /// The path, as given.
+    public var path: String {
+        switch self {
+        case .log(let path), .ndjson(let path): path
+        }
+    }
+
+    /// The sources that paths name, in order: `-` is NDJSON on standard
+    /// input; a directory is a store, its `*.navlog` files sorted by name
+    /// (``Store/logPaths()``); a file is a log when it starts as one
+    /// (``LogReader/isLog(path:)``), else NDJSON.
+    ///
+    /// - Throws: ``SessionStreamError/missing(path:errno:)`` for a path that
+    ///   cannot be looked at; `.log` when a store cannot be listed.
+    public static func resolve(_ paths: [String]) throws(SessionStreamError) -> [SessionSource] {
+        var sources: [SessionSource] = []
+        for path in paths {
+            if path == "-" {
+                sources.append(.ndjson(path))
+                continue
+            }
+            var info = stat()
+            guard stat(path, &info) == 0 else { throw .missing(path: path, errno: errno) }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                do throws(LogError) {
+                    sources += try Store(directory: path).logPaths().map(SessionSource.log)
+                } catch {
+                    throw .log(error)
+                }
+            } else if LogReader.isLog(path: path) {
+                sources.append(.log(path))
+            } else {
+                sources.append(.ndjson(path))
+            }
+        }
+        return sources
+    }
+
+    /// The size of the file on disk; `Int64.max` when it cannot be found
+    /// (standard input, a file gone).
+    var fileSize: Int64 {
+        if case .ndjson("-") = self { return .max }
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : .max
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import NavLogCore
+
+extension SessionStream {
+    /// Counts every session of the stream into one tally: each worker
+    /// counts the sources it takes (the next unread one, each time) into its
+    /// own tally from `make`, and the workers' tallies are merged in worker
+    /// order. The first failure in source order is thrown.
+    public func tally<Tally: SessionTally>(_ make: () -> Tally) throws(SessionStreamError) -> Tally {
+        var parts = try scan(keepsMarks: Tally.needsMarks, make: make) { tally, session in tally.add(session) }
+        var whole = parts.removeFirst()
+        for part in parts { whole.merge(part) }
+        return whole
+    }
+
+    /// Runs `body` over every session on ``workers`` threads, each with its
+    /// own accumulator from `make`, and returns the accumulators (one a
+    /// worker). The first failure in source order is thrown.
+    public func scan<Accumulator>(
+        keepsMarks: Bool, make: () -> Accumulator,
+        _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
+    ) throws(SessionStreamError) -> [Accumulator] {
+        let shared = ScanState(sources: sources, accumulators: (0..<workers).map { _ in make() })
+        DispatchQueue.concurrentPerform(iterations: shared.slots.count) { worker in
+            let slot = shared.slots[worker]
+            let scratch = LogScanScratch()
+            let names = ScreenNameCache()
+            while let (i, source) = shared.take() {
+                do throws(SessionStreamError) {
+                    try forEachSession(in: source, keepsMarks: keepsMarks, scratch: scratch, names: names) { session in
+                        body(&slot.value, session)
+                    }
+                } catch {
+                    shared.fail(at: i, error)
+                }
+            }
+        }
+        if let failure = shared.failure { throw failure.error }
+        return shared.slots.map(\.value)
+    }
+}
+
+/// The sources left to read, each worker's accumulator and the first
+/// failure, shared by the scanning threads: ``take()`` and
+/// ``fail(at:_:)`` lock; each slot is touched only by its own worker until
+/// the scan ends.
+private final class ScanState<Accumulator>: @unchecked Sendable {
+    /// One worker's accumulator.
+    final class Slot: @unchecked Sendable {
+        var value: Accumulator
+        init(_ value: Accumulator) { self.value = value }
+    }
+
+    let sources: [SessionSource]
+    let slots: [Slot]
+    private(set) var failure: (index: Int, error: SessionStreamError)?
+    private var nextIndex = 0
+    private var lock = pthread_mutex_t()
+
+    init(sources: [SessionSource], accumulators: [Accumulator]) {
+        self.sources = sources
+        slots = accumulators.map(Slot.init)
+        pthread_mutex_init(&lock, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&lock) }
+
+    /// The next source to read, or `nil` when all are taken (or one failed).
+    func take() -> (Int, SessionSource)? {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        guard failure == nil, nextIndex < sources.count else { return nil }
+        nextIndex += 1
+        return (nextIndex - 1, sources[nextIndex - 1])
+    }
+
+    func fail(at index: Int, _ error: SessionStreamError) {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        if failure == nil || index < failure!.index { failure = (index, error) }
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+
+/// Logs, stores and NDJSON files read as one stream of sessions: what
+/// `navlog funnel`, `paths` and `export` read. Each source is read whole by
+/// one thread, several sources at once (``tally(_:)``,
+/// ``writeRows(redactor:to:_:)``); results come out as if the sources were
+/// read one by one, in order.
+///
+/// ```swift
+/// let stream = try SessionStream(paths: ["store/", "more.ndjson"]) { note in print(note) }
+/// let paths = try stream.tally { ScreenPathTally(mode: .transitions) }
+/// ```
+///
+/// A log's torn tail is reported as a ``Note`` and its prefix read; other
+/// damage ends the read (``SessionStreamError/damaged(path:_:)``). Each
+/// rejected NDJSON line is reported as a ``Note``, and a file with rejected
+/// lines ends the read after it (``SessionStreamError/rejectedLines(path:count:)``).
+public struct SessionStream: Sendable {
+    /// What the stream reports while reading, without stopping.
+    public enum Note: Sendable {
+        /// A log ends in a torn tail (a write cut short): its events before it are read.
+        case tornTail(path: String, LogDamage)
+        /// A rejected NDJSON line, the `ordinal`-th (from 1) of its file.
+        case rejected(RejectedLine, ordinal: Int)
+    }
+
+    /// The sources, in order.
+    public let sources: [SessionSource]
+    /// Threads reading sources at once.
+    public let workers: Int
+    /// Called with each ``Note``, from the reading threads (one at a time per source).
+    let onNote: @Sendable (Note) -> Void
+
+    public init(sources: [SessionSource], workers: Int = SessionStream.defaultWorkers,
+                onNote: @escaping @Sendable (Note) -> Void = { _ in }) {
+        self.sources = sources
+        self.workers = max(1, workers)
+        self.onNote = onNote
+    }
+
+    /// The sources `paths` name (``SessionSource/resolve(_:)``).
+    public init(paths: [String], workers: Int = SessionStream.defaultWorkers,
+                onNote: @escaping @Sendable (Note) -> Void = { _ in }) throws(SessionStreamError) {
+        self.init(sources: try SessionSource.resolve(paths), workers: workers, onNote: onNote)
+    }
+
+    /// Two workers on a machine with two or more cores, else one.
+    public static var defaultWorkers: Int { max(1, min(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
+
+    // MARK: One source
+
+    /// Calls `body` with every event of `source`, in file order (a log's
+    /// events in seq order, NDJSON's with their seq assigned per session).
+    /// `scratch`, when given, lends a log's cursor its decoder and buffers.
+    public func forEachEvent(in source: SessionSource, scratch: LogScanScratch? = nil,
+                             _ body: (Event) -> Void) throws(SessionStreamError) {
+        switch source {
+        case .log(let path):
+            // Logs are read start to end, thousands in a row: a small one in one read.
+            let reader = try openLog(path, preloadingUpTo: scratch == nil ? 0 : 1 << 20)
+            let cursor = scratch.map { reader.cursor(sharing: $0) } ?? reader.cursor()
+            do {
+                try cursor.forEach(body)
+            } catch let error as LogError {
+                throw .log(error)
+            } catch {
+                // forEach throws what its body throws (nothing here) or a LogError.
+                preconditionFailure("LogCursor.forEach threw \(error)")
+            }
+        case .ndjson(let path):
+            let reader: NDJSONEventReader
+            do { reader = try NDJSONEventReader(path: path) } catch { throw .ndjson(error) }
+            var sequencer = Sequencer()
+            var rejected = 0
+            do {
+                try reader.forEach(sequencer: &sequencer) { (result) throws(Never) in
+                    switch result {
+                    case .success(let event): body(event)
+                    case .failure(let reject):
+                        rejected += 1
+                        onNote(.rejected(reject, ordinal: rejected))
+                    }
+                }
+            } catch {
+                if case .read(let error) = error { throw .ndjson(error) }
+            }
+            if rejected > 0 { throw .rejectedLines(path: path, count: rejected) }
+        }
+    }
+
+    /// Calls `body` with each session of `source`, complete, after its last
+    /// event. A log is one session, followed in O(its occurrences) memory;
+    /// an NDJSON file's sessions are followed side by side and handed out at
+    /// its end, in order of first appearance. `keepsMarks: false` records
+    /// screen views only; `names` finds screen names built before.
+    public func forEachSession(in source: SessionSource, keepsMarks: Bool, scratch: LogScanScratch? = nil,
+                               names: ScreenNameCache? = nil,
+                               _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
+        switch source {
+        case .log:
+            var recorder: SessionOccurrences?
+            try forEachEvent(in: source, scratch: scratch) { event in
+                if recorder == nil { recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks) }
+                recorder!.add(event, names: names)
+            }
+            if let recorder { body(recorder) }
+        case .ndjson:
+            var index: [SessionID: Int] = [:]
+            var recorders: [SessionOccurrences] = []
+            try forEachEvent(in: source) { event in
+                let key = SessionID(event.session)
+                if let i = index[key] {
+                    recorders[i].add(event, names: names)
+                } else {
+                    index[key] = recorders.count
+                    var recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
+                    recorder.add(event, names: names)
+                    recorders.append(recorder)
+                }
+            }
+            for recorder in recorders { body(recorder) }
+        }
+    }
+
+    /// Opens a log: a torn tail is noted (its prefix is read), other damage thrown.
+    private func openLog(_ path: String, preloadingUpTo limit: Int) throws(SessionStreamError) -> LogReader {
+        let reader: LogReader
+        do { reader = try LogReader(path: path, preloadingUpTo: limit) } catch { throw .log(error) }
+        if let damage = reader.damage {
+            guard damage.isTornTail else { throw .damaged(path: path, damage) }
+            onNote(.tornTail(path: path, damage))
+        }
+        return reader
+    }
+}

@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+
+/// Why reading sessions from a ``SessionStream`` stopped. The first failure
+/// in source order is the one thrown.
+public enum SessionStreamError: Error, Sendable {
+    /// A path given to ``SessionSource/resolve(_:)`` cannot be looked at
+    /// (`stat` failed with `errno`).
+    case missing(path: String, errno: Int32)
+    /// A log cannot be opened or read, or a store cannot be listed.
+    case log(LogError)
+    /// A log's end is damaged (not a torn tail: its bytes are wrong).
+    case damaged(path: String, LogDamage)
+    /// An NDJSON input cannot be opened or read.
+    case ndjson(NDJSONReadError)
+    /// An NDJSON input had `count` rejected lines (each reported as a
+    /// ``SessionStream/Note/rejected(_:ordinal:)``); its sessions are not
+    /// handed out.
+    case rejectedLines(path: String, count: Int)
+}
+
+extension SessionStreamError: CustomStringConvertible {
+    /// One line: what went wrong and where.
+    public var description: String {
+        switch self {
+        case .missing(let path, let code): "\(path): \(String(cString: strerror(code)))"
+        case .log(let error): error.description
+        case .damaged(let path, let damage): "\(path): \(damage)"
+        case .ndjson(let error): error.description
+        case .rejectedLines(let path, let count):
+            "\(path == "-" ? "<stdin>" : path): \(count) line\(count == 1 ? "" : "s") rejected"
+        }
+    }
+
+    /// Whether the answer is "no" (damaged or rejected input, contract exit
+    /// 1) rather than trouble reading it (exit 2).
+    public var isRejection: Bool {
+        switch self {
+        case .missing, .ndjson: false
+        case .log(let error): error.isCorruption
+        case .damaged, .rejectedLines: true
+        }
+    }
+}

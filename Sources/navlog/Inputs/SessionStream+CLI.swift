@@ -1,0 +1,32 @@
+import NavLogStore
+
+extension SessionStream {
+    /// The sessions of the inputs `funnel`, `paths` and `export` name: torn
+    /// tails and the first ``SessionInput/rejectsShown`` rejected lines of
+    /// each file are printed on standard error as they are met.
+    init(commandLine inputs: [String]) throws(SessionStreamError) {
+        try self.init(paths: inputs) { note in
+            switch note {
+            case .tornTail(let path, let damage):
+                Output.error("\(path): \(damage)")
+            case .rejected(let line, let ordinal):
+                if ordinal <= SessionInput.rejectsShown { Output.error(line.description) }
+            }
+        }
+    }
+}
+
+extension CLIFailure {
+    /// A failure reading sessions: damaged or rejected input is exit 1,
+    /// trouble reading it exit 2 (a log's error as ``init(_:)-LogError``).
+    init(_ error: SessionStreamError) {
+        switch error {
+        case .log(let error):
+            self.init(error)
+        case .rejectedLines(_, let count) where count > SessionInput.rejectsShown:
+            self = .no("\(error) (\(count - SessionInput.rejectsShown) not shown)")
+        default:
+            self = error.isRejection ? .no(error.description) : .trouble(error.description)
+        }
+    }
+}

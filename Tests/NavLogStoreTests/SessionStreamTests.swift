@@ -1,0 +1,153 @@
+import Foundation
+import NavLogCore
+import Testing
+@testable import NavLogStore
+
+/// Logs, stores and NDJSON read as one stream of sessions (what funnel,
+/// paths and export read): in parallel, with results as if read one by one
+/// in order, and the first failure in source order reported.
+@Suite struct SessionStreamTests {
+    /// A store of `count` small logs, `s-00.navlog`…, each session different.
+    static func store(in dir: TemporaryDirectory, count: Int) throws -> (path: String, events: [[Event]]) {
+        let store = dir.file("store")
+        var all: [[Event]] = []
+        for i in 0..<count {
+            let events = sampleEvents(20 + i % 7 * 30, session: "s-\(i)", seed: UInt64(i + 1))
+            let name = String(format: "s-%02d.navlog", i)
+            if i == 0 { _ = try Store(directory: store, create: true) }
+            try writeLog(store + "/" + name, events).close()
+            all.append(events)
+        }
+        return (store, all)
+    }
+
+    /// One row per event: its session and seq. Each session's first event
+    /// takes a while, so that both workers surely take sources.
+    struct SeqRows: ExportRows {
+        mutating func write(_ event: Event, view: ScreenView?, to out: inout [UInt8]) {
+            if event.seq == 1 { usleep(2_000) }
+            out += Array("\(event.session) \(event.seq)\n".utf8)
+        }
+    }
+
+    /// The sessions counted, slowly (as ``SeqRows``).
+    struct SessionNames: SessionTally {
+        static var needsMarks: Bool { false }
+        var names: [String] = []
+        mutating func add(_ session: SessionOccurrences) {
+            usleep(2_000)
+            names.append(session.session)
+        }
+        mutating func merge(_ other: SessionNames) { names += other.names }
+    }
+
+    static func rows(_ stream: SessionStream) -> (text: String, error: SessionStreamError?) {
+        let out = Locked<[UInt8]>([])
+        do throws(SessionStreamError) {
+            try stream.writeRows(redactor: nil, to: { bytes in out.withLock { $0 += bytes } }) { SeqRows() }
+        } catch {
+            return (String(decoding: out.withLock { $0 }, as: UTF8.self), error)
+        }
+        return (String(decoding: out.withLock { $0 }, as: UTF8.self), nil)
+    }
+
+    static func expected(_ sessions: some Sequence<[Event]>) -> String {
+        sessions.flatMap { $0 }.map { "\($0.session) \($0.seq)\n" }.joined()
+    }
+
+    @Test func pathsResolveToLogsInNameOrderAndNDJSON() throws {
+        let dir = TemporaryDirectory()
+        let (store, _) = try Self.store(in: dir, count: 3)
+        writeFile(dir.file("more.ndjson"), ndjson(sampleEvents(5, session: "n-1")))
+        let sources = try SessionSource.resolve([dir.file("more.ndjson"), store, "-", store + "/s-01.navlog"])
+        #expect(sources == [.ndjson(dir.file("more.ndjson")), .log(store + "/s-00.navlog"), .log(store + "/s-01.navlog"),
+                            .log(store + "/s-02.navlog"), .ndjson("-"), .log(store + "/s-01.navlog")])
+        #expect(throws: SessionStreamError.self) { try SessionSource.resolve([dir.file("absent")]) }
+    }
+
+    /// Many small logs and an NDJSON file of interleaved sessions, on two
+    /// workers: every row, in source order, as one worker writes them.
+    @Test func rowsComeOutInSourceOrder() throws {
+        let dir = TemporaryDirectory()
+        let (store, logs) = try Self.store(in: dir, count: 80)
+        let a = sampleEvents(40, session: "n-a", seed: 7), b = sampleEvents(30, session: "n-b", seed: 8)
+        var mixed: [Event] = []
+        for i in 0..<max(a.count, b.count) {
+            if i < a.count { mixed.append(a[i]) }
+            if i < b.count { mixed.append(b[i]) }
+        }
+        writeFile(dir.file("mixed.ndjson"), ndjson(mixed))
+        let paths = [store, dir.file("mixed.ndjson"), store + "/s-03.navlog"]
+        let parallel = Self.rows(try SessionStream(paths: paths, workers: 2))
+        #expect(parallel.error == nil)
+        #expect(parallel.text == Self.expected(logs + [mixed, logs[3]]))
+        #expect(Self.rows(try SessionStream(paths: paths, workers: 1)).text == parallel.text)
+    }
+
+    /// A damaged log in the middle: the logs before it are written, nothing
+    /// after it, and its damage is the error — however the workers race.
+    @Test func aFailureStopsTheRowsAfterIt() throws {
+        let dir = TemporaryDirectory()
+        let (store, logs) = try Self.store(in: dir, count: 60)
+        let broken = store + "/s-20.navlog"
+        var bytes = fileBytes(broken)
+        bytes.replaceSubrange(0..<8, with: [UInt8](repeating: 0x41, count: 8))
+        writeFile(broken, bytes)
+        for _ in 0..<5 {
+            let result = Self.rows(try SessionStream(paths: [store], workers: 2))
+            #expect(result.error != nil)
+            #expect(result.text == Self.expected(logs[..<20]))
+        }
+    }
+
+    /// Tallies counted on two workers and merged equal one count of every session.
+    @Test func aTallyCountsEverySessionOnce() throws {
+        let dir = TemporaryDirectory()
+        let (store, logs) = try Self.store(in: dir, count: 40)
+        var expected = ScreenPathTally(mode: .transitions)
+        for events in logs {
+            var occurrences = SessionOccurrences(session: events[0].session, keepsMarks: false)
+            for event in events { occurrences.add(event) }
+            expected.add(occurrences)
+        }
+        let names = try SessionStream(paths: [store], workers: 2).tally { SessionNames() }.names
+        #expect(names.sorted() == logs.map { $0[0].session }.sorted())
+        let tally = try SessionStream(paths: [store], workers: 2).tally { ScreenPathTally(mode: .transitions) }
+        #expect(tally.sessions == 40)
+        #expect(tally.total == expected.total)
+        #expect(ScreenPathReport(tally, top: 1000).rows == ScreenPathReport(expected, top: 1000).rows)
+    }
+
+    /// Rejected NDJSON lines are noted one by one, numbered within their file,
+    /// and the file's rejection is the error.
+    @Test func rejectedLinesAreNotedAndEndTheRead() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("bad.ndjson")
+        writeFile(path, ndjson(sampleEvents(3, session: "n-1")) + Array("{\"x\":1}\nnot json\n".utf8))
+        let notes = Locked<[Int]>([])
+        let stream = try SessionStream(paths: [path]) { note in
+            if case .rejected(let line, let ordinal) = note { notes.withLock { $0.append(line.line * 100 + ordinal) } }
+        }
+        var sessions = 0
+        #expect {
+            try stream.forEachSession(in: stream.sources[0], keepsMarks: true) { _ in sessions += 1 }
+        } throws: { error in
+            guard case .rejectedLines(path, 2) = error as? SessionStreamError else { return false }
+            return true
+        }
+        #expect(sessions == 0)
+        #expect(notes.withLock { $0 } == [401, 502])
+    }
+}
+
+/// A value shared by the threads that call a stream's closures.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
