@@ -20,6 +20,8 @@ let package = Package(
         ),
         // Pure core: events, route values, state, projection, screens. No I/O.
         .target(name: "NavLogCore"),
+        // Synthetic sessions for `navlog generate`, tests and benchmarks; not in the NavLog product.
+        .target(name: "NavLogSample", dependencies: ["NavLogCore"]),
         // Storage: the .navlog format on liblz4's frame API.
         .target(name: "NavLogStore", dependencies: ["NavLogCore", "CLZ4"]),
         // Recording from an app: a background-writer recorder on LogWriter.
@@ -30,17 +32,17 @@ let package = Package(
         .executableTarget(
             name: "navlog",
             dependencies: [
-                "NavLogCore", "NavLogStore",
+                "NavLogCore", "NavLogStore", "NavLogSample",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Benchmarks (not tests): `swift run -c release navlog-bench`.
-        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "CLZ4"]),
+        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "CLZ4"]),
         // Soak test (not a unit test): `tools/soak`.
-        .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore"]),
-        .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore"]),
-        .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore"]),
-        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogRecorder"]),
+        .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
+        .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore", "NavLogSample"]),
+        .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
+        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder"]),
         .testTarget(name: "NavLogRecorderTests",
                     dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "navlog-recorder-probe"]),
     ],

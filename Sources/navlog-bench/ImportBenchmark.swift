@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import NavLogCore
+import NavLogSample
 import NavLogStore
 
 /// `navlog-bench import [--records N] [--runs K]`: throughput of `navlog

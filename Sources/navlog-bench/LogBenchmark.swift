@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CLZ4
 import NavLogCore
+import NavLogSample
 import NavLogStore
 
 /// Issue 3: the `.navlog` log beside the stock `lz4` tool on the same

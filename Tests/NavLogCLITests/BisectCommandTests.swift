@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogSample
 import Testing
 
 /// `navlog bisect` through the real binary, against a brute-force replay of

@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogSample
 import Testing
 
 /// `navlog generate`, run as the real binary.

@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogSample
 import Testing
 
 /// A funnel over an imported CSV event stream equals the same funnel that

@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogSample
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Testing
 @testable import NavLogCore
+import NavLogSample
 
 /// The fold remembers the scene and the stack it last changed, and where they
 /// are in their dictionaries. Whatever else changes those dictionaries in

@@ -1,5 +1,6 @@
 import Testing
 @testable import NavLogCore
+@testable import NavLogSample
 
 /// The sample generator: deterministic, well-formed, realistic sessions.
 @Suite("SampleGenerator")

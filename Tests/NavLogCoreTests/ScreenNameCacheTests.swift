@@ -1,5 +1,6 @@
 import Testing
 @testable import NavLogCore
+import NavLogSample
 
 /// The screen-name table answers by the identity of a key's strings; its
 /// answers must be the names built from scratch, whatever the strings

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NavLogCore
+import NavLogSample
 @testable import NavLogStore
 
 /// `LogBisect` and `DivergenceSearch` give the answer of a brute-force
