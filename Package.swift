@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "NavLogStore", dependencies: ["NavLogCore", "CLZ4"]),
         // Recording from an app: a background-writer recorder on LogWriter.
         .target(name: "NavLogRecorder", dependencies: ["NavLogCore", "NavLogStore"]),
+        // What the libFuzzer harnesses (Fuzz/, tools/fuzz) and the fuzz regression tests call; in no product.
+        .target(name: "NavLogFuzzEntry", dependencies: ["NavLogCore", "NavLogStore"]),
         // Test helper: records, flushes, prints the flushed seq, waits to be killed.
         .executableTarget(name: "navlog-recorder-probe", dependencies: ["NavLogCore", "NavLogRecorder"]),
         // The command-line tool: parses arguments, calls the library, prints.
@@ -41,7 +43,7 @@ let package = Package(
         // Soak test (not a unit test): `tools/soak`.
         .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
         .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore", "NavLogSample"]),
-        .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
+        .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogFuzzEntry"]),
         .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder"]),
         .testTarget(name: "NavLogRecorderTests",
                     dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "navlog-recorder-probe"]),
