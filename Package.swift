@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "NavLogRecorder", dependencies: ["NavLogCore", "NavLogStore"]),
         // What the libFuzzer harnesses (Fuzz/, tools/fuzz) and the fuzz regression tests call; in no product.
         .target(name: "NavLogFuzzEntry", dependencies: ["NavLogCore", "NavLogStore"]),
+        // For tests and the bench: temporary directories, a process runner, seeded numbers; in no product.
+        .target(name: "NavLogTestSupport", dependencies: ["NavLogCore", "NavLogStore"]),
         // Test helper: records, flushes, prints the flushed seq, waits to be killed.
         .executableTarget(name: "navlog-recorder-probe", dependencies: ["NavLogCore", "NavLogRecorder"]),
         // The command-line tool: parses arguments, calls the library, prints.
@@ -39,14 +41,14 @@ let package = Package(
             ]
         ),
         // Benchmarks (not tests): `swift run -c release navlog-bench`.
-        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "CLZ4"]),
+        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "NavLogTestSupport", "CLZ4"]),
         // Soak test (not a unit test): `tools/soak`.
         .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
-        .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore", "NavLogSample"]),
-        .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogFuzzEntry"]),
-        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder"]),
+        .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore", "NavLogSample", "NavLogTestSupport"]),
+        .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogFuzzEntry", "NavLogTestSupport"]),
+        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "NavLogTestSupport"]),
         .testTarget(name: "NavLogRecorderTests",
-                    dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "navlog-recorder-probe"]),
+                    dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "NavLogTestSupport", "navlog-recorder-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )
