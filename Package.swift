@@ -20,29 +20,35 @@ let package = Package(
         ),
         // Pure core: events, route values, state, projection, screens. No I/O.
         .target(name: "NavLogCore"),
+        // Synthetic sessions for `navlog generate`, tests and benchmarks; not in the NavLog product.
+        .target(name: "NavLogSample", dependencies: ["NavLogCore"]),
         // Storage: the .navlog format on liblz4's frame API.
         .target(name: "NavLogStore", dependencies: ["NavLogCore", "CLZ4"]),
         // Recording from an app: a background-writer recorder on LogWriter.
         .target(name: "NavLogRecorder", dependencies: ["NavLogCore", "NavLogStore"]),
+        // What the libFuzzer harnesses (Fuzz/, tools/fuzz) and the fuzz regression tests call; in no product.
+        .target(name: "NavLogFuzzEntry", dependencies: ["NavLogCore", "NavLogStore"]),
+        // For tests and the bench: temporary directories, a process runner, seeded numbers; in no product.
+        .target(name: "NavLogTestSupport", dependencies: ["NavLogCore", "NavLogStore"]),
         // Test helper: records, flushes, prints the flushed seq, waits to be killed.
         .executableTarget(name: "navlog-recorder-probe", dependencies: ["NavLogCore", "NavLogRecorder"]),
         // The command-line tool: parses arguments, calls the library, prints.
         .executableTarget(
             name: "navlog",
             dependencies: [
-                "NavLogCore", "NavLogStore",
+                "NavLogCore", "NavLogStore", "NavLogSample",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Benchmarks (not tests): `swift run -c release navlog-bench`.
-        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "CLZ4"]),
+        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "NavLogTestSupport", "CLZ4"]),
         // Soak test (not a unit test): `tools/soak`.
-        .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore"]),
-        .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore"]),
-        .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore"]),
-        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogRecorder"]),
+        .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
+        .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore", "NavLogSample", "NavLogTestSupport"]),
+        .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogFuzzEntry", "NavLogTestSupport"]),
+        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "NavLogTestSupport"]),
         .testTarget(name: "NavLogRecorderTests",
-                    dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "navlog-recorder-probe"]),
+                    dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "NavLogTestSupport", "navlog-recorder-probe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 // libFuzzer harness: one NDJSON line through EventLineParser (built by tools/fuzz).
-import NavLogStore
+import NavLogFuzzEntry
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEventLine(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,5 +1,5 @@
 // libFuzzer harness: arbitrary bytes through every import converter (built by tools/fuzz).
-import NavLogStore
+import NavLogFuzzEntry
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,5 +1,5 @@
 // libFuzzer harness: arbitrary bytes as a .navlog file: open, scan, state at a point (built by tools/fuzz).
-import NavLogStore
+import NavLogFuzzEntry
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLogReader(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -1,5 +1,7 @@
 import NavLogCore
+import NavLogSample
 import NavLogStore
+import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,7 +42,7 @@ func runAnalyticsBenchmark(_ arguments: [String]) {
         exit(2)
     }
     let navlog = siblingExecutable("navlog")
-    let dir = work ?? makeTemporaryDirectory()
+    let dir = try! work ?? TemporaryDirectory(keep: true).path
     print("analytics benchmark · \(machineDescription())")
     print("navlog: \(navlog) · peer: DuckDB \(pythonDuckDBVersion()) (Python module) running tools/funnel.sql · median of \(runs) runs")
 
@@ -155,7 +157,8 @@ func runProcess(_ executable: String, _ arguments: [String], stdoutPath: String?
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    let capturePath = capture ? makeTemporaryDirectory() + "/out" : nil
+    let captureDirectory = capture ? try! TemporaryDirectory() : nil
+    let capturePath = captureDirectory?.file("out")
     if let target = stdoutPath ?? capturePath {
         posix_spawn_file_actions_addopen(&actions, 1, target, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     }
@@ -175,10 +178,7 @@ func runProcess(_ executable: String, _ arguments: [String], stdoutPath: String?
         while fgets(&buffer, Int32(buffer.count), f) != nil { output += cString(buffer) }
         fclose(f)
     }
-    if let capturePath {
-        unlink(capturePath)
-        rmdir(String(capturePath.dropLast("/out".count)))
-    }
+    captureDirectory?.remove()
     let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     return ProcessResult(status: (status >> 8) & 0xFF, seconds: seconds, peakRSS: Int(usage.ru_maxrss) * 1024, output: output, cpuSeconds: cpu)
@@ -214,13 +214,6 @@ func siblingExecutable(_ name: String) -> String {
     guard n > 0 else { return ".build/release/" + name }
     let path = cString(buffer)
     return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) + "/" + name
-}
-
-func makeTemporaryDirectory() -> String {
-    let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array((base + "/navlog-bench-XXXXXX").utf8CString)
-    guard mkdtemp(&template) != nil else { fatalError("mkdtemp failed") }
-    return cString(template)
 }
 
 /// The median of the finite values (a failed run gives NaN and is left out).

@@ -4,7 +4,9 @@ import Glibc
 import Darwin
 #endif
 import NavLogCore
+import NavLogSample
 import NavLogStore
+import NavLogTestSupport
 
 /// `navlog-bench import [--records N] [--runs K]`: throughput of `navlog
 /// import ga4` and `navlog import csv` (records/s) on generated exports of
@@ -24,11 +26,10 @@ enum ImportBenchmark {
             else if arguments[i] == "--runs", i + 1 < arguments.count, let n = Int(arguments[i + 1]) { runs = max(1, n); i += 2 }
             else { fatalError("usage: navlog-bench import [--records N] [--runs K]") }
         }
-        var template = Array("/tmp/navlog-bench-import-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed") }
-        let dir = String(cString: made)
+        let directory = try! TemporaryDirectory(keep: getenv("NAVLOG_BENCH_KEEP") != nil)
+        let dir = directory.path
         // NAVLOG_BENCH_KEEP=1 keeps the inputs and stores for a look.
-        defer { if getenv("NAVLOG_BENCH_KEEP") == nil { _ = system("rm -rf '\(dir)'") } else { print("kept \(dir)") } }
+        defer { if getenv("NAVLOG_BENCH_KEEP") == nil { directory.remove() } else { print("kept \(dir)") } }
 
         let (ga4Records, csvRows, events) = generate(into: dir, records: records)
         print("import benchmark: \(ga4Records) GA4 records (\(size(dir + "/ga4.ndjson") >> 20) MiB), \(csvRows) CSV rows "

@@ -5,7 +5,9 @@ import Darwin
 #endif
 import CLZ4
 import NavLogCore
+import NavLogSample
 import NavLogStore
+import NavLogTestSupport
 
 /// Issue 3: the `.navlog` log beside the stock `lz4` tool on the same
 /// canonical NDJSON, measured in the same run.
@@ -42,7 +44,7 @@ enum LogBenchmark {
         guard let lz4 = ChildProcess.which("lz4") else {
             throw BenchmarkFailure("the lz4 tool is not on PATH (apt-get install lz4)")
         }
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(keep: options.flag("keep"))
         defer { if !options.flag("keep") { directory.remove() } else { print("kept \(directory.path)") } }
         print("navlog: \(navlog)\nlz4: \(lz4)\ntemporary files: \(directory.path)\n")
 

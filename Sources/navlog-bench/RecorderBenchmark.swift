@@ -5,6 +5,7 @@ import Foundation
 import NavLogCore
 import NavLogRecorder
 import NavLogStore
+import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -47,9 +48,9 @@ private func timeCalls(_ count: Int, timerCost: Int64, _ body: (Int) -> Void) ->
 }
 
 func runRecorderBenchmark() {
-    let dir = FileManager.default.temporaryDirectory.path + "/navlog-bench-recorder-\(getpid())"
-    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let directory = try! TemporaryDirectory()
+    let dir = directory.path
+    defer { directory.remove() }
     print("machine: \(machineDescription())")
 
     var timer: [Int64] = []

@@ -1,4 +1,5 @@
 import NavLogCore
+import NavLogSample
 
 /// Generated events of one session as canonical NDJSON in memory: the
 /// bytes `navlog generate` writes, with where each line starts.

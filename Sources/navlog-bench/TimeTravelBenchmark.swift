@@ -1,4 +1,5 @@
 import NavLogCore
+import NavLogSample
 import NavLogStore
 #if canImport(Glibc)
 import Glibc

@@ -8,6 +8,7 @@
 //   navlog-soak [--seconds S] [--rate EVENTS_PER_S] [--readers N] [--dir DIR]
 import Foundation
 import NavLogCore
+import NavLogSample
 import NavLogStore
 
 struct SoakOptions {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// Errors a user can act on (issue 23): a wrong kind of input is one line
 /// that says what it is and what to give instead, through the real binary.
@@ -20,22 +21,22 @@ import Testing
 
     @Test func aBinaryFileIsNeitherALogNorNDJSON() throws {
         let (dir, _, store, log) = try Self.inputs()
-        let binary = dir.path("ls-copy.navlog")
+        let binary = dir.file("ls-copy.navlog")
         try FileManager.default.copyItem(atPath: "/bin/ls", toPath: binary)
-        for args in [["state", binary], ["replay", binary], ["funnel", binary, "--step", "*"], ["ingest", binary, "--store", dir.path("s2")]] {
+        for args in [["state", binary], ["replay", binary], ["funnel", binary, "--step", "*"], ["ingest", binary, "--store", dir.file("s2")]] {
             let r = run(navlogBinary(), args)
             Self.expectOneLine(r, "ls-copy.navlog: not a navlog file and not NDJSON (binary data at byte 4)")
         }
         // A log cut inside its magic number is binary too.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: log))
-        let cut = dir.path("cut.navlog")
+        let cut = dir.file("cut.navlog")
         try bytes.prefix(3).write(to: URL(fileURLWithPath: cut))
         Self.expectOneLine(navlog("state", cut), "cut.navlog: not a navlog file and not NDJSON (binary data at byte 0)")
         // A log on standard input: say to give its path.
         let piped = run(navlogBinary(), ["state", "-"], stdin: bytes)
         Self.expectOneLine(piped, "<stdin>: a navlog log, which cannot be read from standard input: give its path")
         // A log given to a command that reads NDJSON only.
-        Self.expectOneLine(navlog("ingest", log, "--store", dir.path("s3")), "s-a.navlog: a navlog log, not NDJSON")
+        Self.expectOneLine(navlog("ingest", log, "--store", dir.file("s3")), "s-a.navlog: a navlog log, not NDJSON")
         _ = store
     }
 
@@ -76,7 +77,7 @@ import Testing
         ]
         for (name, text, reason) in cases {
             let file = try dir.file(name, text)
-            let r = navlog("import", "swiftui-path", file, "--store", dir.path("logs"), "--stack", "home")
+            let r = navlog("import", "swiftui-path", file, "--store", dir.file("logs"), "--stack", "home")
             #expect(r.status == 1)
             #expect(r.stderr.hasPrefix("navlog: \(file):1: \(expected)\(reason)\n"), "\(r.stderr)")
         }

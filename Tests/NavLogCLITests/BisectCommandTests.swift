@@ -1,6 +1,8 @@
 import Foundation
 import NavLogCore
+import NavLogSample
 import Testing
+import NavLogTestSupport
 
 /// `navlog bisect` through the real binary, against a brute-force replay of
 /// both sessions, for NDJSON and logs (different block sizes), JSON per
@@ -20,11 +22,7 @@ struct BisectCommandTests {
     }
 
     static func ndjson(_ events: [Event]) -> String {
-        events.map { e -> String in
-            var w = CanonicalWriter()
-            w.write(e)
-            return w.string + "\n"
-        }.joined()
+        String(decoding: NavLogTestSupport.ndjson(events), as: UTF8.self)
     }
 
     @Test func agreesWithBruteForceOnNDJSONAndLogs() throws {
@@ -40,7 +38,7 @@ struct BisectCommandTests {
         for (name, a, b) in cases {
             let expected = Self.bruteForce(a, b)
             let fa = try dir.file("a.ndjson", Self.ndjson(a)), fb = try dir.file("b.ndjson", Self.ndjson(b))
-            let la = dir.path("a-\(name).navlog"), lb = dir.path("b-\(name).navlog")
+            let la = dir.file("a-\(name).navlog"), lb = dir.file("b-\(name).navlog")
             #expect(navlog("append", la, stdin: Self.ndjson(a)).status == 0)
             _ = run(navlogBinary(), ["append", lb], stdin: Data(Self.ndjson(b).utf8))
             for (x, y) in [(fa, fb), (la, lb), (la, fb)] {

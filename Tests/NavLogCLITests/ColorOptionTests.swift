@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `--color auto|always|never` on every command that colours; `TERM=dumb`
 /// means no colour, as `NO_COLOR` does.

@@ -1,6 +1,7 @@
 import Foundation
 import NavLogStore
 import Testing
+import NavLogTestSupport
 
 /// `bisect` and `diff` answer two logs from their indexes and checkpoints,
 /// so a damaged block they skip is not read: they say so on standard error,
@@ -12,7 +13,7 @@ import Testing
     static func logs() throws -> (dir: TemporaryDirectory, good: String, damaged: String, offset: Int64) {
         let dir = try TemporaryDirectory()
         let events = navlog("generate", "--sessions", "1", "--events-per-session", "20000-20000", "--seed", "5").stdout
-        let good = dir.path("good.navlog"), damaged = dir.path("damaged.navlog")
+        let good = dir.file("good.navlog"), damaged = dir.file("damaged.navlog")
         #expect(navlog("append", good, stdin: events).status == 0)
         let blocks = try LogReader(path: good).blocks
         try #require(blocks.count >= 4)
@@ -40,7 +41,7 @@ import Testing
         }
         // A log whose every block was read has nothing to say.
         let small = try dir.file("small.ndjson", navlog("generate", "--sessions", "1", "--events-per-session", "20-20").stdout)
-        let log = dir.path("small.navlog")
+        let log = dir.file("small.navlog")
         #expect(navlog("append", log, stdin: try String(contentsOfFile: small, encoding: .utf8)).status == 0)
         let quiet = navlog("bisect", log, log)
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")

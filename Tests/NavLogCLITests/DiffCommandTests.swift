@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `navlog diff` through the real binary: exit 0 same, 1 different, 2 trouble;
 /// logs and NDJSON alike; JSON per schemas/diff.schema.json.
@@ -9,7 +10,7 @@ struct DiffCommandTests {
 
     @Test func sameStatesExitZero() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         #expect(navlog("append", log, stdin: try String(contentsOfFile: Self.sample, encoding: .utf8)).status == 0)
         let r = navlog("diff", Self.sample, log)
         #expect(r.status == 0 && r.stdout == "no difference\n" && r.stderr == "")
@@ -56,7 +57,7 @@ struct BlameCommandTests {
         #expect(r.stdout.contains("  stack home\n    1  Category/desserts  seq 4  2026-11-20T10:00:02.310Z  stack.push\n"))
         #expect(r.stdout.contains("  modal 2  card-scanner (fullScreenCover)  seq 13  2026-11-20T10:00:27.640Z  modal.present\n"))
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         #expect(navlog("append", log, stdin: try String(contentsOfFile: Self.sample, encoding: .utf8)).status == 0)
         for at in ["13", "18", "end"] {
             #expect(navlog("blame", log, "--at", at, "--json").stdout == navlog("blame", Self.sample, "--at", at, "--json").stdout)

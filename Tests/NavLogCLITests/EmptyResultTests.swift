@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// A result that is empty because nothing matched is printed as ever, exit
 /// status unchanged, and one line on stderr says what matched nothing.
@@ -14,7 +15,7 @@ import Testing
 
     @Test func funnelsPathsAndCatSayWhatMatchedNothing() throws {
         let (dir, ndjson, store) = try FunnelCommandTests.inputs()
-        let empty = dir.path("empty")
+        let empty = dir.file("empty")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         let header = "step,pattern,sessions,conversion_from_start,conversion_from_previous,median_seconds_from_previous\n"
         Self.expectNote(["funnel", store, "--step", "", "--format", "csv"], stdout: header + "1,,0,,0.0000,\n",

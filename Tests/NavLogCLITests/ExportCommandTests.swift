@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `navlog export screens|events` through the real binary.
 @Suite struct ExportCommandTests {
@@ -95,7 +96,7 @@ import Testing
 
     @Test func badInputsAreExit2() throws {
         let dir = try TemporaryDirectory()
-        #expect(navlog("export", "screens", dir.path("missing")).status == 2)
+        #expect(navlog("export", "screens", dir.file("missing")).status == 2)
         #expect(navlog("export", "screens", dir.url.path, "--format", "xml").status == 2)
         // An empty store exports just the header.
         #expect(navlog("export", "screens", dir.url.path).stdout == "session,seq,t,scene,screen\n")
@@ -115,7 +116,7 @@ import Testing
             if bySession[id] == nil { order.append(id) }
             bySession[id, default: []].append(line)
         }
-        let store = dir.path("store")
+        let store = dir.file("store")
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         for id in order {
             let r = navlog("append", "\(store)/\(id).navlog", stdin: bySession[id]!.joined(separator: "\n") + "\n")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// Writes that fail part-way through the real binary: a file-size limit
 /// (`ulimit -f`, EFBIG), a read-only file, a missing directory. Each gives
@@ -16,7 +17,7 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["NAVLOG_TEST_SANITIZER"] != "thread"))
     func fileSizeLimitHalfWayThroughAnAppend() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         let input = Self.sampleInput(events: 3000)
         // SIGXFSZ ignored, so the write past the limit fails with EFBIG.
         let limited = run("/bin/sh", [
@@ -44,7 +45,7 @@ import Testing
 
     @Test func readOnlyLogIsAnErrorAndStaysIntact() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         let input = Self.sampleInput(events: 50)
         #expect(navlog("append", log, stdin: input).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: log))
@@ -63,7 +64,7 @@ import Testing
 
     @Test func missingDirectoryIsAnError() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("gone/s.navlog")
+        let log = dir.file("gone/s.navlog")
         let result = navlog("append", log, stdin: Self.sampleInput(events: 5))
         #expect(result.status == 2)
         #expect(Self.lines(result.stderr).count == 1 && result.stderr.contains("No such file or directory"), "\(result.stderr)")

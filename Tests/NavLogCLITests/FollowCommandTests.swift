@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +18,7 @@ import Darwin
     /// machine is.
     @Test func catWhileAnotherProcessAppendsPrintsAPrefix() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         let all = StoreCommandTests.session(events: 3000, seed: 17).split(separator: "\n").map(String.init)
         signal(SIGPIPE, SIG_IGN)
         let writer = Process()

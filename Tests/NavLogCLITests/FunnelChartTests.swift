@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `navlog funnel --format svg` / `--svg FILE` draws a chart a real renderer
 /// (`rsvg-convert`, Debian's librsvg2-bin, installed by `tools/setup --test`)
@@ -46,7 +47,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let (keep, ndjson, _) = try FunnelCommandTests.inputs()
         _ = keep
-        let svg = dir.path("funnel.svg")
+        let svg = dir.file("funnel.svg")
         let r = navlog("funnel", ndjson, "--step", "Home", "--step", "Recipe/*", "--step", "mark:purchase", "--svg", svg, "--format", "csv")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("step,pattern"))  // --svg writes the chart besides the chosen format
@@ -54,7 +55,7 @@ import Testing
         #expect(text.hasPrefix("<?xml") && text.contains("<svg") && text.hasSuffix("</svg>\n"))
         #expect(text.contains(">mark:purchase<") && text.contains("3 sessions"))
 
-        let png = dir.path("funnel.png")
+        let png = dir.file("funnel.png")
         let rendered = run(Self.rsvg, ["-o", png, svg])
         #expect(rendered.status == 0, "rsvg-convert (tools/setup --test installs librsvg2-bin): \(rendered.stderr)")
         let size = (try? FileManager.default.attributesOfItem(atPath: png)[.size] as? Int) ?? 0
@@ -84,6 +85,6 @@ import Testing
         #expect(r.stdout.contains("mark:&lt;b&gt;&amp;") && !r.stdout.contains("<b>"))
         let dir = try TemporaryDirectory()
         let svg = try dir.file("s.svg", r.stdout)
-        #expect(run(Self.rsvg, ["-o", dir.path("s.png"), svg]).status == 0)
+        #expect(run(Self.rsvg, ["-o", dir.file("s.png"), svg]).status == 0)
     }
 }

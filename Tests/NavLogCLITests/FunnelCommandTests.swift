@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `navlog funnel` through the real binary: the contract's CSV, JSON (with
 /// its schema), the table, stores of logs and NDJSON giving the same
@@ -24,7 +25,7 @@ import Testing
     static func inputs() throws -> (dir: TemporaryDirectory, ndjson: String, store: String) {
         let dir = try TemporaryDirectory()
         let ndjson = try dir.file("sessions.ndjson", sessions)
-        let store = dir.path("store")
+        let store = dir.file("store")
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         for id in ["s-a", "s-b", "s-c"] {
             let lines = sessions.split(separator: "\n").filter { $0.contains("\"session\":\"\(id)\"") }.joined(separator: "\n") + "\n"
@@ -110,13 +111,13 @@ import Testing
 
     @Test func usageAndInputErrors() throws {
         let (dir, _, _) = try Self.inputs()
-        let noStep = navlog("funnel", dir.path("sessions.ndjson"))
+        let noStep = navlog("funnel", dir.file("sessions.ndjson"))
         #expect(noStep.status == 2)
         #expect(noStep.stderr.contains("--step"))
-        let badWindow = navlog("funnel", dir.path("sessions.ndjson"), "--step", "A", "--within", "10 minutes")
+        let badWindow = navlog("funnel", dir.file("sessions.ndjson"), "--step", "A", "--within", "10 minutes")
         #expect(badWindow.status == 2)
         #expect(badWindow.stderr.contains("--within"))
-        let missing = navlog("funnel", dir.path("nope"), "--step", "A")
+        let missing = navlog("funnel", dir.file("nope"), "--step", "A")
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("nope"))
         let bad = try dir.file("bad.ndjson", Self.sessions + "{\"session\":\"s-x\",\"type\":\"mark\"}\n")

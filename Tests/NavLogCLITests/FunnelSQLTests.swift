@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `tools/funnel.sql` run in DuckDB (the Python module; `tools/setup --test`
 /// installs it) over `navlog export screens --with-marks` gives exactly the
@@ -19,13 +20,13 @@ import Testing
 
     @Test func duckDBRunningFunnelSQLAgreesWithNavlog() throws {
         let dir = try TemporaryDirectory()
-        let generated = navlog("generate", "--sessions", "400", "--seed", "11", "--interleave", "--output", dir.path("s.ndjson"))
+        let generated = navlog("generate", "--sessions", "400", "--seed", "11", "--interleave", "--output", dir.file("s.ndjson"))
         #expect(generated.status == 0, "\(generated.stderr)")
-        let exported = navlog("export", "screens", dir.path("s.ndjson"), "--with-marks")
+        let exported = navlog("export", "screens", dir.file("s.ndjson"), "--with-marks")
         #expect(exported.status == 0, "\(exported.stderr)")
         let csv = try dir.file("steps.csv", exported.stdout)
         for funnel in Self.funnels {
-            var args = ["funnel", dir.path("s.ndjson"), "--format", "csv"]
+            var args = ["funnel", dir.file("s.ndjson"), "--format", "csv"]
             var sqlArgs = [csv]
             for step in funnel.steps {
                 args += ["--step", step]

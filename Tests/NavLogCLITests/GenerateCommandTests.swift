@@ -1,6 +1,8 @@
 import Foundation
 import NavLogCore
+import NavLogSample
 import Testing
+import NavLogTestSupport
 
 /// `navlog generate`, run as the real binary.
 @Suite("GenerateCommand")

@@ -3,6 +3,7 @@ import NavLogCore
 import NavLogRecorder
 import NavLogStore
 import Testing
+import NavLogTestSupport
 
 /// One byte of a log's preamble (its zero-byte LZ4 frame and header record)
 /// flipped: `verify`, `info`, `state` and `repair` all call the file damaged
@@ -17,24 +18,24 @@ import Testing
     /// starts, by a ``LogWriter`` and by a ``NavigationRecorder``, each
     /// flushed and copied before it is closed.
     static func logs(in dir: TemporaryDirectory) throws -> [(name: String, bytes: Data)] {
-        let appended = dir.path("appended.navlog")
+        let appended = dir.file("appended.navlog")
         #expect(navlog("append", appended, stdin: events).status == 0)
-        #expect(navlog("ingest", try dir.file("in.ndjson", events), "--store", dir.path("store")).status == 0)
-        let stored = try #require(FileManager.default.contentsOfDirectory(atPath: dir.path("store")).first { $0.hasSuffix(".navlog") })
+        #expect(navlog("ingest", try dir.file("in.ndjson", events), "--store", dir.file("store")).status == 0)
+        let stored = try #require(FileManager.default.contentsOfDirectory(atPath: dir.file("store")).first { $0.hasSuffix(".navlog") })
         let closedByAppend = try #require(FileManager.default.contents(atPath: appended))
-        let closedByIngest = try #require(FileManager.default.contents(atPath: dir.path("store/" + stored)))
+        let closedByIngest = try #require(FileManager.default.contents(atPath: dir.file("store/" + stored)))
 
-        let writer = try LogWriter(path: dir.path("writer.navlog"))
+        let writer = try LogWriter(path: dir.file("writer.navlog"))
         var parser = EventLineParser()
         for line in events.split(separator: "\n") { _ = try writer.append(try parser.parse(Array(line.utf8))) }
         try writer.flush()
-        let openByWriter = try #require(FileManager.default.contents(atPath: dir.path("writer.navlog")))
+        let openByWriter = try #require(FileManager.default.contents(atPath: dir.file("writer.navlog")))
         try writer.close()
 
-        let recorder = try NavigationRecorder(path: dir.path("recorder.navlog"), session: "r-1")
+        let recorder = try NavigationRecorder(path: dir.file("recorder.navlog"), session: "r-1")
         for i in 0..<5 { recorder.record(.mark(label: "m-\(i)")) }
         try recorder.flush()
-        let openByRecorder = try #require(FileManager.default.contents(atPath: dir.path("recorder.navlog")))
+        let openByRecorder = try #require(FileManager.default.contents(atPath: dir.file("recorder.navlog")))
         try recorder.close()
 
         return [("closed by append", closedByAppend), ("closed by ingest", closedByIngest),
@@ -54,7 +55,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let logs = try Self.logs(in: dir)
         for (name, bytes) in logs {
-            let path = dir.path("intact.navlog")
+            let path = dir.file("intact.navlog")
             try bytes.write(to: URL(fileURLWithPath: path))
             let info = navlog("info", path)
             #expect(info.status == 0, "\(name) does not open to start with: \(info.stderr)")
@@ -68,7 +69,7 @@ import Testing
             var damaged = [UInt8](intact)
             damaged[offset] ^= 0x20
             let commands = ["verify", "info", "state", "repair"]
-            let paths = commands.map { dir.path("damaged-\(offset)-\($0).navlog") }
+            let paths = commands.map { dir.file("damaged-\(offset)-\($0).navlog") }
             for path in paths { try Data(damaged).write(to: URL(fileURLWithPath: path)) }
             let results = Results(count: commands.count)
             DispatchQueue.concurrentPerform(iterations: commands.count) { results.set($0, navlog(commands[$0], paths[$0])) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// Every example in every `--help` works when pasted: each is run by
 /// `/bin/sh` in a directory of generated sample files named as the examples
@@ -75,11 +76,11 @@ struct HelpExampleTests {
         try write("session.ndjson", one)
         try write("run-b.ndjson", other)
         for (name, text) in [("s-1.navlog", one), ("session.navlog", one), ("run-a.navlog", one), ("run-b.navlog", other)] {
-            let r = navlog("append", dir.path(name), stdin: text)
+            let r = navlog("append", dir.file(name), stdin: text)
             #expect(r.status == 0, "\(r.stderr)")
         }
         for store in ["store", "logs"] {
-            let r = navlog("ingest", dir.path("sample.ndjson"), "--store", dir.path(store))
+            let r = navlog("ingest", dir.file("sample.ndjson"), "--store", dir.file(store))
             #expect(r.status == 0, "\(r.stderr)")
         }
         let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures/imports")
@@ -124,7 +125,7 @@ struct HelpExampleTests {
                 if command.contains("--interactive") {
                     // A stepper needs a terminal: run it on one and quit.
                     let args = command.split(separator: " ").dropFirst().map { word in
-                        FileManager.default.fileExists(atPath: dir.path(String(word))) ? dir.path(String(word)) : String(word)
+                        FileManager.default.fileExists(atPath: dir.file(String(word))) ? dir.file(String(word)) : String(word)
                     }
                     let terminal = try PseudoTerminal(navlogBinary(), args, environment: ["NO_COLOR": "1"])
                     _ = try terminal.nextFrame(containing: "navlog replay")

@@ -1,6 +1,7 @@
 import Foundation
 import NavLogCore
 import Testing
+import NavLogTestSupport
 
 /// End-to-end tests of `navlog import …` and `navlog export swiftui-path`,
 /// run as the real binary on the fixtures in Tests/Fixtures/imports.
@@ -36,7 +37,7 @@ import Testing
 
     @Test func ga4IntoAStoreAndAgainContinuesTheLogs() throws {
         let dir = try TemporaryDirectory()
-        let store = dir.path("logs")
+        let store = dir.file("logs")
         let r = navlog("import", "ga4", Self.fixture("ga4.ndjson"), "--store", store)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == "stored 9 events of 3 sessions (3 new) from 6 records in \(store); 0 records rejected\n")
@@ -54,8 +55,8 @@ import Testing
     @Test func csvWithRejectsKeepsTheHeaderAndTheBadRecordsVerbatim() throws {
         let dir = try TemporaryDirectory()
         let input = try dir.file("in.csv", "sid,event,at,screen\r\ns1,screen_view,2026-11-20T10:00:00Z,Home\r\ns1,screen_view,2026-11-20T10:00:01Z,\"Re\"cipe\"\r\ns1,purchase,soon,\r\n\r\ns1,screen_view,2026-11-20T10:00:02Z,\"Check\r\nout\"\r\ns2,x,1795168800000\r\n")
-        let rejects = dir.path("rejects.csv")
-        let r = navlog("import", "csv", input, "--store", dir.path("logs"), "--rejects", rejects,
+        let rejects = dir.file("rejects.csv")
+        let r = navlog("import", "csv", input, "--store", dir.file("logs"), "--rejects", rejects,
                        "--session", "sid", "--time", "at", "--event", "event", "--screens", "screen_*", "--screen-name", "screen")
         #expect(r.status == 1)
         #expect(r.stderr == """
@@ -66,23 +67,23 @@ import Testing
 
             """)
         #expect(try String(contentsOfFile: rejects, encoding: .utf8) == "sid,event,at,screen\r\ns1,screen_view,2026-11-20T10:00:01Z,\"Re\"cipe\"\r\ns1,purchase,soon,\r\ns2,x,1795168800000\r\n")
-        let logs = try Self.logs(in: dir.path("logs"))
+        let logs = try Self.logs(in: dir.file("logs"))
         #expect(logs.count == 1)
         #expect(try Self.screen(logs[0]) == "Check\r\nout")
         // The rejects file is itself an importable CSV.
-        #expect(navlog("import", "csv", rejects, "--store", dir.path("again"), "--session", "sid", "--time", "at", "--event", "event").status == 1)
+        #expect(navlog("import", "csv", rejects, "--store", dir.file("again"), "--session", "sid", "--time", "at", "--event", "event").status == 1)
     }
 
     @Test func csvHeaderWithoutTheNamedColumnIsUsageTrouble() throws {
         let dir = try TemporaryDirectory()
-        let r = navlog("import", "csv", Self.fixture("events.csv"), "--store", dir.path("logs"), "--session", "user", "--time", "timestamp", "--event", "event")
+        let r = navlog("import", "csv", Self.fixture("events.csv"), "--store", dir.file("logs"), "--session", "user", "--time", "timestamp", "--event", "event")
         #expect(r.status == 2)
         #expect(r.stderr.contains(#"events.csv:1: no column "user" in the header"#))
     }
 
     @Test func reactNavigationSnapshotsBecomeEvents() throws {
         let dir = try TemporaryDirectory()
-        let store = dir.path("logs")
+        let store = dir.file("logs")
         let r = navlog("import", "react-navigation", Self.fixture("react-navigation.ndjson"), "--store", store)
         #expect(r.status == 0, "\(r.stderr)")
         let logs = try Self.logs(in: store)
@@ -100,7 +101,7 @@ import Testing
 
     @Test func thePublishedSwiftUIPathRoundTripsExactly() throws {
         let dir = try TemporaryDirectory()
-        let store = dir.path("logs")
+        let store = dir.file("logs")
         let r = navlog("import", "swiftui-path", Self.fixture("swiftui-path.json"), "--store", store, "--stack", "main",
                        "--session", "s-1", "--time", "2026-11-20T10:00:00Z")
         #expect(r.status == 0, "\(r.stderr)")
@@ -135,7 +136,7 @@ import Testing
                     let exported = navlog("export", "swiftui-path", source, "--session", session, "--at", "\(at)", "--stack", stack)
                     #expect(exported.status == 0, "\(exported.stderr)")
                     let file = try dir.file("p.json", exported.stdout)
-                    let store = dir.path("st-\(checked)")
+                    let store = dir.file("st-\(checked)")
                     #expect(navlog("import", "swiftui-path", file, "--store", store, "--stack", stack, "--session", session).status == 0)
                     let back = try Self.stateJSON(try Self.logs(in: store)[0])
                     let stacks = ((back["scenes"] as? [String: Any])?["main"] as? [String: Any])?["stacks"] as? [String: [[String: Any]]]

@@ -1,6 +1,8 @@
 import Foundation
 import NavLogCore
+import NavLogSample
 import Testing
+import NavLogTestSupport
 
 /// A funnel over an imported CSV event stream equals the same funnel that
 /// DuckDB computes directly over the raw CSV (tools/duckdb-csv-funnel, which
@@ -21,11 +23,11 @@ import Testing
         let csv = try dir.file("events.csv", text)
         let columns = ["--session", "user_id,session_id", "--time", "timestamp", "--event", "event"]
         let screens = ["--screens", "screen_view", "--screen-name", "screen"]
-        let imported = run(navlogBinary(), ["import", "csv", csv, "--store", dir.path("logs")] + columns + screens)
+        let imported = run(navlogBinary(), ["import", "csv", csv, "--store", dir.file("logs")] + columns + screens)
         #expect(imported.status == 0, "\(imported.stderr)")
 
         let stepArgs = Self.steps.flatMap { ["--step", $0] }
-        let navlogFunnel = run(navlogBinary(), ["funnel", dir.path("logs")] + stepArgs + ["--format", "csv"]
+        let navlogFunnel = run(navlogBinary(), ["funnel", dir.file("logs")] + stepArgs + ["--format", "csv"]
                                                 + (within.map { ["--within", $0] } ?? []))
         #expect(navlogFunnel.status == 0, "\(navlogFunnel.stderr)")
         let duck = run("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("tools/duckdb-csv-funnel").path, csv]

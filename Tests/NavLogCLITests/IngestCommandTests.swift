@@ -1,6 +1,8 @@
 import Foundation
 import NavLogCore
+import NavLogSample
 import Testing
+import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -59,10 +61,10 @@ struct IngestCommandTests {
         }
         input.insert([], at: 10)   // a blank line: neither stored nor rejected
         badPositions = badPositions.map { $0 > 10 ? $0 + 1 : $0 }
-        let path = dir.path("in.ndjson")
+        let path = dir.file("in.ndjson")
         try Data(input.joined(separator: [0x0A]) + [0x0A]).write(to: URL(fileURLWithPath: path))
 
-        let r = navlog("ingest", path, "--store", dir.path("store"), "--rejects", dir.path("rejected"))
+        let r = navlog("ingest", path, "--store", dir.file("store"), "--rejects", dir.file("rejected"))
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stdout.contains("stored \(generated.count) events of 40 sessions (40 new)"))
         // Each rejection names its line; they come in input order.
@@ -73,13 +75,13 @@ struct IngestCommandTests {
         #expect(reported == badPositions.sorted())
         #expect(r.stderr.contains("10 lines rejected"))
         // Verbatim, in order.
-        let kept = try Data(contentsOf: URL(fileURLWithPath: dir.path("rejected")))
+        let kept = try Data(contentsOf: URL(fileURLWithPath: dir.file("rejected")))
         let expectedKept = badPositions.sorted().map { input[$0 - 1] }
         #expect([UInt8](kept) == Array(expectedKept.joined(separator: [0x0A])) + [0x0A])
         // Stored events are the valid input events, per session, in order.
         var expected: [String: [String]] = [:]
         for line in generated { expected[try EventParser.parse(line).session, default: []].append(line) }
-        #expect(try Self.storedLines(dir.path("store")) == expected)
+        #expect(try Self.storedLines(dir.file("store")) == expected)
     }
 
     @Test func ingestingInTwoRunsAppendsAndContinuesSeqs() throws {
@@ -96,16 +98,16 @@ struct IngestCommandTests {
         }
         let first = try dir.file("a.ndjson", lines[..<half].joined(separator: "\n") + "\n")
         let second = try dir.file("b.ndjson", stripped.joined(separator: "\n") + "\n")
-        #expect(navlog("ingest", first, "--store", dir.path("store")).status == 0)
-        let r = navlog("ingest", "-", "--store", dir.path("store"), "--max-open", "2", stdin: try String(contentsOfFile: second, encoding: .utf8))
+        #expect(navlog("ingest", first, "--store", dir.file("store")).status == 0)
+        let r = navlog("ingest", "-", "--store", dir.file("store"), "--max-open", "2", stdin: try String(contentsOfFile: second, encoding: .utf8))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr == "")   // not a terminal: no progress bar
         var expected: [String: [String]] = [:]
         for line in lines { expected[try EventParser.parse(line).session, default: []].append(line) }
-        let stored = try Self.storedLines(dir.path("store"))
+        let stored = try Self.storedLines(dir.file("store"))
         #expect(stored == expected)
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path("store")) {
-            #expect(navlog("verify", dir.path("store/" + name)).status == 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.file("store")) {
+            #expect(navlog("verify", dir.file("store/" + name)).status == 0)
         }
     }
 
@@ -125,18 +127,18 @@ struct IngestCommandTests {
         }
         lines.append(Array(#"{"session":"bad\#u{FF}","t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"#.utf8).map { $0 == 0xC3 ? 0xFE : $0 })
         lines.append(Array(#"{"session":"","t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"#.utf8))
-        let input = dir.path("in.ndjson")
+        let input = dir.file("in.ndjson")
         try Data(lines.joined(separator: [0x0A])).write(to: URL(fileURLWithPath: input))
-        let store = dir.path("deep/store")
-        try FileManager.default.createDirectory(atPath: dir.path("deep"), withIntermediateDirectories: true)
+        let store = dir.file("deep/store")
+        try FileManager.default.createDirectory(atPath: dir.file("deep"), withIntermediateDirectories: true)
         let r = navlog("ingest", input, "--store", store)
         #expect(r.status == 1)
         #expect(r.stderr.contains("in.ndjson:\(lines.count - 1): "))
         #expect(r.stderr.contains("in.ndjson:\(lines.count): "))
         #expect(r.stdout.contains("stored \(ids.count * 2) events of \(ids.count) sessions"))
         // Nothing outside the store.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("deep")) == ["store"])
-        #expect(!FileManager.default.fileExists(atPath: dir.path("x")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("deep")) == ["store"])
+        #expect(!FileManager.default.fileExists(atPath: dir.file("x")))
         let names = try FileManager.default.contentsOfDirectory(atPath: store)
         #expect(names.count == ids.count)
         for name in names {
@@ -157,7 +159,7 @@ struct IngestCommandTests {
     @Test func aTerminalGetsAProgressBarThatIsClearedAtTheEnd() throws {
         let dir = try TemporaryDirectory()
         let input = try dir.file("in.ndjson", navlog("generate", "--sessions", "400", "--seed", "2").stdout)
-        let terminal = try PseudoTerminal(navlogBinary(), ["ingest", input, "--store", dir.path("store")])
+        let terminal = try PseudoTerminal(navlogBinary(), ["ingest", input, "--store", dir.file("store")])
         #expect(try terminal.waitForExit(timeout: 60) == .exited(0))
         let raw = terminal.rawOutput
         #expect(raw.contains("] 100% 16384 lines, 0 rejected") || raw.contains("% 16384 lines, 0 rejected"), "\(raw.prefix(400))")
@@ -171,20 +173,20 @@ struct IngestCommandTests {
         let dir = try TemporaryDirectory()
         let text = navlog("generate", "--sessions", "3", "--seed", "2").stdout
         let input = try dir.file("in.ndjson", text)
-        let same = navlog("ingest", input, "--store", dir.path("store"), "--rejects", input)
+        let same = navlog("ingest", input, "--store", dir.file("store"), "--rejects", input)
         #expect(same.status == 2)
         #expect(same.stderr.contains("is the input"), "\(same.stderr)")
         #expect(try String(contentsOfFile: input, encoding: .utf8) == text)
         // Through another name for the same file.
-        try FileManager.default.linkItem(atPath: input, toPath: dir.path("link.ndjson"))
-        #expect(navlog("ingest", input, "--store", dir.path("store"), "--rejects", dir.path("link.ndjson")).status == 2)
+        try FileManager.default.linkItem(atPath: input, toPath: dir.file("link.ndjson"))
+        #expect(navlog("ingest", input, "--store", dir.file("store"), "--rejects", dir.file("link.ndjson")).status == 2)
         #expect(try String(contentsOfFile: input, encoding: .utf8) == text)
-        let inStore = navlog("ingest", input, "--store", dir.path("store"), "--rejects", dir.path("store/rejected.ndjson"))
+        let inStore = navlog("ingest", input, "--store", dir.file("store"), "--rejects", dir.file("store/rejected.ndjson"))
         #expect(inStore.status == 2)
         #expect(inStore.stderr.contains("is in the store"), "\(inStore.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: dir.path("store/rejected.ndjson")))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("store/rejected.ndjson")))
         // A file elsewhere is fine.
-        #expect(navlog("ingest", input, "--store", dir.path("store"), "--rejects", dir.path("rejected.ndjson")).status == 0)
+        #expect(navlog("ingest", input, "--store", dir.file("store"), "--rejects", dir.file("rejected.ndjson")).status == 0)
     }
 
     /// An ingest that fails (here on a log damaged in its middle) says how
@@ -196,19 +198,19 @@ struct IngestCommandTests {
                 .replacingOccurrences(of: #""session":"s-000001""#, with: #""session":"\#(id)""#)
         }
         let x = try dir.file("x.ndjson", session("x", events: 3000, seed: 5))
-        #expect(navlog("ingest", x, "--store", dir.path("store")).status == 0)
-        let log = try #require(FileManager.default.contentsOfDirectory(atPath: dir.path("store")).first { $0.hasSuffix(".navlog") })
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: dir.path("store/" + log)))
+        #expect(navlog("ingest", x, "--store", dir.file("store")).status == 0)
+        let log = try #require(FileManager.default.contentsOfDirectory(atPath: dir.file("store")).first { $0.hasSuffix(".navlog") })
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: dir.file("store/" + log)))
         bytes[bytes.count / 3] ^= 0x40
-        try bytes.write(to: URL(fileURLWithPath: dir.path("store/" + log)))
+        try bytes.write(to: URL(fileURLWithPath: dir.file("store/" + log)))
         let late = #"{"session":"x","t":"2026-11-20T10:00:00Z","type":"mark","label":"late"}"# + "\n"
         let input = try dir.file("in.ndjson", session("y", events: 5000, seed: 6) + late)
-        let r = navlog("ingest", input, "--store", dir.path("store"))
+        let r = navlog("ingest", input, "--store", dir.file("store"))
         #expect(r.status == 2)
-        #expect(r.stderr.hasPrefix("navlog: \(dir.path("store/" + log)): "), "\(r.stderr)")
-        #expect(r.stdout == "stored 5000 events in \(dir.path("store")) before the failure; 0 lines rejected\n", "\(r.stdout)")
-        let y = try #require(FileManager.default.contentsOfDirectory(atPath: dir.path("store")).first { $0.hasPrefix("y-") })
-        #expect(navlog("cat", dir.path("store/" + y)).stdout.split(separator: "\n").count == 5000)
+        #expect(r.stderr.hasPrefix("navlog: \(dir.file("store/" + log)): "), "\(r.stderr)")
+        #expect(r.stdout == "stored 5000 events in \(dir.file("store")) before the failure; 0 lines rejected\n", "\(r.stdout)")
+        let y = try #require(FileManager.default.contentsOfDirectory(atPath: dir.file("store")).first { $0.hasPrefix("y-") })
+        #expect(navlog("cat", dir.file("store/" + y)).stdout.split(separator: "\n").count == 5000)
     }
 
     /// "S sessions (K new)" counts the sessions that got events: one whose
@@ -219,14 +221,14 @@ struct IngestCommandTests {
             #"{"seq":\#(seq),"session":"\#(session)","t":"2026-11-20T10:00:00Z","type":"mark","label":"m"}"# + "\n"
         }
         let first = try dir.file("first.ndjson", mark("old", seq: 5))
-        #expect(navlog("ingest", first, "--store", dir.path("store")).stdout.hasPrefix("stored 1 event of 1 session (1 new)"))
+        #expect(navlog("ingest", first, "--store", dir.file("store")).stdout.hasPrefix("stored 1 event of 1 session (1 new)"))
         // "old" comes back with a seq that does not increase; "new" is new.
         let second = try dir.file("second.ndjson", mark("old", seq: 3) + mark("new", seq: 1) + mark("new", seq: 2))
-        let r = navlog("ingest", second, "--store", dir.path("store"))
+        let r = navlog("ingest", second, "--store", dir.file("store"))
         #expect(r.status == 1)
         #expect(r.stdout.hasPrefix("stored 2 events of 1 session (1 new) in "), "\(r.stdout)")
         let third = try dir.file("third.ndjson", mark("old", seq: 6))
-        #expect(navlog("ingest", third, "--store", dir.path("store")).stdout.hasPrefix("stored 1 event of 1 session (0 new)"))
+        #expect(navlog("ingest", third, "--store", dir.file("store")).stdout.hasPrefix("stored 1 event of 1 session (0 new)"))
     }
 
     /// A line over the length limit is read past, not kept: the summary says so.
@@ -235,10 +237,10 @@ struct IngestCommandTests {
         let huge = #"{"session":"s","t":"2026-11-20T10:00:00Z","type":"mark","label":""# + String(repeating: "x", count: 1 << 21) + "\"}\n"
         let bad = "{not json\n"
         let input = try dir.file("in.ndjson", huge + bad)
-        let r = navlog("ingest", input, "--store", dir.path("store"), "--rejects", dir.path("rejected.ndjson"))
+        let r = navlog("ingest", input, "--store", dir.file("store"), "--rejects", dir.file("rejected.ndjson"))
         #expect(r.status == 1)
-        #expect(r.stderr.contains("2 lines rejected; kept in \(dir.path("rejected.ndjson")) (but 1 over the line length limit, not copied)"), "\(r.stderr)")
-        #expect(try String(contentsOfFile: dir.path("rejected.ndjson"), encoding: .utf8) == bad)
+        #expect(r.stderr.contains("2 lines rejected; kept in \(dir.file("rejected.ndjson")) (but 1 over the line length limit, not copied)"), "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir.file("rejected.ndjson"), encoding: .utf8) == bad)
     }
 
     /// Runs `navlog ingest - --store STORE` (and `extra` arguments) on
@@ -281,21 +283,21 @@ struct IngestCommandTests {
         let lines = navlog("generate", "--sessions", "700", "--seed", "9", "--interleave").stdout
             .split(separator: "\n").map { String($0) + "\n" }
         #expect(lines.count > 30_000)
-        let (exited, status, stdout, stderr) = try Self.interruptedIngest(lines, store: dir.path("store"))
+        let (exited, status, stdout, stderr) = try Self.interruptedIngest(lines, store: dir.file("store"))
         #expect(exited && status == 130, "\(stderr)")
         let match = try #require(stderr.firstMatch(of: /stopped: read up to <stdin>:(\d+); nothing after it was read/), "\(stderr)")
         let readLines = try #require(Int(match.1))
         #expect(readLines >= 10_000 && readLines < lines.count, "\(readLines)")
         #expect(stdout.hasPrefix("stored \(readLines) events of "), "\(stdout)")
-        let logs = try FileManager.default.contentsOfDirectory(atPath: dir.path("store")).map { dir.path("store/" + $0) }
+        let logs = try FileManager.default.contentsOfDirectory(atPath: dir.file("store")).map { dir.file("store/" + $0) }
         let verified = run(navlogBinary(), ["verify"] + logs)
         #expect(verified.status == 0, "\(verified.stdout)")
         // The rest, then one run over everything: the same logs, event for event.
-        let rest = run(navlogBinary(), ["ingest", "-", "--store", dir.path("store")], stdin: Data(lines[readLines...].joined().utf8))
+        let rest = run(navlogBinary(), ["ingest", "-", "--store", dir.file("store")], stdin: Data(lines[readLines...].joined().utf8))
         #expect(rest.status == 0, "\(rest.stderr)")
         let whole = try dir.file("all.ndjson", lines.joined())
-        #expect(navlog("ingest", whole, "--store", dir.path("whole")).status == 0)
-        #expect(try Self.storedLines(dir.path("store")) == Self.storedLines(dir.path("whole")))
+        #expect(navlog("ingest", whole, "--store", dir.file("whole")).status == 0)
+        #expect(try Self.storedLines(dir.file("store")) == Self.storedLines(dir.file("whole")))
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// What the command line names is read once and never destroyed (issue 23):
 /// a file a command writes may not be one of its inputs (the same file under
@@ -12,7 +13,7 @@ import Testing
     static func inputs() throws -> (dir: TemporaryDirectory, ndjson: String, log: String, store: String) {
         let dir = try TemporaryDirectory()
         let ndjson = try dir.file("in.ndjson", navlog("generate", "--sessions", "3", "--seed", "4").stdout)
-        let store = dir.path("store")
+        let store = dir.file("store")
         #expect(navlog("ingest", ndjson, "--store", store).status == 0)
         let log = try #require(FileManager.default.contentsOfDirectory(atPath: store).first { $0.hasSuffix(".navlog") })
         return (dir, ndjson, store + "/" + log, store)
@@ -25,7 +26,7 @@ import Testing
     static func otherNames(of path: String, in dir: TemporaryDirectory) throws -> [String] {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path, name = url.lastPathComponent
-        let hard = dir.path("hard-\(name)"), soft = dir.path("soft-\(name)")
+        let hard = dir.file("hard-\(name)"), soft = dir.file("soft-\(name)")
         try FileManager.default.linkItem(atPath: path, toPath: hard)
         try FileManager.default.createSymbolicLink(atPath: soft, withDestinationPath: path)
         let parent = URL(fileURLWithPath: folder).lastPathComponent
@@ -59,13 +60,13 @@ import Testing
             let r = navlog(["funnel", store] + Self.funnelStep + ["--svg", inside])
             #expect(r.status == 2, "\(inside): \(r.stderr)")
             #expect(r.stderr.hasPrefix("navlog: --svg \(inside) is in the input \(store)"), "\(r.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: dir.path("store/chart.svg")))
-            #expect(!FileManager.default.fileExists(atPath: dir.path("store/sub/chart.svg")))
+            #expect(!FileManager.default.fileExists(atPath: dir.file("store/chart.svg")))
+            #expect(!FileManager.default.fileExists(atPath: dir.file("store/sub/chart.svg")))
         }
         // Elsewhere is fine.
-        let fine = navlog(["funnel", store, ndjson] + Self.funnelStep + ["--svg", dir.path("chart.svg")])
+        let fine = navlog(["funnel", store, ndjson] + Self.funnelStep + ["--svg", dir.file("chart.svg")])
         #expect(fine.status == 0, "\(fine.stderr)")
-        #expect(String(decoding: try #require(Self.bytes(dir.path("chart.svg"))), as: UTF8.self).contains("<svg"))
+        #expect(String(decoding: try #require(Self.bytes(dir.file("chart.svg"))), as: UTF8.self).contains("<svg"))
     }
 
     /// `--rejects` of `ingest` and of every `import` goes through the same
@@ -80,16 +81,16 @@ import Testing
         for (input, args) in commands {
             let before = try #require(Self.bytes(input))
             for name in try Self.otherNames(of: input, in: dir) {
-                let r = navlog(args + ["--store", dir.path("out"), "--rejects", name])
+                let r = navlog(args + ["--store", dir.file("out"), "--rejects", name])
                 #expect(r.status == 2, "\(args[0]) \(name): \(r.stderr)")
                 #expect(r.stderr.hasPrefix("navlog: --rejects \(name) is the input \(input)"), "\(r.stderr)")
                 #expect(Self.bytes(input) == before)
             }
-            try FileManager.default.removeItem(atPath: dir.path("hard-" + URL(fileURLWithPath: input).lastPathComponent))
-            try FileManager.default.removeItem(atPath: dir.path("soft-" + URL(fileURLWithPath: input).lastPathComponent))
+            try FileManager.default.removeItem(atPath: dir.file("hard-" + URL(fileURLWithPath: input).lastPathComponent))
+            try FileManager.default.removeItem(atPath: dir.file("soft-" + URL(fileURLWithPath: input).lastPathComponent))
         }
         let before = try #require(Self.bytes(ndjson))
-        let piped = Self.run(navlogBinary(), ["ingest", "-", "--store", dir.path("out"), "--rejects", ndjson], stdinFile: ndjson)
+        let piped = Self.run(navlogBinary(), ["ingest", "-", "--store", dir.file("out"), "--rejects", ndjson], stdinFile: ndjson)
         #expect(piped.status == 2, "\(piped.stderr)")
         #expect(piped.stderr.contains("--rejects \(ndjson) is standard input"), "\(piped.stderr)")
         #expect(Self.bytes(ndjson) == before)
@@ -105,10 +106,10 @@ import Testing
             ["paths", "-", "-"],
             ["export", "events", "-", "-"],
             ["export", "screens", "-", "-"],
-            ["ingest", "-", "-", "--store", dir.path("a")],
-            ["import", "csv", "-", "-", "--store", dir.path("b"), "--session", "s", "--time", "t", "--event", "e"],
-            ["import", "ga4", "-", "-", "--store", dir.path("c")],
-            ["import", "react-navigation", "-", "-", "--store", dir.path("d")],
+            ["ingest", "-", "-", "--store", dir.file("a")],
+            ["import", "csv", "-", "-", "--store", dir.file("b"), "--session", "s", "--time", "t", "--event", "e"],
+            ["import", "ga4", "-", "-", "--store", dir.file("c")],
+            ["import", "react-navigation", "-", "-", "--store", dir.file("d")],
             ["verify", "-", "-"],
             ["diff", "-", "-"],
             ["bisect", "-", "-"],
@@ -128,7 +129,7 @@ import Testing
     /// and creates nothing.
     @Test func repairOfAMissingFileCreatesNothing() throws {
         let dir = try TemporaryDirectory()
-        let missing = dir.path("nonexist.navlog")
+        let missing = dir.file("nonexist.navlog")
         for command in ["repair", "info", "verify"] {
             let r = navlog(command, missing)
             #expect(r.status == 2, "\(command): \(r.stdout) \(r.stderr)")

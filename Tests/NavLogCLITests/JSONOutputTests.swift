@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `--json` of `info`, `verify`, `ingest`, every `import`, `paths` and
 /// `funnel` through the real binary: one line on standard output, valid by
@@ -34,9 +35,9 @@ struct JSONOutputTests {
         var args = ["generate", "--sessions", "\(sessions)", "--seed", "3"]
         if let events { args += ["--events-per-session", events] }
         let input = try dir.file("generated.ndjson", run(navlogBinary(), args).stdout)
-        #expect(navlog("ingest", input, "--store", dir.path("store")).status == 0)
-        return try FileManager.default.contentsOfDirectory(atPath: dir.path("store")).filter { $0.hasSuffix(".navlog") }
-            .sorted().map { dir.path("store/" + $0) }
+        #expect(navlog("ingest", input, "--store", dir.file("store")).status == 0)
+        return try FileManager.default.contentsOfDirectory(atPath: dir.file("store")).filter { $0.hasSuffix(".navlog") }
+            .sorted().map { dir.file("store/" + $0) }
     }
 
     /// Flips a byte a third of the way into a file.
@@ -96,7 +97,7 @@ struct JSONOutputTests {
         let dir = try TemporaryDirectory()
         let logs = try Self.store(dir, sessions: 2, events: "3000-3000")
         try Self.damage(logs[1])
-        let missing = dir.path("missing.navlog")
+        let missing = dir.file("missing.navlog")
         let text = navlog("verify", logs[0], logs[1], missing)
         let r = navlog("verify", logs[0], logs[1], missing, "--json")
         #expect(r.status == 2 && text.status == 2)
@@ -144,20 +145,20 @@ struct JSONOutputTests {
         let generated = navlog("generate", "--sessions", "3", "--seed", "4").stdout
         let events = generated.split(separator: "\n").count
         let input = try dir.file("in.ndjson", generated + "\n{not json\n")
-        let text = navlog("ingest", input, "--store", dir.path("a"), "--rejects", dir.path("a.rejects"))
-        let r = navlog("ingest", input, "--store", dir.path("b"), "--rejects", dir.path("b.rejects"), "--json")
+        let text = navlog("ingest", input, "--store", dir.file("a"), "--rejects", dir.file("a.rejects"))
+        let r = navlog("ingest", input, "--store", dir.file("b"), "--rejects", dir.file("b.rejects"), "--json")
         #expect(text.status == 1 && r.status == 1)
-        #expect(text.stdout == "stored \(events) events of 3 sessions (3 new) in \(dir.path("a")); 1 line rejected\n")
+        #expect(text.stdout == "stored \(events) events of 3 sessions (3 new) in \(dir.file("a")); 1 line rejected\n")
         #expect(r.stderr == text.stderr.replacingOccurrences(of: "a.rejects", with: "b.rejects"), "rejections and errors stay on stderr")
         let o = try Self.object("ingest", r)
         #expect(o["stored"] as? Int == events && o["sessions"] as? Int == 3 && o["newSessions"] as? Int == 3)
         #expect(o["rejected"] as? Int == 1 && o["rejectsNotCopied"] as? Int == 0)
         #expect(o["lines"] as? Int == events + 2 && o["blankLines"] as? Int == 1)
-        #expect(o["store"] as? String == dir.path("b") && o["rejectsFile"] as? String == dir.path("b.rejects"))
+        #expect(o["store"] as? String == dir.file("b") && o["rejectsFile"] as? String == dir.file("b.rejects"))
         #expect(o["stopped"] is NSNull && o["failure"] is NSNull)
         // Again into the same store: no new session; no rejects file.
         let again = try dir.file("again.ndjson", #"{"session":"s-000001","t":"2026-11-20T11:00:00Z","type":"mark","label":"m"}"# + "\n")
-        let r2 = navlog("ingest", again, "--store", dir.path("b"), "--json")
+        let r2 = navlog("ingest", again, "--store", dir.file("b"), "--json")
         #expect(r2.status == 0 && r2.stderr.isEmpty)
         let o2 = try Self.object("ingest", r2)
         #expect(o2["stored"] as? Int == 1 && o2["sessions"] as? Int == 1 && o2["newSessions"] as? Int == 0)
@@ -170,7 +171,7 @@ struct JSONOutputTests {
         let log = try Self.store(dir, sessions: 1, events: "3000-3000")[0]
         try Self.damage(log)
         let late = try dir.file("late.ndjson", #"{"session":"s-000001","t":"2026-11-20T11:00:00Z","type":"mark","label":"late"}"# + "\n")
-        let r = navlog("ingest", late, "--store", dir.path("store"), "--json")
+        let r = navlog("ingest", late, "--store", dir.file("store"), "--json")
         #expect(r.status == 2)
         let o = try Self.object("ingest", r)
         let failure = try #require(o["failure"] as? String, "\(r.stdout)")
@@ -185,7 +186,7 @@ struct JSONOutputTests {
         let lines = navlog("generate", "--sessions", "400", "--seed", "9", "--interleave").stdout
             .split(separator: "\n").map { String($0) + "\n" }
         #expect(lines.count > 15_000)
-        let (exited, status, stdout, stderr) = try IngestCommandTests.interruptedIngest(lines, store: dir.path("store"), extra: ["--json"])
+        let (exited, status, stdout, stderr) = try IngestCommandTests.interruptedIngest(lines, store: dir.file("store"), extra: ["--json"])
         #expect(exited && status == 130, "\(stderr)")
         let o = try Self.object("ingest", (status, stdout, stderr))
         let stopped = try #require(o["stopped"] as? [String: Any], "\(stdout)")
@@ -208,23 +209,23 @@ struct JSONOutputTests {
         let dir = try TemporaryDirectory()
         let input = ImportCommandTests.fixture(args[1])
         let rest = Array(args.dropFirst(2))
-        let text = run(navlogBinary(), ["import", args[0], input, "--store", dir.path("a")] + rest)
-        let r = run(navlogBinary(), ["import", args[0], input, "--store", dir.path("b"), "--json"] + rest)
+        let text = run(navlogBinary(), ["import", args[0], input, "--store", dir.file("a")] + rest)
+        let r = run(navlogBinary(), ["import", args[0], input, "--store", dir.file("b"), "--json"] + rest)
         #expect(r.status == text.status, "\(r.stderr)")
         let o = try Self.object("import", r)
         func n(_ key: String) -> Int { o[key] as? Int ?? -1 }
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         #expect(text.stdout == "stored \(plural(n("stored"), "event")) of \(plural(n("sessions"), "session")) (\(n("newSessions")) new) "
-                + "from \(plural(n("records"), "record")) in \(dir.path("a")); \(plural(n("rejected"), "record")) rejected\n", "\(text.stdout)")
+                + "from \(plural(n("records"), "record")) in \(dir.file("a")); \(plural(n("rejected"), "record")) rejected\n", "\(text.stdout)")
         #expect(n("stored") > 0)
-        #expect(o["store"] as? String == dir.path("b") && o["rejectsFile"] is NSNull)
+        #expect(o["store"] as? String == dir.file("b") && o["rejectsFile"] is NSNull)
     }
 
     @Test func importRejectsAreCountedAndKept() throws {
         let dir = try TemporaryDirectory()
         let input = try dir.file("in.csv", "sid,event,at\ns1,open,2026-11-20T10:00:00Z\ns1,buy,soon\n")
-        let rejects = dir.path("rejects.csv")
-        let r = navlog("import", "csv", input, "--store", dir.path("logs"), "--rejects", rejects,
+        let rejects = dir.file("rejects.csv")
+        let r = navlog("import", "csv", input, "--store", dir.file("logs"), "--rejects", rejects,
                        "--session", "sid", "--time", "at", "--event", "event", "--json")
         #expect(r.status == 1)
         #expect(r.stderr.hasSuffix("navlog: 1 record rejected; kept in \(rejects)\n"), "\(r.stderr)")
@@ -267,8 +268,8 @@ struct JSONOutputTests {
         let outputs: [(kind: String, output: String, number: String)] = [
             ("info", navlog("info", logs[0], "--json").stdout, "events"),
             ("verify", navlog("verify", logs[0], "--json").stdout, "ok"),
-            ("ingest", navlog("ingest", input, "--store", dir.path("other"), "--json").stdout, "stored"),
-            ("import", navlog("import", "ga4", ImportCommandTests.fixture("ga4.ndjson"), "--store", dir.path("ga4"), "--json").stdout, "records"),
+            ("ingest", navlog("ingest", input, "--store", dir.file("other"), "--json").stdout, "stored"),
+            ("import", navlog("import", "ga4", ImportCommandTests.fixture("ga4.ndjson"), "--store", dir.file("ga4"), "--json").stdout, "records"),
         ]
         func text(_ object: [String: Any]) throws -> String {
             String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self) + "\n"

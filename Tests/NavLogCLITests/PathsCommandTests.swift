@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `navlog paths` through the real binary.
 @Suite struct PathsCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// The readable outputs of the time-travel commands with values that could
 /// drive a terminal or break a line: escaped, never printed raw; and diffs

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `navlog replay` without a terminal: one line per event with its effects,
 /// `--json` lines, ranges, errors (contract §1 "Anomalies", §4).
@@ -182,7 +183,7 @@ struct ReplayCommandTests {
 
     @Test func aLogReplaysLikeItsNDJSON() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("demo-1.navlog")
+        let log = dir.file("demo-1.navlog")
         let appended = navlog("append", log, stdin: try String(contentsOfFile: Self.sample, encoding: .utf8))
         try #require(appended.status == 0, "\(appended.stderr)")
         for args in [[String](), ["--from", "14", "--to", "20"], ["--json"]] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -235,7 +236,7 @@ struct ReplayStepperTests {
 
     @Test func stepsThroughALog() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("demo-1.navlog")
+        let log = dir.file("demo-1.navlog")
         try #require(navlog("append", log, stdin: try String(contentsOfFile: Self.sample, encoding: .utf8)).status == 0)
         let terminal = try PseudoTerminal(navlogBinary(), ["replay", log, "--interactive", "--from", "20"], environment: ["NO_COLOR": "1"])
         let frame = try terminal.nextFrame(containing: "event 20 of 23")
@@ -259,7 +260,7 @@ struct ReplayStepperTests {
     /// screens shown agree with `navlog state` at the same seq.
     @Test func stepsBackAcrossCheckpointsOnALongSession() throws {
         let dir = try TemporaryDirectory()
-        let file = dir.path("long.ndjson")
+        let file = dir.file("long.ndjson")
         let generated = navlog("generate", "--sessions", "1", "--seed", "3", "--events-per-session", "1500-1500", "--output", file)
         try #require(generated.status == 0, "\(generated.stderr)")
         let terminal = try PseudoTerminal(navlogBinary(), ["replay", file, "--interactive"], environment: ["NO_COLOR": "1"])

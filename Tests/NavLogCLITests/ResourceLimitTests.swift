@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// Inputs sized to exhaust memory, the stack or patience: each is bounded and
 /// rejected with one clear line, or handled, through the real binary.
@@ -11,7 +12,7 @@ import Testing
     /// whole), reported with its line number, and the lines after it are kept.
     @Test func overLimitLineIsRejectedAndTheRestKept() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         let huge = #"{"session":"s","t":"2026-11-20T10:00:00Z","type":"mark","label":""#
             + String(repeating: "x", count: 3 << 20) + #""}"#
         let result = navlog("append", log, stdin: huge + "\n" + Self.start + "\n")
@@ -24,7 +25,7 @@ import Testing
     /// `data` nested 100 000 deep is refused at the depth limit (no stack overflow).
     @Test func deeplyNestedValueIsRejected() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         let depth = 100_000
         let deep = #"{"session":"s","seq":1,"t":"2026-11-20T10:00:00Z","type":"mark","label":"x","meta":{"a":"#
             + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}}"

@@ -1,6 +1,7 @@
 import Foundation
 import NavLogCore
 import Testing
+import NavLogTestSupport
 
 /// The JSON Schemas of contract §1 and §2 (`schemas/`), checked with
 /// `tools/check-schemas` against the examples, the real parser and writer, and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// `navlog state` through the real binary: outputs, exit codes, one-line errors (contract §2, §4).
 @Suite("navlog state")

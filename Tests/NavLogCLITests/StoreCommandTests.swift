@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -10,12 +11,6 @@ import Darwin
 /// End-to-end tests of the store commands: `append`, `cat`, `info`,
 /// `verify`, `repair`, run as the real binary.
 @Suite struct StoreCommandTests {
-    static let lz4: String = {
-        for candidate in ["/usr/bin/lz4", "/usr/local/bin/lz4", "/opt/homebrew/bin/lz4"]
-        where FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        return "/usr/bin/lz4"
-    }()
-
     /// Canonical NDJSON of one generated session.
     static func session(events: Int, seed: Int = 3) -> String {
         let r = navlog("generate", "--sessions", "1", "--seed", "\(seed)", "--events-per-session", "\(events)-\(events)")
@@ -25,13 +20,13 @@ import Darwin
 
     @Test func lz4ToolAndCatPrintTheSameBytes() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         let more = Self.session(events: 40_000)
         let input = more.split(separator: "\n").prefix(20_000).joined(separator: "\n") + "\n"
         let appended = navlog("append", log, stdin: input)
         #expect(appended.status == 0, "\(appended.stderr)")
         let cat = run(navlogBinary(), ["cat", log])
-        let lz4 = run(Self.lz4, ["-dc", log])
+        let lz4 = run(lz4Tool, ["-dc", log])
         #expect(cat.status == 0 && lz4.status == 0, "\(cat.stderr) \(lz4.stderr)")
         #expect(cat.stdout == lz4.stdout)
         #expect(cat.stdout == input)
@@ -39,7 +34,7 @@ import Darwin
         let rest = more.split(separator: "\n").dropFirst(20_000).joined(separator: "\n") + "\n"
         #expect(navlog("append", log, stdin: rest).status == 0)
         #expect(run(navlogBinary(), ["cat", log]).stdout == more)
-        #expect(run(Self.lz4, ["-dc", log]).stdout == more)
+        #expect(run(lz4Tool, ["-dc", log]).stdout == more)
         let info = navlog("info", log)
         #expect(info.status == 0)
         #expect(info.stdout.contains("events:        40000"))
@@ -50,7 +45,7 @@ import Darwin
 
     @Test func appendRejectsBadLinesWithTheirNumbersAndKeepsTheRest() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         let input = """
             {"session":"s-1","t":"2026-11-20T10:00:00Z","type":"mark","label":"a"}
             {"session":"s-1","t":"not a time","type":"mark","label":"b"}
@@ -75,7 +70,7 @@ import Darwin
     /// always holds a prefix of the input, and the next writer carries on.
     @Test func sigkilledWritersLoseNothingAcknowledged() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("s.navlog")
+        let log = dir.file("s.navlog")
         let all = Self.session(events: 6000, seed: 11).split(separator: "\n").map(String.init)
         var stored = 0
         var rng = SystemRandomNumberGenerator()
@@ -147,7 +142,7 @@ import Darwin
     /// NDJSON input, instead of printing a state of session "".
     @Test func aLogWithoutEventsHasNoStateToShow() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("empty.navlog")
+        let log = dir.file("empty.navlog")
         #expect(navlog("append", log, stdin: "").status == 0)
         #expect(navlog("verify", log).status == 0)
         for args in [["state", log, "--json"], ["blame", log], ["diff", log, log], ["bisect", log, log],
@@ -163,13 +158,13 @@ import Darwin
     /// (exit 1); the other logs are still checked.
     @Test func verifyOfAMissingFileOrADirectoryIsTrouble() throws {
         let dir = try TemporaryDirectory()
-        let log = dir.path("a.navlog")
+        let log = dir.file("a.navlog")
         #expect(navlog("append", log, stdin: #"{"session":"a","t":"2026-11-20T10:00:00Z","type":"mark","label":"x"}"# + "\n").status == 0)
-        let missing = navlog("verify", log, dir.path("missing.navlog"))
+        let missing = navlog("verify", log, dir.file("missing.navlog"))
         #expect(missing.status == 2)
         #expect(missing.stdout.contains("\(log): ok"))
         #expect(missing.stderr.contains("1 of 2 logs could not be read"), "\(missing.stderr)")
-        #expect(navlog("verify", dir.path(".")).status == 2)
+        #expect(navlog("verify", dir.file(".")).status == 2)
         // Damage is still exit 1.
         let junk = try dir.file("junk.navlog", "not a log")
         #expect(navlog("verify", junk).status == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogTestSupport
 
 /// Usage errors name their first cause (issue 23): a negative value, a
 /// mistyped command or option, a wrong timestamp — one line, exit 2.

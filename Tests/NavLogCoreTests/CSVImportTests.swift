@@ -1,4 +1,5 @@
 import NavLogCore
+import NavLogSample
 import Testing
 
 @Suite("Import: CSV reader and event rows")

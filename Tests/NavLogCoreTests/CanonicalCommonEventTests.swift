@@ -1,5 +1,6 @@
 import Testing
 @testable import NavLogCore
+import NavLogSample
 
 /// The one-pass writer for common events gives exactly the bytes of the
 /// general, field-at-a-time writer.

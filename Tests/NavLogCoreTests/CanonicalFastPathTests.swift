@@ -1,5 +1,6 @@
 import Testing
 @testable import NavLogCore
+import NavLogSample
 
 /// The fast paths of the parser and canonical writer (cached day prefix,
 /// escape-free strings copied whole, only a kind's keys visited) give

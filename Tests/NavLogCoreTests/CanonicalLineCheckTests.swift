@@ -1,5 +1,6 @@
 import Testing
 @testable import NavLogCore
+import NavLogSample
 
 /// `EventLineParser.lastLineIsCanonical`: never true for a line that is not
 /// exactly its event's canonical form, and true for the canonical lines of

@@ -1,5 +1,6 @@
 import Testing
 import NavLogCore
+import NavLogSample
 
 /// Event effects: what `navlog replay` says each event changed, computed from
 /// the states before and after it.

@@ -1,4 +1,5 @@
 import NavLogCore
+import NavLogSample
 import Testing
 
 @Suite("Import: GA4 / Firebase BigQuery export")

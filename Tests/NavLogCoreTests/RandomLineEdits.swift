@@ -1,4 +1,5 @@
 import NavLogCore
+import NavLogSample
 
 /// Random single edits of lines, for tests that check an answer never goes
 /// wrong on almost-right input: a byte inserted, removed or replaced (taken

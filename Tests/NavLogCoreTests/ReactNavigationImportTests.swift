@@ -1,4 +1,5 @@
 import NavLogCore
+import NavLogSample
 import Testing
 
 @Suite("Import: React Navigation state snapshots")

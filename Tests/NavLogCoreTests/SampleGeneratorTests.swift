@@ -1,5 +1,7 @@
 import Testing
 @testable import NavLogCore
+@testable import NavLogSample
+import NavLogTestSupport
 
 /// The sample generator: deterministic, well-formed, realistic sessions.
 @Suite("SampleGenerator")
@@ -13,12 +15,7 @@ struct SampleGeneratorTests {
 
     /// Every event of a generator, as canonical NDJSON.
     static func ndjson(_ generator: SampleGenerator) -> [UInt8] {
-        var writer = CanonicalWriter()
-        for event in generator.events() {
-            writer.write(event)
-            writer.bytes.append(0x0A)
-        }
-        return writer.bytes
+        NavLogTestSupport.ndjson(generator.events())
     }
 
     static func sessions(_ generator: SampleGenerator) -> [[Event]] {

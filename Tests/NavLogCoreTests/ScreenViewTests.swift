@@ -1,5 +1,6 @@
 import Testing
 import NavLogCore
+import NavLogTestSupport
 
 /// Screen views (contract §2, §5): one each time an event changes its
 /// scene's visible screen.
@@ -105,19 +106,7 @@ struct ScreenViewTests {
         #expect(state.anomalies == [.afterEnd: 2, .selectHidden: 1])
     }
 
-    /// A deterministic generator (SplitMix64).
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func randomKind(_ g: inout SplitMix) -> EventKind {
+    static func randomKind(_ g: inout SeededGenerator) -> EventKind {
         let ids = ["main", "home", "mail", "compose"]
         let id = ids[Int(g.next() % 4)]
         let value = R(["A", "B", "tab:home"][Int(g.next() % 3)], g.next() % 2 == 0 ? nil : "\(g.next() % 3)")
@@ -141,7 +130,7 @@ struct ScreenViewTests {
 
     @Test("views match comparing the public screen before and after every event", arguments: [1, 2, 3, 42] as [UInt64])
     func matchesNaiveComparison(seed: UInt64) {
-        var g = SplitMix(state: seed)
+        var g = SeededGenerator(seed: seed)
         let scenes = ["main", "w2"]
         let events = (1...3000).map { Fixture.event($0, Self.randomKind(&g), scene: scenes[Int(g.next() % 2)]) }
         var naive = NavigationState(session: "s-1")

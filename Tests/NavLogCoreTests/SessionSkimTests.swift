@@ -1,5 +1,6 @@
 import Testing
 import NavLogCore
+import NavLogSample
 
 /// `SessionSkim` finds a line's session without parsing it; whenever it
 /// answers for a line the parser accepts, the answer must be exactly the

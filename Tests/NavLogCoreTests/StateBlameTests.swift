@@ -1,5 +1,6 @@
 import Testing
 import NavLogCore
+import NavLogSample
 
 /// `StateBlame`: the origin of every stack value, split selection and modal.
 @Suite("StateBlame")

@@ -1,5 +1,6 @@
 import Testing
 import NavLogCore
+import NavLogSample
 
 /// `StateDiff`: empty exactly when the scenes are equal, and each part of it
 /// rebuilds both sides (common prefix + tail).

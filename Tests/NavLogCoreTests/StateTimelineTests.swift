@@ -1,5 +1,6 @@
 import Testing
 import NavLogCore
+import NavLogSample
 
 /// The checkpointed timeline: any state by position, seeking by seq and
 /// time, searching forward.

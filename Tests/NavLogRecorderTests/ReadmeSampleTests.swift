@@ -1,6 +1,7 @@
 import Foundation
 import NavLogCore
 import Testing
+import NavLogTestSupport
 
 /// The repository's root (this file is `Tests/NavLogRecorderTests/ReadmeSampleTests.swift`).
 private let repositoryRoot = URL(fileURLWithPath: #filePath)
@@ -20,7 +21,7 @@ struct ReadmeSampleTests {
     }
 
     @Test func theSampleRuns() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         try recordASession(logPath: path)
         let events = try readEvents(path)

@@ -2,6 +2,7 @@ import Foundation
 import NavLogCore
 import NavLogRecorder
 import Testing
+import NavLogTestSupport
 
 /// Records `perThread` marks "T/N" from each of `threads` threads at once.
 private func recordFromThreads(_ recorder: NavigationRecorder, threads: Int, perThread: Int) {
@@ -31,7 +32,7 @@ private func marksByThread(_ events: [Event]) -> [Int: [Int]] {
 struct RecorderConcurrencyTests {
     @Test(arguments: [RecorderOptions(), RecorderOptions(capacity: 16, whenFull: .block)])
     func manyThreadsRecordEveryEventOnceInOrder(options: RecorderOptions) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: path, session: "s-1", options: options)
         let threads = 8, perThread = 2_000
@@ -50,7 +51,7 @@ struct RecorderConcurrencyTests {
     }
 
     @Test func aFullBufferUnderDropCountsAndRecordsTheDrops() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         // Sealing every event keeps the writer slow enough for the small buffer to fill.
         let recorder = try NavigationRecorder(

@@ -1,6 +1,7 @@
 import Foundation
 import NavLogCore
 import Testing
+import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,7 +14,7 @@ struct RecorderCrashTests {
     /// recording and is SIGKILLed: every acknowledged event is in the log.
     @Test(arguments: [1, 5_000])
     func everyFlushedEventSurvivesAKill(count: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let process = Process()
         process.executableURL = productsDirectory().appendingPathComponent("navlog-recorder-probe")

@@ -3,6 +3,7 @@ import NavLogCore
 import NavLogRecorder
 import NavLogStore
 import Testing
+import NavLogTestSupport
 
 private enum AppRoute: Hashable, RouteConvertible {
     case category(String), recipe(String)
@@ -21,7 +22,7 @@ private struct Settings: Identifiable, RouteConvertible {
 @Suite("Recorder")
 struct RecorderTests {
     @Test func stackChangesAreDiffedIntoMinimalEvents() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: path, session: "s-1",
                                               app: ["version": .string("2.3")], device: ["model": .string("iPhone")])
@@ -95,7 +96,7 @@ struct RecorderTests {
     }
 
     @Test func everyKindHasACall() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: path, session: "s-1")
         recorder.tabsDefined(["home", "search"])
@@ -130,7 +131,7 @@ struct RecorderTests {
     }
 
     @Test func eventsInsideOpenedURLCarryItsSeqAsCause() async throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: path, session: "s-1")
         recorder.tabChanged(to: "home")                                        // 2, no cause
@@ -160,7 +161,7 @@ struct RecorderTests {
     }
 
     @Test func aLogOfAnotherSessionIsRefusedAndAnExistingOneContinued() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let first = try NavigationRecorder(path: path, session: "s-1")
         first.marked("one")
@@ -177,7 +178,7 @@ struct RecorderTests {
     }
 
     @Test func flushMakesRecordedEventsReadable() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: path, session: "s-1",
                                               options: RecorderOptions(syncIntervalMilliseconds: nil))
@@ -191,7 +192,7 @@ struct RecorderTests {
     }
 
     @Test func theSyncIntervalMakesEventsDurableWithoutFlush() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: path, session: "s-1",
                                               options: RecorderOptions(syncIntervalMilliseconds: 20))
@@ -206,7 +207,7 @@ struct RecorderTests {
     }
 
     @Test func anOversizedEventIsReplacedByARejectedMarker() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: path, session: "s-1")
         let huge = String(repeating: "x", count: EventParser.maxLineBytes)
@@ -235,7 +236,7 @@ extension NavigationRecorder {
 @Suite("Recorder release")
 struct RecorderReleaseTests {
     @Test func aRecorderReleasedWithoutCloseStillClosesItsLog() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         do {
             let recorder = try NavigationRecorder(path: path, session: "s-1")
@@ -262,7 +263,7 @@ struct RecorderReleaseTests {
     /// thread, the writer's last owner, closes it and lets it go (it stops
     /// and waits for the sealing thread); every event is in the log.
     @Test func aRecorderReleasedWithoutCloseWhileItsWriterSealsInTheBackgroundClosesItsLog() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let writer = LogWriterOptions(durability: .onFlush, maxBlockEvents: 20, sealsInBackground: true)
         do {

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import NavLogCore
+import NavLogSample
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// `LogBisect` and `DivergenceSearch` give the answer of a brute-force
 /// replay of both sessions (contract §5) on generated pairs: diverging at the
@@ -88,7 +90,7 @@ struct BisectTests {
 
     @Test(arguments: [true, false])
     func logsAgreeWithBruteForce(sameSession: Bool) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         var indexUsed = 0
         var chainPastDivergence = 0
         for (name, a0, b0) in Self.pairs() {
@@ -125,7 +127,7 @@ struct BisectTests {
     }
 
     @Test func theIndexReadsFewBlocksWhenRunsPartNearTheEnd() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let generator = SampleGenerator(.init(sessions: 1, seed: 9, eventsPerSession: 20_000...20_000))
         let a = Self.renumbered(Array(generator.session(at: 0)), session: "s")
         var b = a

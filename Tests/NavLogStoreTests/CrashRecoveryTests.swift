@@ -2,6 +2,7 @@ import Foundation
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// What a crash can leave: the file cut at any byte. Each cut file must open,
 /// hold exactly a prefix of the events, and every event acknowledged by a
@@ -55,7 +56,7 @@ import Testing
 
     @Test(arguments: [false, true])
     func truncationAtEveryByteOffset(closed: Bool) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("full.navlog")
         let (events, acks) = try Self.buildLog(at: path, count: 70, close: closed)
         let bytes = fileBytes(path)
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func truncationAtRandomOffsetsOfALargeLog() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("full.navlog")
         let events = sampleEvents(60_000)
         var acks: [(Int64, Int)] = []
@@ -110,16 +111,16 @@ import Testing
     /// A writer reopening a cut file recovers: the torn bytes go to a side
     /// file, nothing acknowledged is lost, and the log continues.
     @Test func writerRecoversFromEveryCut() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("full.navlog")
         let (events, acks) = try Self.buildLog(at: path, count: 60, close: false)
         let bytes = fileBytes(path)
         var sideFiles = 0
         for cut in stride(from: 0, through: bytes.count, by: 11 * exhaustiveStride(sampled: 3)) {
-            let cutDir = TemporaryDirectory()
+            let cutDir = try TemporaryDirectory()
             let cutPath = cutDir.file("cut.navlog")
             writeFile(cutPath, Array(bytes[0..<cut]))
-            let before = try readAll(cutPath)
+            let before = try readEvents(cutPath)
             let writer = try LogWriter(path: cutPath, options: LogWriterOptions(blockTargetBytes: 2 << 10, checkpointInterval: 25))
             #expect(writer.lastSeq == (before.last?.seq ?? 0), "cut at \(cut)")
             if let recovery = writer.recovery, let side = recovery.sideFile {
@@ -129,8 +130,8 @@ import Testing
             }
             for event in events[before.count...] { try writer.append(event) }
             try writer.close()
-            #expect(try readAll(cutPath) == events, "cut at \(cut)")
-            let decoded = try run(lz4Tool, ["-dc", cutPath])
+            #expect(try readEvents(cutPath) == events, "cut at \(cut)")
+            let decoded = runForBytes(lz4Tool, ["-dc", cutPath])
             #expect(decoded.status == 0 && decoded.stdout == ndjson(events), "cut at \(cut): lz4 -dc")
             _ = acks
         }

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Testing
 import NavLogStore
+import NavLogTestSupport
 
 /// Listing a store reads `readdir` entries, which are only as long as their
 /// names: a listing must read each name where it lies. With enough entries
@@ -14,7 +15,7 @@ import NavLogStore
 @Suite("Directory listing")
 struct DirectoryListingTests {
     @Test func aStoreOfThousandsOfLogsIsListedExactly() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         var expected: [String] = []
         // Names of every length from 8 to 72 bytes, enough to fill several buffers.
         for k in 0..<3_000 {

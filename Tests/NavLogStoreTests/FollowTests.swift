@@ -2,6 +2,7 @@ import Foundation
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// A flag shared between the writing thread and the test.
 private final class Flag: @unchecked Sendable {
@@ -20,7 +21,7 @@ private final class Flag: @unchecked Sendable {
     /// footer) only ever sees a prefix of the events, and in the end all.
     @Test(arguments: [LogWriterOptions.Durability.everyAppend, .onFlush])
     func readerFollowingAGrowingFileSeesAPrefix(durability: LogWriterOptions.Durability) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(4000)
         let done = Flag()
@@ -77,7 +78,7 @@ private final class WriterBox: @unchecked Sendable {
 /// the checkpoint up once it is whole, and go on past it (it once stopped
 /// there for good: the resumed walk forgot that a block came just before).
 @Test func followerResumesAcrossAHalfWrittenCheckpoint() throws {
-    let dir = TemporaryDirectory()
+    let dir = try TemporaryDirectory()
     let whole = dir.file("whole.navlog")
     let events = sampleEvents(900)
     _ = try writeLog(whole, events, options: LogWriterOptions(blockTargetBytes: 4 << 10, checkpointInterval: 300))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import NavLogStore
+import NavLogFuzzEntry
 
 /// Every input kept under `Tests/FuzzRegressions/<harness>/` goes through the
 /// entry point its libFuzzer harness calls: each must return (a crash or a

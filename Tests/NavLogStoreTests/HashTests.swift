@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 @Suite struct HashTests {
     @Test func xxh32PublishedVectors() {
@@ -24,7 +25,7 @@ import Testing
     func xxh32AgreesWithLZ4Tool(length: Int) throws {
         var rng = SeededGenerator(seed: UInt64(length) + 7)
         let content = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        let frame = try run(lz4Tool, ["-c", "-1"], input: content)
+        let frame = runForBytes(lz4Tool, ["-c", "-1"], stdin: Data(content))
         #expect(frame.status == 0)
         let stored = frame.stdout.loadLE32(frame.stdout.count - 4)
         #expect(stored == XXHash32.hash(content))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NavLogCore
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// Ingest keeps input lines that are already canonical instead of encoding
 /// their events again; the logs it writes must be the very bytes a
@@ -9,7 +10,7 @@ import NavLogCore
 @Suite("Ingest keeps canonical lines")
 struct IngestPassThroughTests {
     @Test func logsAreByteForByteThoseOfAPlainWriter() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         // Five interleaved sessions; a third of the lines made non-canonical
         // in ways that parse to the same event, and some without their seq.
         let sessions = (1...5).map { sampleEvents(700, session: "s-\($0)", seed: UInt64($0), gaps: $0 == 2) }

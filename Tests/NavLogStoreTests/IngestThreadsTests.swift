@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NavLogCore
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// Ingest deals each session's lines to one thread; whatever the number of
 /// threads, and however few logs may be open, it must store the same events
@@ -53,7 +54,7 @@ struct IngestThreadsTests {
     }
 
     @Test func anyNumberOfThreadsStoresAndRejectsExactlyAsOne() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let (input, lines) = Self.troubledInput()
         writeFile(dir.file("in.ndjson"), input)
         let options = LogWriterOptions(blockTargetBytes: 4096, checkpointInterval: 64)
@@ -74,7 +75,7 @@ struct IngestThreadsTests {
             for entry in try store.entries() {
                 let session = Array(try #require(entry.session).utf8)
                 bytes[session] = fileBytes(entry.path)
-                events[session] = ndjson(try readAll(entry.path))
+                events[session] = ndjson(try readEvents(entry.path))
                 #expect(try LogVerifier.verify(path: entry.path).problems.isEmpty)
             }
             results.append((report, rejections, bytes, events))
@@ -110,7 +111,7 @@ struct IngestThreadsTests {
 @Suite("Ingest threads: ended sessions")
 struct IngestEndedSessionsTests {
     @Test func aSessionThatGoesOnAfterItsEndContinuesItsLog() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         var rng = SeededGenerator(seed: 23)
         // s-1 ends halfway and goes on; s-2 ends twice; s-3 ends last; s-4 never ends.
         var sessions = (1...4).map { sampleEvents(400, session: "s-\($0)", seed: UInt64($0), gaps: false) }
@@ -135,7 +136,7 @@ struct IngestEndedSessionsTests {
             #expect(report.stored == 1600 && report.sessions == 4 && report.newLogs == 4)
             for events in sessions {
                 let path = try #require(try store.path(forSession: events[0].session))
-                #expect(try readAll(path) == events, "\(events[0].session)")
+                #expect(try readEvents(path) == events, "\(events[0].session)")
                 #expect(try LogVerifier.verify(path: path).problems.isEmpty)
                 // Every log was closed at the end, its lock released.
                 try LogWriter(path: path, options: options).close()
@@ -156,7 +157,7 @@ struct IngestEndedSessionsTests {
 @Suite("Ingest threads: logs of ended sessions")
 struct IngestEndedLogsTests {
     @Test func anEndedSessionsLogIsClosedForTheNextAndReopenedIfItGoesOn() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         // s-1 ends at its 200th event; s-2 starts after that, then both go
         // on, interleaved; s-3 starts before s-1 ends and never ends.
         var first = sampleEvents(400, session: "s-1", seed: 1, gaps: false)
@@ -177,7 +178,7 @@ struct IngestEndedLogsTests {
             #expect(report.stored == 1200 && report.sessions == 3 && report.newLogs == 3)
             for events in [first, second, third] {
                 let path = try #require(try store.path(forSession: events[0].session))
-                #expect(try readAll(path) == events, "\(events[0].session)")
+                #expect(try readEvents(path) == events, "\(events[0].session)")
                 #expect(try LogVerifier.verify(path: path).problems.isEmpty)
             }
             let blocks = { (session: String) throws -> Int in
@@ -199,7 +200,7 @@ struct IngestEndedLogsTests {
 struct IngestFailureTests {
     @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3])
     func anUnreadableLogStopsTheIngestWithItsError(threads: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let store = try Store(directory: dir.file("store"), create: true)
         let bad = store.directory + "/" + Store.fileName(forSession: "s-2", attempt: 0)
         writeFile(bad, Array("this is not a navlog file, and longer than a preamble of fifty-five bytes".utf8))
@@ -231,7 +232,7 @@ struct IngestFailureTests {
 @Suite("Ingest threads: logs that went on without them")
 struct IngestReopenTests {
     @Test func anAbsentSeqContinuesFromWhatTheLogHolds() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         func mark(_ session: String, _ label: String, seq: Int? = nil) -> String {
             let seqField = seq.map { #""seq":\#($0),"# } ?? ""
             return #"{\#(seqField)"session":"\#(session)","t":"2026-11-20T10:00:00Z","type":"mark","label":"\#(label)"}"#
@@ -267,7 +268,7 @@ struct IngestReopenTests {
         #expect(rejections.map(\.line) == [lines.count], "\(rejections)")
         #expect(rejections.first?.reason.contains("does not increase") == true)
         #expect(report.stored == lines.count - 1)
-        let x = try readAll(try #require(Self.log(of: "x", in: store.directory)))
+        let x = try readEvents(try #require(Self.log(of: "x", in: store.directory)))
         #expect(x.map(\.seq) == Array(1...104))
         #expect(x.suffix(4).map { if case .mark(let label) = $0.kind { label } else { "" } } == ["other writer", "late1", "late2", "late3"])
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 @Suite struct LZ4FrameTests {
     @Test(arguments: [0, 1, 100, 65_535, 65_536, 300_000, 2_000_000])
@@ -29,7 +30,7 @@ import Testing
         }
         try encoder.end(into: frame)
         try content.withUnsafeBytes { try encoder.compressFrame($0, into: frame) }
-        let decoded = try run(lz4Tool, ["-dc"], input: frame.array)
+        let decoded = runForBytes(lz4Tool, ["-dc"], stdin: Data(frame.array))
         #expect(decoded.status == 0, "\(decoded.stderr)")
         #expect(decoded.stdout == content + content)
     }
@@ -50,13 +51,13 @@ import Testing
         foreign.appendLE(UInt32(3))
         foreign.append(contentsOf: [9, 9, 9])
         out.append(foreign)
-        let decoded = try run(lz4Tool, ["-dc"], input: out.array)
+        let decoded = runForBytes(lz4Tool, ["-dc"], stdin: Data(out.array))
         #expect(decoded.status == 0, "\(decoded.stderr)")
         #expect(decoded.stdout == content)
     }
 
     @Test func emptyFrameIsWhatLZ4WritesForNothing() throws {
-        let frame = try run(lz4Tool, ["-c", "-1"], input: [])
+        let frame = runForBytes(lz4Tool, ["-c", "-1"], stdin: Data())
         #expect(frame.stdout == NavLogFormat.emptyFrame)
         guard case .header(let header) = NavLogFormat.emptyFrame.withUnsafeBytes({ LZ4FrameDescriptor.parse($0) })
         else { Issue.record("empty frame header does not parse"); return }

@@ -2,11 +2,12 @@ import Foundation
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 @Suite struct LogRoundTripTests {
     @Test(arguments: [1, 10, 5000, 30_000])
     func writeCloseRead(count: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(count)
         try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 64 << 10, checkpointInterval: 2000))
@@ -14,19 +15,19 @@ import Testing
         #expect(reader.indexSource == .footer)
         #expect(reader.damage == nil)
         #expect(reader.eventCount == count)
-        #expect(try readAll(path) == events)
+        #expect(try readEvents(path) == events)
     }
 
     /// The contract's interop promise: the real `lz4 -dc` prints exactly the
     /// canonical NDJSON of the log.
     @Test(arguments: [LogWriterOptions.Durability.onFlush, .everyAppend])
     func lz4ToolPrintsTheCanonicalNDJSON(durability: LogWriterOptions.Durability) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(durability == .everyAppend ? 700 : 20_000)
         try writeLog(path, events, options: LogWriterOptions(durability: durability, blockTargetBytes: 32 << 10,
                                                               checkpointInterval: 1000))
-        let decoded = try run(lz4Tool, ["-dc", path])
+        let decoded = runForBytes(lz4Tool, ["-dc", path])
         #expect(decoded.status == 0, "\(decoded.stderr)")
         #expect(decoded.stdout == ndjson(events))
         var content: [UInt8] = []
@@ -35,19 +36,19 @@ import Testing
     }
 
     @Test func unclosedLogIsWalked() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(3000)
         let writer = try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 16 << 10), close: false)
         try writer.flush()
         let reader = try LogReader(path: path)
         #expect(reader.indexSource == .walk)
-        #expect(try readAll(path) == events)
+        #expect(try readEvents(path) == events)
         withExtendedLifetime(writer) {}
     }
 
     @Test func reopeningContinuesTheLog() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(5000)
         let options = LogWriterOptions(blockTargetBytes: 16 << 10, checkpointInterval: 700)
@@ -59,13 +60,13 @@ import Testing
         #expect(writer.recovery == nil)
         for event in events[2001...] { try writer.append(event) }
         try writer.close()
-        #expect(try readAll(path) == events)
-        let decoded = try run(lz4Tool, ["-dc", path])
+        #expect(try readEvents(path) == events)
+        let decoded = runForBytes(lz4Tool, ["-dc", path])
         #expect(decoded.stdout == ndjson(events))
     }
 
     @Test func secondWriterIsRefusedAndReadersAreNot() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let first = try LogWriter(path: path)
         try first.append(sampleEvents(1)[0])
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func eventsAreValidatedBeforeTheyAreAccepted() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let writer = try LogWriter(path: path)
         let events = sampleEvents(5)
@@ -108,11 +109,11 @@ import Testing
         #expect(try writer.append(unnumbered) == 6)
         #expect(throws: LogError.self) { try writer.append(line: Array(#"{"session":"s-1","type":"mark"}"#.utf8)) }
         try writer.close()
-        #expect(try readAll(path).map(\.seq) == [3, 4, 5, 6])
+        #expect(try readEvents(path).map(\.seq) == [3, 4, 5, 6])
     }
 
     @Test func cursorSeeksWithoutReadingEarlierBlocks() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(20_000, gaps: true)
         try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 8 << 10))
@@ -133,7 +134,7 @@ import Testing
     /// line is written straight into the block (common kinds) or not (meta,
     /// session.start): the file is the one their numbered copies make.
     @Test func eventsWithoutSeqAreWrittenNumbered() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let numbered = sampleEvents(3000)        // seqs 1…3000, some with meta, a session.start
         #expect(numbered.contains { $0.meta != nil })
         let unnumbered = numbered.map { var e = $0; e.seq = 0; return e }
@@ -142,7 +143,7 @@ import Testing
         for (i, event) in unnumbered.enumerated() { #expect(try writer.append(event) == i + 1) }
         try writer.close()
         try writeLog(dir.file("b.navlog"), numbered, options: options)
-        #expect(try readAll(dir.file("a.navlog")) == numbered)
+        #expect(try readEvents(dir.file("a.navlog")) == numbered)
         #expect(fileBytes(dir.file("a.navlog")) == fileBytes(dir.file("b.navlog")))
     }
 
@@ -150,7 +151,7 @@ import Testing
     /// faulty writer; its checksums are right) is reported as damaged by
     /// every way of reading it — never read in a loop.
     @Test func linesThatDisagreeWithTheIndexAreDamage() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let events = sampleEvents(2000).filter { $0.meta == nil }
         let writer = try LogWriter(path: dir.file("bad.navlog"), options: LogWriterOptions(blockTargetBytes: 4096))
         for event in events {
@@ -170,7 +171,7 @@ import Testing
             } catch {}
             return false
         }
-        #expect(isCorrupt { _ = try readAll(dir.file("bad.navlog")) })
+        #expect(isCorrupt { _ = try readEvents(dir.file("bad.navlog")) })
         #expect(isCorrupt { try reader.cursor().forEach { _ in } })
         #expect(isCorrupt { try reader.cursor(fromSeq: 700).forEach { _ in } })
         #expect(isCorrupt { try reader.scan(workers: 1) { _ in } })
@@ -181,7 +182,7 @@ import Testing
 /// A log holds one session, told apart by its exact bytes.
 @Suite struct LogSessionBytesTests {
     @Test func aLogRefusesACanonicallyEquivalentButDifferentSession() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let t = Timestamp(milliseconds: 1_795_168_800_000)
         let writer = try LogWriter(path: dir.file("cafe.navlog"))
         try writer.append(Event(session: "caf\u{E9}", t: t, kind: .mark(label: "a")))
@@ -190,7 +191,7 @@ import Testing
         }
         try writer.append(Event(session: "caf\u{E9}", t: t, kind: .mark(label: "c")))
         try writer.close()
-        let events = try readAll(dir.file("cafe.navlog"))
+        let events = try readEvents(dir.file("cafe.navlog"))
         #expect(events.map(\.seq) == [1, 2])
         #expect(events.allSatisfy { Array($0.session.utf8) == Array("caf\u{E9}".utf8) })
     }
@@ -199,7 +200,7 @@ import Testing
     /// bytes (as another string) are accepted, one byte off anywhere refused.
     @Test(arguments: [1, 3, 4, 7, 8, 9, 15, 16, 17, 40])
     func aSessionOneByteOffIsRefusedAtEveryLength(_ length: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let t = Timestamp(milliseconds: 1_795_168_800_000)
         let bytes = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
         let id = String(decoding: bytes, as: UTF8.self)
@@ -222,7 +223,7 @@ import Testing
         // The same bytes, built anew.
         try writer.append(Event(session: String(decoding: Array(id.utf8), as: UTF8.self), t: t, kind: .mark(label: "again")))
         try writer.close()
-        let events = try readAll(dir.file("s.navlog"))
+        let events = try readEvents(dir.file("s.navlog"))
         #expect(events.map(\.seq) == [1, 2])
         #expect(events.allSatisfy { Array($0.session.utf8) == bytes })
     }
@@ -231,7 +232,7 @@ import Testing
 /// A writer that leaves syncing to its caller writes the same bytes.
 @Suite struct DeferredSyncTests {
     @Test func logsWrittenWithoutSyncsAreTheSameBytes() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let events = sampleEvents(3000)
         let options = LogWriterOptions(blockTargetBytes: 16 << 10, checkpointInterval: 500)
         var deferred = options
@@ -243,6 +244,6 @@ import Testing
         #expect(try LogVerifier.verify(path: dir.file("deferred.navlog")).problems.isEmpty)
         let store = try Store(directory: dir.path, create: false)
         try store.syncLogs([dir.file("deferred.navlog")])
-        #expect(try readAll(dir.file("deferred.navlog")) == events)
+        #expect(try readEvents(dir.file("deferred.navlog")) == events)
     }
 }

@@ -7,6 +7,7 @@ import Darwin
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// `OpenLogs` keeps at most its limit of logs open, and waits a moment for
 /// a log it closed itself to be unlocked (a forked child may briefly hold
@@ -15,7 +16,7 @@ import Testing
     static let t = Timestamp(milliseconds: 1_795_168_800_000)
 
     @Test func aLogClosedHereAndBrieflyLockedIsReopened() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let logs = OpenLogs(limit: 1, options: LogWriterOptions())
         try logs.writer(for: 0, path: dir.file("a.navlog")).append(Event(session: "a", t: Self.t, kind: .mark(label: "1")))
         try logs.writer(for: 1, path: dir.file("b.navlog")).append(Event(session: "b", t: Self.t, kind: .mark(label: "1")))
@@ -28,11 +29,11 @@ import Testing
         let a = try logs.writer(for: 0, path: dir.file("a.navlog"))
         #expect(try a.append(Event(session: "a", t: Self.t, kind: .mark(label: "2"))) == 2)
         #expect(logs.closeAll() == nil)
-        #expect(try readAll(dir.file("a.navlog")).map(\.seq) == [1, 2])
+        #expect(try readEvents(dir.file("a.navlog")).map(\.seq) == [1, 2])
     }
 
     @Test func aLogLockedByAnotherWriterIsRefused() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let logs = OpenLogs(limit: 1, options: LogWriterOptions())
         // Never opened here: refused at once.
         let other = try LogWriter(path: dir.file("c.navlog"))
@@ -59,7 +60,7 @@ import Testing
     /// A closed writer's buffers and compression context go to the next
     /// writer: each log is still exactly what a writer of its own writes.
     @Test func buffersHandedOnLeaveNothingBehind() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         // Small blocks, so a writer hands on buffers that held sealed and
         // unsealed lines, and a context that made several frames.
         let options = LogWriterOptions(blockTargetBytes: 300)
@@ -83,7 +84,7 @@ import Testing
             let writer = try LogWriter(path: alone, options: options)
             try writer.append(contentsOf: events(session, count))
             try writer.close()
-            #expect(try readAll(dir.file("\(session).navlog")) == readAll(alone))
+            #expect(try readEvents(dir.file("\(session).navlog")) == readEvents(alone))
             #expect(try LogVerifier.verify(path: dir.file("\(session).navlog")).problems.isEmpty)
         }
         // Only a writer closed cleanly hands its buffers on.

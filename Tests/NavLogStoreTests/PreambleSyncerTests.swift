@@ -2,6 +2,7 @@ import Foundation
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// A writer that hands its preamble's sync to a ``PreambleSyncer`` writes
 /// nothing more to the file until that sync is done (the blocks it seals
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func nothingPastThePreambleIsWrittenBeforeItsSync() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         // Every append seals a block, so it would be written at once.
         let options = LogWriterOptions(maxBlockEvents: 1, syncsDirectoryOnCreate: false, syncsOnClose: false)
         let syncer = PreambleSyncer(directory: dir.path)
@@ -60,11 +61,11 @@ import Testing
         try other.append(contentsOf: Self.events("held", count: 3))
         try other.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: plain)))
-        #expect(try readAll(path).map(\.seq) == [1, 2, 3])
+        #expect(try readEvents(path).map(\.seq) == [1, 2, 3])
     }
 
     @Test func manyNewLogsAreSyncedInRounds() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let syncer = PreambleSyncer(directory: dir.path)
         let options = LogWriterOptions(syncsDirectoryOnCreate: false, syncsOnClose: false)
         var writers: [LogWriter] = []
@@ -75,11 +76,11 @@ import Testing
         }
         for writer in writers { try writer.close() }
         syncer.stop()
-        for i in 0..<40 { #expect(try readAll(dir.file("s\(i).navlog")).map(\.seq) == [1, 2]) }
+        for i in 0..<40 { #expect(try readEvents(dir.file("s\(i).navlog")).map(\.seq) == [1, 2]) }
     }
 
     @Test func aFailedSyncIsThrownByThatWaitAndEveryLaterOne() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let syncer = PreambleSyncer(directory: dir.path)
         // A file that is not there cannot be synced.
         let missing = syncer.submit(dir.file("missing.navlog"))

@@ -2,6 +2,7 @@ import Foundation
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// A log whose metadata claims far more than the file holds (a block entry
 /// with a valid checksum claiming a billion events and 2 GB of content) is
@@ -10,7 +11,7 @@ import Testing
 @Suite struct ResourceClaimTests {
     @Test(arguments: [false, true])
     func billionEventClaimInABlockEntry(closed: Bool) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let events = sampleEvents(40)
         let writer = try LogWriter(path: path, options: LogWriterOptions(blockTargetBytes: 1 << 10, checkpointInterval: 1000))

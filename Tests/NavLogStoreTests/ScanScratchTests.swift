@@ -1,6 +1,7 @@
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// Cursors that share a ``LogScanScratch`` (one decoder, one set of buffers
 /// and one parser for many logs) read what cursors of their own read, and
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func logsReadOneAfterAnotherWithOneScratch() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let logs = try Self.logs(in: dir)
         let scratch = LogScanScratch()
         for _ in 0..<2 {
@@ -39,7 +40,7 @@ import Testing
     /// Two live cursors on one scratch: the second gets its own buffers, so
     /// neither sees the other's block.
     @Test func interleavedCursorsOnOneScratchStayApart() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let logs = try Self.logs(in: dir)
         let scratch = LogScanScratch()
         let a = try LogReader(path: logs[3].path).cursor(sharing: scratch)
@@ -60,7 +61,7 @@ import Testing
     /// A damaged log read with the scratch fails as without it, and the
     /// next log read with the same scratch is whole.
     @Test func aDamagedLogDoesNotSpoilTheNext() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let logs = try Self.logs(in: dir)
         var bytes = fileBytes(logs[2].path)
         let reader = try LogReader(path: logs[2].path)
@@ -87,7 +88,7 @@ import Testing
 
     @Test(arguments: [(1, Int.max), (1, 1), (250, 700), (899, 900), (1400, 2000), (1501, Int.max)])
     func forEachHandsOutWhatNextDoes(from: Int, to: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(1500, gaps: true)
         try writeLog(path, events, options: Self.options)
@@ -111,7 +112,7 @@ import Testing
     /// failing event left it.
     @Test func forEachReadsTheTailAndStopsOnTheBodysError() throws {
         struct Stop: Error {}
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(2000)
         let writer = try writeLog(path, events, options: LogWriterOptions(durability: .everyAppend, blockTargetBytes: 64 << 10),
@@ -158,7 +159,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3])
     func rangesMatchTheCursor(workers: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(6000, gaps: true)
         try writeLog(path, events, options: Self.options)
@@ -178,7 +179,7 @@ import Testing
     }
 
     @Test func aDamagedBlockFailsAfterTheSameEvents() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         try writeLog(path, sampleEvents(6000), options: Self.options)
         let clean = try LogReader(path: path)
@@ -205,7 +206,7 @@ import Testing
 
     @Test func theBodysErrorStopsTheWorkers() throws {
         struct Enough: Error {}
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(6000)
         try writeLog(path, events, options: Self.options)
@@ -223,7 +224,7 @@ import Testing
     }
 
     @Test func theTailOfAGrowingLogIsScannedToo() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(4000)
         let writer = try writeLog(path, events, options: LogWriterOptions(durability: .everyAppend, blockTargetBytes: 8 << 10),
@@ -247,7 +248,7 @@ import Testing
 
     @Test(arguments: [LogWriterOptions.Durability.everySeal, .onFlush])
     func theFileIsByteForByteTheSame(durability: LogWriterOptions.Durability) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let events = sampleEvents(5000)
         var files: [[UInt8]] = []
         for background in [false, true] {
@@ -259,7 +260,7 @@ import Testing
             }
             try writer.close()
             files.append(fileBytes(path))
-            #expect(try readAll(path) == events)
+            #expect(try readEvents(path) == events)
         }
         #expect(files[0].count > 100_000)
         #expect(files[0] == files[1])
@@ -268,7 +269,7 @@ import Testing
     /// Each flush leaves a file a fresh reader reads whole, while the
     /// writer goes on appending with its thread busy.
     @Test func flushIsDurableWhenItReturns() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(6000)
         let writer = try LogWriter(path: path, options: Self.options(.everySeal, background: true))
@@ -283,13 +284,13 @@ import Testing
             }
         }
         try writer.close()
-        #expect(try readAll(path) == events)
+        #expect(try readEvents(path) == events)
     }
 
     /// A writer released without close: what was flushed is there and the
     /// file opens; the thread is stopped, not left running.
     @Test func aWriterReleasedWithoutCloseLeavesAValidFile() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(3000)
         do {
@@ -298,13 +299,13 @@ import Testing
             try writer.flush()
             for event in events.dropFirst(2000) { try writer.append(event) }
         }
-        let stored = try readAll(path)
+        let stored = try readEvents(path)
         #expect(stored.count >= 2000)
         #expect(stored == Array(events.prefix(stored.count)))
         let writer = try LogWriter(path: path, options: Self.options(.onFlush, background: true))
         for event in events.dropFirst(stored.count) { try writer.append(event) }
         try writer.close()
-        #expect(try readAll(path) == events)
+        #expect(try readEvents(path) == events)
     }
 }
 
@@ -312,7 +313,7 @@ import Testing
 /// reads exactly as one read block by block.
 @Suite struct PreloadTests {
     @Test func aPreloadedLogReadsTheSame() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(3000)
         try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 8 << 10, checkpointInterval: 400))
@@ -342,7 +343,7 @@ import Testing
 
     /// What a writer appends after the preload is read from the file.
     @Test func bytesAppendedAfterThePreloadAreRead() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(4000)
         let options = LogWriterOptions(durability: .everyAppend, blockTargetBytes: 8 << 10)

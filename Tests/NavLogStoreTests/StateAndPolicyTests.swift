@@ -2,13 +2,14 @@ import Foundation
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 @Suite struct StateAndPolicyTests {
     /// The state at any seq or instant, from checkpoints plus a fold, is the
     /// state of folding the events from the start (contract §2).
     @Test(arguments: [false, true])
     func stateAtAnyPointMatchesAFullFold(timeGoesBackwards: Bool) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         var events = sampleEvents(6000, gaps: true)
         if timeGoesBackwards {
@@ -40,7 +41,7 @@ import Testing
     /// A state whose JSON is over the 1 MiB the JSON parser accepts is not
     /// checkpointed, and the state is still exact.
     @Test func hugeStatesAreFoldedNotCheckpointed() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let blob = JSONValue.string(String(repeating: "x", count: 150_000))
         var events: [Event] = []
@@ -59,7 +60,7 @@ import Testing
     static func size(_ path: String) -> Int { fileBytes(path).count }
 
     @Test func durabilityPolicies() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let events = sampleEvents(20)
         // On flush: nothing reaches the file before flush().
         let a = dir.file("a.navlog")
@@ -67,7 +68,7 @@ import Testing
         for e in events { try wa.append(e) }
         #expect(Self.size(a) == NavLogFormat.preambleBytes)
         try wa.flush()
-        #expect(try readAll(a) == events)
+        #expect(try readEvents(a) == events)
         // Every append: each event is on disk when append returns.
         let b = dir.file("b.navlog")
         let wb = try LogWriter(path: b, options: LogWriterOptions(durability: .everyAppend))
@@ -86,11 +87,11 @@ import Testing
         for e in events { try wd.append(e) }
         #expect(try LogReader(path: d).eventCount == 20)
         for w in [wa, wb, wc, wd] { try w.close() }
-        for p in [a, b, c, d] { #expect(try readAll(p) == events) }
+        for p in [a, b, c, d] { #expect(try readEvents(p) == events) }
     }
 
     @Test func sealPolicies() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let events = sampleEvents(30)
         let byCount = dir.file("count.navlog")
         try writeLog(byCount, events, options: LogWriterOptions(maxBlockEvents: 7))
@@ -103,11 +104,11 @@ import Testing
         let reader = try LogReader(path: byK)
         #expect(reader.blocks.map(\.lastSeq) == [12, 24, 30])
         #expect(reader.checkpoints.map(\.seq) == [12, 24])
-        for log in [byCount, byAge, byK] { #expect(try readAll(log) == events) }
+        for log in [byCount, byAge, byK] { #expect(try readEvents(log) == events) }
     }
 
     @Test func writerAfterCloseAndTypedErrors() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let writer = try LogWriter(path: path)
         try writer.close()

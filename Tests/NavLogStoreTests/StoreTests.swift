@@ -1,6 +1,7 @@
 import Testing
 import NavLogCore
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// The store maps arbitrary session ids to safe, distinct file names and
 /// finds each session's log again by the id inside it.
@@ -27,7 +28,7 @@ struct StoreTests {
     }
 
     @Test func writesFindsAndListsHostileSessions() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let store = try Store(directory: dir.file("store"), create: true)
         for (i, id) in Self.hostile.enumerated() {
             let writer = try store.openWriter(forSession: id)
@@ -51,7 +52,7 @@ struct StoreTests {
     }
 
     @Test func aCollidingNameMovesToTheNextAttempt() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let store = try Store(directory: dir.path)
         // Occupy the first name of "b" with a log of session "a".
         let taken = dir.file(Store.fileName(forSession: "b"))
@@ -66,7 +67,7 @@ struct StoreTests {
     }
 
     @Test func aFileIsNotAStore() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let file = dir.file("plain")
         _ = try LogWriter(path: file)
         #expect(throws: LogError.self) { try Store(directory: file) }

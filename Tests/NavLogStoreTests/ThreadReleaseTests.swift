@@ -2,6 +2,7 @@ import Foundation
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 /// The last reference to a writer goes while its background thread is in
 /// the middle of a group of blocks: the thread never holds the writer, so
@@ -9,7 +10,7 @@ import Testing
 /// thread and waits for it; the file is then whole and unlocked.
 @Suite struct SealerReleaseTests {
     @Test func aWriterReleasedWhileItsThreadIsInsideAGroupStopsItThere() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(500)
         let options = LogWriterOptions(durability: .onFlush, maxBlockEvents: 100, sealsInBackground: true)
@@ -28,7 +29,7 @@ import Testing
         #expect(again.lastSeq == 200)
         for event in events.dropFirst(200) { try again.append(event) }
         try again.close()
-        #expect(try readAll(path) == events)
+        #expect(try readEvents(path) == events)
     }
 }
 
@@ -75,7 +76,7 @@ import Testing
 /// its tickets gone, nothing keeps it.
 @Suite struct PreambleSyncerLifetimeTests {
     @Test func aTicketKeepsItsSyncerAndAStoppedSyncerIsLetGo() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("a.navlog")
         writeFile(path, Array("a preamble".utf8))
         weak var weakSyncer: PreambleSyncer?
@@ -99,7 +100,7 @@ import Testing
 /// ingest's thread, and reopened by turns), stores what a plain ingest stores.
 @Suite struct IngestWithBackgroundSealingTests {
     @Test func itStoresWhatAPlainIngestStores() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let sessions = (1...6).map { sampleEvents(600, session: "s-\($0)", seed: UInt64($0)) }
         var input: [UInt8] = []
         for i in 0..<600 { for events in sessions { input += ndjson([events[i]]) } }
@@ -113,7 +114,7 @@ import Testing
                                                                      writerThreads: 2))
             let report = try ingester.ingest(paths: [dir.file("in.ndjson")], onReject: { Issue.record("rejected: \($0)") })
             #expect(report.stored == 3600)
-            stored.append(try (1...6).flatMap { try readAll(#require(try store.path(forSession: "s-\($0)"))) })
+            stored.append(try (1...6).flatMap { try readEvents(#require(try store.path(forSession: "s-\($0)"))) })
         }
         #expect(stored[0] == sessions.flatMap { $0 })
         #expect(stored[1] == stored[0])

@@ -2,12 +2,13 @@ import Foundation
 import NavLogCore
 import Testing
 @testable import NavLogStore
+import NavLogTestSupport
 
 @Suite struct VerifyRepairTests {
     static let smallOptions = LogWriterOptions(blockTargetBytes: 1 << 10, checkpointInterval: 12)
 
     @Test func intactLogVerifiesClean() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(3000)
         try writeLog(path, events, options: LogWriterOptions(blockTargetBytes: 16 << 10, checkpointInterval: 500))
@@ -21,7 +22,7 @@ import Testing
 
     /// Every single-bit flip anywhere in a closed log is reported.
     @Test func everySingleBitFlipIsDetected() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         try writeLog(path, sampleEvents(12), options: LogWriterOptions(blockTargetBytes: 400, checkpointInterval: 4))
         let good = fileBytes(path)
@@ -43,7 +44,7 @@ import Testing
     /// Damage in the middle of a large log: the problem names its byte
     /// offset, frame and seq.
     @Test func problemsSayWhere() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         try writeLog(path, sampleEvents(5000), options: LogWriterOptions(blockTargetBytes: 16 << 10))
         let reader = try LogReader(path: path)
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func repairCutsATornTailIntoASideFile() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(400)
         try writeLog(path, events, options: Self.smallOptions)
@@ -81,13 +82,13 @@ import Testing
         let side = try #require(recovery.sideFile)
         #expect(fileBytes(side) == Array(full[Int(recovery.cutOffset)..<cut]))
         #expect(try LogVerifier.verify(path: path).isIntact)
-        #expect(try readAll(path) == Array(events.prefix(reader.blocks[9].lastSeq)))
+        #expect(try readEvents(path) == Array(events.prefix(reader.blocks[9].lastSeq)))
         // Repairing again has nothing to do.
         #expect(try LogRepair.repair(path: path).nothingToDo)
     }
 
     @Test func repairKeepsEverythingAfterMidFileDamage() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(400)
         try writeLog(path, events, options: Self.smallOptions)
@@ -104,11 +105,11 @@ import Testing
         #expect(recovery.cutOffset == damaged.dataOffset)
         #expect(fileBytes(side) == Array(bytes[Int(damaged.dataOffset)...]))
         #expect(try LogVerifier.verify(path: path).isIntact)
-        #expect(try readAll(path) == Array(events.prefix(reader.blocks[6].lastSeq)))
+        #expect(try readEvents(path) == Array(events.prefix(reader.blocks[6].lastSeq)))
     }
 
     @Test func repairResealsTheEventsOfAnUnfinishedFrame() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")
         let events = sampleEvents(100)
         let writer = try LogWriter(path: path, options: LogWriterOptions(durability: .everyAppend, blockTargetBytes: 1 << 20))
@@ -116,20 +117,20 @@ import Testing
         // No close: the file ends with an unfinished data frame.
         let report = try LogVerifier.verify(path: path)
         #expect(report.recoverableTailEvents == 100)
-        #expect(try readAll(path) == events)
-        let lz4 = try run(lz4Tool, ["-dc", path])
+        #expect(try readEvents(path) == events)
+        let lz4 = runForBytes(lz4Tool, ["-dc", path])
         #expect(lz4.status != 0)            // the stock tool sees an unfinished stream
         withExtendedLifetime(writer) {}
         writer.file.close()                 // as if the process died: the lock is released
         let repaired = try LogRepair.repair(path: path)
         #expect(repaired.recovery?.recoveredEvents == 100)
         #expect(try LogVerifier.verify(path: path).isIntact)
-        #expect(try readAll(path) == events)
-        #expect(try run(lz4Tool, ["-dc", path]).stdout == ndjson(events))
+        #expect(try readEvents(path) == events)
+        #expect(runForBytes(lz4Tool, ["-dc", path]).stdout == ndjson(events))
     }
 
     @Test func hostileFilesAreErrorsNotCrashes() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("x.navlog")
         // Not a navlog at all.
         writeFile(path, Array("hello, world\n".utf8))
@@ -173,6 +174,6 @@ import Testing
         writeFile(path, bytes)
         let third = try LogReader(path: path)
         #expect(third.indexSource == .walk)
-        #expect(try readAll(path) == events)
+        #expect(try readEvents(path) == events)
     }
 }

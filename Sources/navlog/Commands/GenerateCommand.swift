@@ -1,5 +1,6 @@
 import ArgumentParser
 import NavLogCore
+import NavLogSample
 
 #if canImport(Glibc)
 import Glibc

@@ -6,22 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The repository's root directory (this file is `Tests/NavLogCLITests/Support/Run.swift`).
-let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // Support
-    .deletingLastPathComponent()  // NavLogCLITests
-    .deletingLastPathComponent()  // Tests
-    .deletingLastPathComponent()
-
-/// The `navlog` binary under test: `$NAVLOG_BIN` when set, else the `navlog`
-/// that `swift build` put next to the test bundle.
-func navlogBinary() -> String {
-    if let path = ProcessInfo.processInfo.environment["NAVLOG_BIN"], !path.isEmpty { return path }
-    return productsDirectory().appendingPathComponent("navlog").path
-}
-
 /// The build products directory that holds the test bundle and the executables.
-private func productsDirectory() -> URL {
+public func productsDirectory() -> URL {
     #if os(macOS)
     for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
         return bundle.bundleURL.deletingLastPathComponent()
@@ -37,9 +23,17 @@ private let sigpipeIgnored: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 /// Runs `executable` with `args` to completion, feeding it `stdin` (or
 /// nothing), and returns its exit status and what it wrote, decoded as UTF-8.
 /// A process that cannot be started gives status 127 and the reason on stderr.
-func run(
+public func run(
     _ executable: String, _ args: [String], stdin: Data? = nil, environment: [String: String] = [:]
 ) -> (status: Int32, stdout: String, stderr: String) {
+    let r = runForBytes(executable, args, stdin: stdin, environment: environment)
+    return (r.status, String(decoding: r.stdout, as: UTF8.self), r.stderr)
+}
+
+/// ``run(_:_:stdin:environment:)`` with standard output as it was written, byte for byte.
+public func runForBytes(
+    _ executable: String, _ args: [String], stdin: Data? = nil, environment: [String: String] = [:]
+) -> (status: Int32, stdout: [UInt8], stderr: String) {
     _ = sigpipeIgnored
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -56,7 +50,7 @@ func run(
     do {
         try process.run()
     } catch {
-        return (127, "", "cannot run \(executable): \(error)")
+        return (127, [], "cannot run \(executable): \(error)")
     }
     // Drain both pipes while feeding stdin, so no side blocks on a full pipe.
     let collected = Collected()
@@ -72,9 +66,7 @@ func run(
     }
     group.wait()
     process.waitUntilExit()
-    return (process.terminationStatus,
-            String(decoding: collected.stdout, as: UTF8.self),
-            String(decoding: collected.stderr, as: UTF8.self))
+    return (process.terminationStatus, [UInt8](collected.stdout), String(decoding: collected.stderr, as: UTF8.self))
 }
 
 /// Output gathered by the reader threads; read only after `group.wait()`.
@@ -83,31 +75,11 @@ private final class Collected: @unchecked Sendable {
     var stderr = Data()
 }
 
-/// Runs the `navlog` under test.
-func navlog(_ args: String..., stdin: String? = nil, environment: [String: String] = [:]) -> (status: Int32, stdout: String, stderr: String) {
-    run(navlogBinary(), args, stdin: stdin.map { Data($0.utf8) }, environment: environment)
-}
-
-/// Runs the `navlog` under test with arguments built as an array.
-func navlog(_ args: [String], stdin: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
-    run(navlogBinary(), args, stdin: stdin.map { Data($0.utf8) })
-}
-
-/// A fresh temporary directory, removed when the returned guard is released.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("navlog-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+/// The real `lz4` tool (`/usr/bin/lz4` when none is found, so a test fails saying so).
+public let lz4Tool: String = {
+    for candidate in ["/usr/bin/lz4", "/usr/local/bin/lz4", "/opt/homebrew/bin/lz4"]
+    where FileManager.default.isExecutableFile(atPath: candidate) {
+        return candidate
     }
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `text` to a file in the directory and returns its path.
-    func file(_ name: String, _ text: String) throws -> String {
-        let path = url.appendingPathComponent(name).path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
+    return "/usr/bin/lz4"
+}()

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import NavLogCore
+import NavLogStore
 
 /// The entry points the libFuzzer harnesses (`Fuzz/`, run by `tools/fuzz`)
 /// and the fuzz regression tests feed arbitrary bytes to. Each one must

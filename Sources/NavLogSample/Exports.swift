@@ -1,0 +1,4 @@
+// The synthetic-session generator speaks NavLogCore's types (events, states,
+// route values) in every file and signature: importing NavLogSample imports
+// them too, and the moved files need no import of their own.
+@_exported import NavLogCore
