@@ -1,4 +1,5 @@
 import Foundation
+import NavLogTestSupport
 import Testing
 
 /// The commands that give events their seq refuse a seq that does not
@@ -18,7 +19,7 @@ import Testing
 
     @Test func append() throws {
         let dir = try TemporaryDirectory()
-        let r = navlog("append", dir.path("s.navlog"), stdin: Self.lines)
+        let r = navlog("append", dir.file("s.navlog"), stdin: Self.lines)
         #expect(r.status == 1)
         #expect(r.stderr.split(separator: "\n").prefix(2) == [
             "navlog: <stdin>:2: event rejected: \(Self.notIncreasing)",
@@ -29,7 +30,7 @@ import Testing
     @Test func ingest() throws {
         let dir = try TemporaryDirectory()
         let input = try dir.file("in.ndjson", Self.lines)
-        let r = navlog("ingest", input, "--store", dir.path("store"))
+        let r = navlog("ingest", input, "--store", dir.file("store"))
         #expect(r.status == 1)
         #expect(r.stderr.contains("\(input):2: \(Self.notIncreasing)\n"), "\(r.stderr)")
         #expect(r.stderr.contains("\(input):4: \(Self.exhausted)\n"), "\(r.stderr)")

@@ -1,5 +1,6 @@
 import Testing
 @testable import NavLogCore
+import NavLogSample
 
 /// A projector folding a whole session gives, event by event, the anomalies,
 /// states and screen views of applying each event to a plain state on its

@@ -1,5 +1,6 @@
 import Testing
 @testable import NavLogCore
+import NavLogSample
 
 /// Following sessions with a shared table of screen names (as the analytics
 /// inputs do, one per thread) changes no occurrence: whatever the strings

@@ -67,7 +67,7 @@ struct RecorderTests {
     /// a restored scene's stacks, a closed scene's none. The log replays to
     /// the paths the app reported.
     @Test func stackChangesAreDiffedAgainstTheProjectedPaths() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: path, session: "s-1")
         let pie = AppRoute.recipe("apple-pie"), desserts = AppRoute.category("desserts")

@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogTestSupport
 import Testing
 @testable import NavLogStore
 
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func aLogsWriter() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let writer = try LogWriter(path: dir.file("s.navlog"))
         try writer.append(Self.mark(seq: 5))
         func refusal(_ event: Event) -> LogError? {
@@ -73,12 +74,12 @@ import Testing
         #expect(exhausted.reason == "event rejected: " + Self.exhausted)
         #expect(exhausted.seq == nil)
         try writer.close()
-        #expect(try readAll(dir.file("s.navlog")).map(\.seq) == [5, Int.max])
+        #expect(try readEvents(dir.file("s.navlog")).map(\.seq) == [5, Int.max])
     }
 
     @Test(arguments: [1, 2])
     func ingest(writerThreads: Int) throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let lines = [
             Self.canonical(Self.mark(seq: 5)),
             Self.canonical(Self.mark(seq: 3)),          // the canonical fast path
@@ -101,7 +102,7 @@ import Testing
     }
 
     @Test func importIntoALogAtTheLargestSeq() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let store = try Store(directory: dir.file("store"), create: true)
         writeFile(dir.file("in.ndjson"), Array((Self.canonical(Self.mark(seq: Int.max)) + "\n").utf8))
         _ = try StoreIngester(store: store).ingest(paths: [dir.file("in.ndjson")], onReject: { Issue.record("\($0)") })

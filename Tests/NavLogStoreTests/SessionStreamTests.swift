@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogTestSupport
 import Testing
 @testable import NavLogStore
 
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func pathsResolveToLogsInNameOrderAndNDJSON() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let (store, _) = try Self.store(in: dir, count: 3)
         writeFile(dir.file("more.ndjson"), ndjson(sampleEvents(5, session: "n-1")))
         let sources = try SessionSource.resolve([dir.file("more.ndjson"), store, "-", store + "/s-01.navlog"])
@@ -68,7 +69,7 @@ import Testing
     /// Many small logs and an NDJSON file of interleaved sessions, on two
     /// workers: every row, in source order, as one worker writes them.
     @Test func rowsComeOutInSourceOrder() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let (store, logs) = try Self.store(in: dir, count: 80)
         let a = sampleEvents(40, session: "n-a", seed: 7), b = sampleEvents(30, session: "n-b", seed: 8)
         var mixed: [Event] = []
@@ -87,7 +88,7 @@ import Testing
     /// A damaged log in the middle: the logs before it are written, nothing
     /// after it, and its damage is the error — however the workers race.
     @Test func aFailureStopsTheRowsAfterIt() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let (store, logs) = try Self.store(in: dir, count: 60)
         let broken = store + "/s-20.navlog"
         var bytes = fileBytes(broken)
@@ -102,7 +103,7 @@ import Testing
 
     /// Tallies counted on two workers and merged equal one count of every session.
     @Test func aTallyCountsEverySessionOnce() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let (store, logs) = try Self.store(in: dir, count: 40)
         var expected = ScreenPathTally(mode: .transitions)
         for events in logs {
@@ -121,7 +122,7 @@ import Testing
     /// Rejected NDJSON lines are noted one by one, numbered within their file,
     /// and the file's rejection is the error.
     @Test func rejectedLinesAreNotedAndEndTheRead() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("bad.ndjson")
         writeFile(path, ndjson(sampleEvents(3, session: "n-1")) + Array("{\"x\":1}\nnot json\n".utf8))
         let notes = Locked<[Int]>([])

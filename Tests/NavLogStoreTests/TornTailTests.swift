@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogTestSupport
 import Testing
 @testable import NavLogStore
 
@@ -8,7 +9,7 @@ import Testing
 /// refuses is damage — told apart by the case, not by its words.
 @Suite struct TornTailTests {
     @Test func anUnfinishedFrameIsATornTailAndABadBlockInItIsNot() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("open.navlog")
         let writer = try LogWriter(path: path, options: LogWriterOptions(blockTargetBytes: 1 << 20))
         for event in sampleEvents(40) { try writer.append(event) }

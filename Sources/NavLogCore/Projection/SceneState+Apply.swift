@@ -5,7 +5,7 @@ extension SceneState {
     ///
     /// Scene lifecycle and session kinds are handled by
     /// ``NavigationProjector/applyEffect(_:scene:)``; they are no-ops here.
-    mutating func apply(_ kind: EventKind) -> AnomalyKind? {
+    package mutating func apply(_ kind: EventKind) -> AnomalyKind? {
         var cache = SceneCache()
         return apply(kind, cache: &cache)
     }

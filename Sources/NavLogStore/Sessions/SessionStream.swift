@@ -100,7 +100,7 @@ public struct SessionStream: Sendable {
     /// an NDJSON file's sessions are followed side by side and handed out at
     /// its end, in order of first appearance. `keepsMarks: false` records
     /// screen views only; `names` finds screen names built before.
-    public func forEachSession(in source: SessionSource, keepsMarks: Bool, scratch: LogScanScratch? = nil,
+    package func forEachSession(in source: SessionSource, keepsMarks: Bool, scratch: LogScanScratch? = nil,
                                names: ScreenNameCache? = nil,
                                _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
         switch source {
