@@ -83,7 +83,8 @@ public final class NavigationRecorder: Sendable {
     /// the recorder is closed or failed.
     ///
     /// `cause` defaults to ``CauseContext/current`` (set inside
-    /// ``openedURL(_:scene:meta:_:)``). Stack events also update the path
+    /// ``openedURL(_:scene:meta:_:)``). Every recorded event is projected:
+    /// stack events, `state.restore` and `scene.close` also change the paths
     /// that ``stackChanged(_:to:scene:cause:meta:)`` diffs against.
     @discardableResult
     public func record(
@@ -139,8 +140,8 @@ public final class NavigationRecorder: Sendable {
 
     /// Records the change of a stack's path (a NavigationPath or array
     /// binding after a change) as the one event that makes it, by
-    /// ``PathChange``'s rule, diffed against the last path known for this
-    /// stack of this scene (empty at first). Equal paths record nothing.
+    /// ``PathChange``'s rule, diffed against the path of this stack of this
+    /// scene that the events recorded so far project (empty at first). Equal paths record nothing.
     /// Returns the event's seq, or `nil` when nothing was recorded.
     @discardableResult
     public func stackChanged(
