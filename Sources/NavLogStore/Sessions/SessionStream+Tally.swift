@@ -23,7 +23,7 @@ extension SessionStream {
     /// Runs `body` over every session on ``workers`` threads, each with its
     /// own accumulator from `make`, and returns the accumulators (one a
     /// worker). The first failure in source order is thrown.
-    public func scan<Accumulator>(
+    func scan<Accumulator>(
         keepsMarks: Bool, make: () -> Accumulator,
         _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
     ) throws(SessionStreamError) -> [Accumulator] {
