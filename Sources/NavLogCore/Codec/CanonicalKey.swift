@@ -68,22 +68,17 @@ enum CanonicalKey: Int, CaseIterable, Sendable {
         case .visibility: "\"visibility\":"
         }
     }
-
-    /// Whether the key is common to every event kind (not kind-specific).
-    var isCommon: Bool {
-        switch self {
-        case .cause, .meta, .scene, .seq, .session, .t, .type: true
-        default: false
-        }
-    }
 }
 
 extension CanonicalKey {
     /// The bit of this key in a mask of keys (bit order is canonical order).
     @inline(__always) var bit: UInt32 { UInt32(1) << UInt32(rawValue) }
 
-    /// Bit mask of the common keys.
-    static let commonMask: UInt32 = allCases.filter(\.isCommon).reduce(0) { $0 | (UInt32(1) << UInt32($1.rawValue)) }
+    /// Bit mask of the keys common to every kind (a constant: it is read
+    /// for every line).
+    @inline(__always) static var commonMask: UInt32 {
+        cause.bit | meta.bit | scene.bit | seq.bit | session.bit | t.bit | type.bit
+    }
 
     /// The key with this exact name, if any.
     static func named(_ name: String) -> CanonicalKey? {
