@@ -44,6 +44,7 @@ public enum SegmentFormat {
     public static let defaultCheckpointInterval = 4096
     public static let defaultCommitTarget = 16 << 20
     public static let defaultSegmentTarget = 256 << 20
+    public static let defaultSessionsKept = 65_536
     /// Bloom filter: bits per session and probes (§5.3).
     static let bloomBitsPerSession = 10
     static let bloomProbes = 7

@@ -109,12 +109,13 @@ public final class SegmentWriter {
     }
 
     /// Writes what is gathered as one commit and syncs it (nothing when
-    /// nothing is gathered). Sessions with no event in it are forgotten.
+    /// nothing is gathered). When more than ``SegmentWriterOptions/sessionsKept``
+    /// sessions are held, those with no event in it are forgotten.
     public func commit() throws(SegmentStoreError) {
         guard !closed else { throw .closed(store: store.path) }
         let active = sessions.values.filter { !$0.pending.isEmpty }.sorted { $0.key < $1.key }
         guard !active.isEmpty else {
-            sessions.removeAll()
+            if sessions.count > options.sessionsKept { sessions.removeAll() }
             return
         }
         let (segment, offset) = try appender.prepare()
@@ -125,13 +126,15 @@ public final class SegmentWriter {
         try catalog.appendCommit(index, at: location, segment: segment)
         counts.commits += 1
         arena.removeAll()
-        var kept: [SessionID: WriterSession] = [:]
         for session in active {
             session.pending.removeAll(keepingCapacity: false)
             session.storedSeq = session.lastSeq
-            kept[SessionID(session.key.string)] = session
         }
-        sessions = kept
+        if sessions.count > options.sessionsKept {
+            var kept: [SessionID: WriterSession] = [:]
+            for session in active { kept[SessionID(session.key.string)] = session }
+            sessions = kept
+        }
     }
 
     /// Seals the current segment now (footer and trailer); the next commit starts a new one.

@@ -31,29 +31,10 @@ final class WriterSession {
     /// its last checkpoint (or its start) through its last stored event.
     /// A session not stored comes back empty.
     static func resume(_ key: SessionKey, from catalog: SegmentCatalog) throws(SegmentStoreError) -> WriterSession {
-        let session = WriterSession(key: key, state: NavigationState(session: key.string))
-        guard !catalog.commits.isEmpty else { return session }
-        var from = 0
-        var skipThrough = 0
-        for (commit, ref) in catalog.checkpoints(of: key).reversed() {
-            let checkpoint = try catalog.readCheckpoint(commit: commit, ref)
-            guard checkpoint.key == key, let state = checkpoint.state() else { continue }
-            (session.count, session.chain, session.state, session.lastSeq) = (checkpoint.position, checkpoint.chain, state, checkpoint.seq)
-            from = commit
-            skipThrough = checkpoint.seq
-            break
+        guard let replay = try catalog.replay(key) else {
+            return WriterSession(key: key, state: NavigationState(session: key.string))
         }
-        var fold = SessionFold()
-        try catalog.forEachLine(of: key, fromCommit: from) { line, _ in
-            guard let seq = fold.facts(line)?.seq, seq > skipThrough else { return true }
-            fold.fold(line, into: &session.state)
-            session.chain = SessionChain.link(session.chain, line: line)
-            session.count += 1
-            session.lastSeq = seq
-            return true
-        }
-        session.storedSeq = session.lastSeq
-        return session
+        return WriterSession(key: key, lastSeq: replay.lastSeq, count: replay.position, chain: replay.chain, state: replay.state)
     }
 
     /// The stored line of this session at `seq`, or `nil` when none is stored.
