@@ -24,6 +24,16 @@ public enum SegmentFormat {
         case commitIndex = 0x4943_4C4E
         /// `NLSF`: the segment footer (§5.4).
         case footer = 0x4653_4C4E
+
+        /// The tag `raw` is, or most likely was before a bit of it flipped
+        /// (for naming what a damaged record was); `nil` when no tag is
+        /// nearest alone within two bits.
+        static func nearest(_ raw: UInt32) -> Tag? {
+            if let exact = Tag(rawValue: raw) { return exact }
+            let near = allCases.map { ($0, ($0.rawValue ^ raw).nonzeroBitCount) }.filter { $0.1 <= 2 }.sorted { $0.1 < $1.1 }
+            guard let best = near.first, near.dropFirst().first?.1 != best.1 else { return nil }
+            return best.0
+        }
     }
 
     /// Payload sizes of the fixed parts (§5).

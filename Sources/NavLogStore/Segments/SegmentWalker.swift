@@ -99,12 +99,12 @@ struct SegmentWalker {
                 let payload = try window.view(at: offset + 8, count: size)
                 let rawTag = payload.loadLE32(0)
                 guard case .success = SkippableFrame.checkRecord(payload) else {
-                    if verifying, rawTag == SegmentFormat.Tag.checkpoint.rawValue {
+                    if verifying, SegmentFormat.Tag.nearest(rawTag) == .checkpoint {
                         // Still part of its commit; the verifier reports it when it reads it.
                         checkpoints.append(CommitIndexLocation(offset: offset, length: 8 + size))
                         continue
                     }
-                    let kind: SegmentDamage.Kind = switch SegmentFormat.Tag(rawValue: rawTag) {
+                    let kind: SegmentDamage.Kind = switch SegmentFormat.Tag.nearest(rawTag) {
                     case .checkpoint: .checkpoint("record checksum does not hold")
                     case .commitIndex: .commitIndex("record checksum does not hold")
                     default: .frame("a navlog record's checksum does not hold")
