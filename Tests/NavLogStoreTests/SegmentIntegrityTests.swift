@@ -35,6 +35,27 @@ struct SegmentIntegrityTests {
         }
     }
 
+    @Test("A session continued by later writers (read back from checkpoint and chain) verifies and folds as one")
+    func continuedAcrossWriters() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("store")
+        let long = sampleEvents(1_000, session: "long", seed: 4).map { Array($0.canonicalLine.utf8) }
+        let options = SegmentWriterOptions(blockTarget: 2 << 10, checkpointInterval: 64, commitTarget: 8 << 10)
+        _ = try SegmentStore.create(at: path)
+        for part in [0..<150, 150..<610, 610..<1_000] {
+            let writer = try SegmentWriter(store: SegmentStore.open(at: path, writing: true), options: options)
+            for line in long[part] { try writer.add(line) }
+            try writer.close()
+        }
+        let report = try SegmentVerifier.verify(store: SegmentStore.open(at: path))
+        #expect(report.problems == [])
+        #expect(report.checkpoints == 1_000 / 64)
+        let reader = try SegmentReader(store: SegmentStore.open(at: path))
+        for position in [63, 64, 640, 999, 1_000] {
+            #expect(try reader.state(of: "long", atPosition: position)?.state == (try foldedState(long, session: "long", position: position)))
+        }
+    }
+
     @Test("A torn tail: what is committed stays readable, every session a prefix; the next writer cuts it aside")
     func tornTail() throws {
         let dir = TemporaryDirectory()

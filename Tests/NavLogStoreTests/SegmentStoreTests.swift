@@ -128,6 +128,8 @@ struct SegmentStoreTests {
         var gap = try EventParser.parse(session.lines[0])
         gap.seq = 0
         let next = Array(Event(session: session.id, seq: session.lines.count + 1, t: gap.t, kind: .mark(label: "x")).canonicalLine.utf8)
+        #expect(try again.lastSeq(of: session.id) == session.lines.count)
+        #expect(try again.lastSeq(of: "never-seen") == 0)
         #expect(try again.add(next) == .stored)
         try again.close()
         #expect(try segmentFiles(path).count >= sizes.count)

@@ -66,14 +66,7 @@ public final class SegmentWriter {
         guard line.count > 0, line.count <= EventParser.maxLineBytes, !line.contains(0x0A), let facts = fold.facts(line) else {
             throw .invalidEvent(session: "?", seq: 0, reason: "not a canonical event line with a seq")
         }
-        let id = SessionID(facts.session)
-        let session: WriterSession
-        if let known = sessions[id] {
-            session = known
-        } else {
-            session = try WriterSession.resume(SessionKey(facts.session), from: catalog)
-            sessions[id] = session
-        }
+        let session = try session(facts.session)
         if facts.seq <= session.lastSeq {
             var existing = try pendingLine(session, seq: facts.seq)
             if existing == nil { existing = try session.storedLine(seq: facts.seq, in: catalog) }
@@ -88,6 +81,20 @@ public final class SegmentWriter {
         counts.stored += 1
         if arena.count >= options.commitTarget { try commit() }
         return .stored
+    }
+
+    /// The last seq of session `id` stored or accepted so far (0 when none):
+    /// where the numbering of its events without a seq continues (§8).
+    public func lastSeq(of id: String) throws(SegmentStoreError) -> Int {
+        try session(id).lastSeq
+    }
+
+    private func session(_ id: String) throws(SegmentStoreError) -> WriterSession {
+        let key = SessionID(id)
+        if let known = sessions[key] { return known }
+        let session = try WriterSession.resume(SessionKey(id), from: catalog)
+        sessions[key] = session
+        return session
     }
 
     /// Takes one canonical event line.
