@@ -146,6 +146,26 @@ struct SegmentIntegrityTests {
         }
     }
 
+    @Test("A checkpoint whose chain hash is wrong under a valid checksum is found by recomputing it")
+    func wrongChainUnderValidChecksum() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("store")
+        _ = try Self.makeStore(path)
+        let state = try #require(try Self.regions(path).checkpoint.first)
+        var bytes = fileBytes(path + "/00000001.nls")
+        let payload = Int(state.lowerBound) + 8
+        let idLength = Int(bytes[payload + 12]) | Int(bytes[payload + 13]) << 8
+        bytes[payload + 30 + idLength] ^= 0x01                      // c_P, §5.2
+        let end = Int(state.upperBound) - 4
+        let checksum = bytes.withUnsafeBytes { XXHash32.hash(UnsafeRawBufferPointer(rebasing: $0[payload..<end])) }
+        for i in 0..<4 { bytes[end + i] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(i))) }
+        writeFile(path + "/00000001.nls", bytes)
+        let report = try SegmentVerifier.verify(store: SegmentStore.open(at: path))
+        #expect(report.problems.count == 1)
+        #expect(report.problems.first?.offset == state.lowerBound)
+        #expect(report.problems.first.map { if case .checkpoint = $0.kind { true } else { false } } == true)
+    }
+
     @Test("An unknown file in the store is reported")
     func unknownFile() throws {
         let dir = TemporaryDirectory()
