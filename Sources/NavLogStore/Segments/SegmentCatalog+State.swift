@@ -1,0 +1,45 @@
+import NavLogCore
+
+extension SegmentCatalog {
+    /// A session replayed from the store: its state, position, chain hash
+    /// and seq there.
+    struct Replay {
+        var state: NavigationState
+        var position = 0
+        var chain: UInt64 = 0
+        var lastSeq = 0
+    }
+
+    /// Session `key` after its first `position` events: its last checkpoint
+    /// at or before the position (below `below`, when given), then the
+    /// events after it (schemas/segment-store.md §7). The position reached
+    /// is smaller when the session has fewer events; `nil` when the session
+    /// is not stored.
+    func replay(_ key: SessionKey, toPosition position: Int = .max, checkpointsBelow below: Int = .max)
+        throws(SegmentStoreError) -> Replay? {
+        var replay = Replay(state: NavigationState(session: key.string))
+        guard !commits.isEmpty else { return nil }
+        var from = 0
+        for (commit, ref) in checkpoints(of: key).reversed() where ref.position <= position && ref.position < below {
+            let checkpoint = try readCheckpoint(commit: commit, ref)
+            guard checkpoint.key == key, let restored = checkpoint.state() else { continue }
+            replay = Replay(state: restored, position: checkpoint.position, chain: checkpoint.chain, lastSeq: checkpoint.seq)
+            from = commit
+            break
+        }
+        var fold = SessionFold()
+        var stored = replay.position > 0
+        let skipThrough = replay.lastSeq
+        try forEachLine(of: key, fromCommit: from) { line, _ in
+            stored = true
+            guard replay.position < position else { return false }
+            guard let seq = fold.facts(line)?.seq, seq > skipThrough else { return true }
+            fold.fold(line, into: &replay.state)
+            replay.chain = SessionChain.link(replay.chain, line: line)
+            replay.position += 1
+            replay.lastSeq = seq
+            return replay.position < position
+        }
+        return stored ? replay : nil
+    }
+}

@@ -1,0 +1,154 @@
+import NavLogCore
+
+/// The committed contents of a store's segments, as its reader and its
+/// writer see them: every commit index in store order, and a session's
+/// lines found through them (schemas/segment-store.md §5.3, §9).
+final class SegmentCatalog {
+    /// One segment: its file (open for reading) and what it holds.
+    struct Segment {
+        var file: LogFile
+        var contents: SegmentContents
+    }
+
+    /// Where a commit is: segment (index into ``segments``) and commit within it.
+    struct CommitRef: Hashable {
+        var segment: Int
+        var commit: Int
+    }
+
+    let store: SegmentStore
+    private(set) var segments: [Segment] = []
+    /// Every committed commit, in store order.
+    private(set) var commits: [CommitRef] = []
+    private let decoder: LZ4FrameDecoder
+    private let content = ByteBuffer(capacity: 512 << 10)
+    /// Data frames decompressed so far (for statistics and tests).
+    private(set) var blocksDecompressed = 0
+
+    /// Walks every segment of `store` (§9). A reader stops at the first
+    /// problem of a segment; the problems are in each segment's contents.
+    init(store: SegmentStore, verifying: Bool = false) throws(SegmentStoreError) {
+        self.store = store
+        do { decoder = try LZ4FrameDecoder() } catch { throw .compression(error) }
+        var previous: UInt64 = 0
+        for number in try store.segmentNumbers() {
+            do {
+                let file = try LogFile(path: store.segmentPath(number), mode: .read)
+                let contents = try SegmentWalker(file: file, number: number, verifying: verifying).walk(previousCommit: previous)
+                previous = contents.commits.last?.number ?? previous
+                segments.append(Segment(file: file, contents: contents))
+                for i in contents.commits.indices { commits.append(CommitRef(segment: segments.count - 1, commit: i)) }
+            } catch { throw .io(error) }
+        }
+    }
+
+    /// The commit index at `ref`.
+    func index(_ ref: CommitRef) -> CommitIndex { segments[ref.segment].contents.commits[ref.commit] }
+
+    /// The number of the last committed commit (0 when none).
+    var lastCommitNumber: UInt64 { commits.last.map { index($0).number } ?? 0 }
+
+    /// Adds a commit the writer has just made durable, and opens its segment if new.
+    func appendCommit(_ index: CommitIndex, at location: CommitIndexLocation, segment number: Int) throws(SegmentStoreError) {
+        if segments.last?.contents.number != number {
+            do {
+                let file = try LogFile(path: store.segmentPath(number), mode: .read)
+                var contents = SegmentContents(number: number, name: SegmentFormat.segmentName(number))
+                contents.header = SegmentHeader(segmentNumber: number, blockTarget: 0, checkpointInterval: 0)
+                segments.append(Segment(file: file, contents: contents))
+            } catch { throw .io(error) }
+        }
+        segments[segments.count - 1].contents.commits.append(index)
+        segments[segments.count - 1].contents.indexLocations.append(location)
+        segments[segments.count - 1].contents.committedEnd = location.offset + Int64(location.length)
+        commits.append(CommitRef(segment: segments.count - 1, commit: segments[segments.count - 1].contents.commits.count - 1))
+    }
+
+    /// Decompresses one block of a commit; the content is valid until the next call.
+    func blockContent(_ ref: CommitRef, block: Int) throws(SegmentStoreError) -> UnsafeRawBufferPointer {
+        let segment = segments[ref.segment]
+        let entry = segment.contents.commits[ref.commit].blocks[block]
+        func corrupt(_ why: String) -> SegmentStoreError {
+            .corrupt(segment: segment.file.path, offset: entry.offset, reason: "data frame: \(why)")
+        }
+        guard entry.rawSize <= NavLogFormat.maxBlockContentBytes else { throw corrupt("content of \(entry.rawSize) bytes is over the limit") }
+        let frame: [UInt8]
+        do { frame = try segment.file.read(count: entry.length, at: entry.offset) } catch { throw .io(error) }
+        guard frame.count == entry.length else { throw corrupt("cut short") }
+        content.removeAll()
+        let decoded = frame.withUnsafeBytes { raw in
+            Result { () throws(LZ4FrameError) in try decoder.decodeFrame(raw, maxContentBytes: entry.rawSize, into: content) }
+        }
+        if case .failure(let error) = decoded { throw corrupt(error.description) }
+        guard content.count == entry.rawSize else { throw corrupt("\(content.count) bytes of content, \(entry.rawSize) listed") }
+        blocksDecompressed += 1
+        return content.bytes
+    }
+
+    /// Calls `body` with each stored line of session `key` (without its
+    /// `\n`), in store order, from commit number `from` (an index into
+    /// ``commits``) on, until it returns `false`. Each commit costs a filter
+    /// test; a commit that holds the session, about one block's decompression.
+    func forEachLine(of key: SessionKey, fromCommit from: Int = 0,
+                     _ body: (UnsafeRawBufferPointer, CommitRef) throws(SegmentStoreError) -> Bool) throws(SegmentStoreError) {
+        var fold = SessionFold()
+        for ref in commits[from...] {
+            var seen = false
+            blocks: for block in index(ref).candidateBlocks(key.hash) {
+                let bytes = try blockContent(ref, block: block)
+                var start = 0
+                while start < bytes.count {
+                    let end = lineEnd(in: bytes, from: start)
+                    let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                    start = end + 1
+                    if Self.isLine(line, of: key, &fold) {
+                        seen = true
+                        if try !body(line, ref) { return }
+                    } else if seen {
+                        break blocks
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `line` is one of session `key`'s (its `session` is the id, byte for byte).
+    static func isLine(_ line: UnsafeRawBufferPointer, of key: SessionKey, _ fold: inout SessionFold) -> Bool {
+        if let range = SessionSkim.sessionBytes(in: line) {
+            return line[range].elementsEqual(key.id)
+        }
+        return fold.facts(line).map { Array($0.session.utf8) == key.id } ?? false
+    }
+
+    /// The checkpoint records of session `key`, by position, with the index
+    /// (into ``commits``) of the commit each is in.
+    func checkpoints(of key: SessionKey) -> [(commit: Int, ref: CommitIndex.Checkpoint)] {
+        var found: [(commit: Int, ref: CommitIndex.Checkpoint)] = []
+        for (i, ref) in commits.enumerated() {
+            for checkpoint in index(ref).checkpoints where checkpoint.sessionHash == key.hash {
+                found.append((i, checkpoint))
+            }
+        }
+        return found
+    }
+
+    /// Reads and decodes a checkpoint record.
+    func readCheckpoint(commit: Int, _ ref: CommitIndex.Checkpoint) throws(SegmentStoreError) -> SessionCheckpoint {
+        let file = segments[commits[commit].segment].file
+        let bytes: [UInt8]
+        do { bytes = try file.read(count: ref.length, at: ref.offset) } catch { throw .io(error) }
+        func corrupt(_ why: String) -> SegmentStoreError { .corrupt(segment: file.path, offset: ref.offset, reason: "checkpoint: \(why)") }
+        guard bytes.count == ref.length, ref.length >= 8 else { throw corrupt("cut short") }
+        let decoded: Result<SessionCheckpoint, CheckpointProblem> = bytes.withUnsafeBytes { raw in
+            let payload = UnsafeRawBufferPointer(rebasing: raw[8...])
+            guard case .success(SegmentFormat.Tag.checkpoint.rawValue) = SkippableFrame.checkRecord(payload) else {
+                return .failure(.malformed("record checksum does not hold"))
+            }
+            return SessionCheckpoint.decode(payload: payload, decoder: decoder)
+        }
+        switch decoded {
+        case .success(let checkpoint): return checkpoint
+        case .failure(let why): throw corrupt(why.description)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import NavLogCore
+
+/// What `verify STORE` found (schemas/segment-store.md §9).
+public struct SegmentStoreReport: Hashable, Sendable {
+    public var segments = 0
+    public var commits = 0
+    public var events = 0
+    public var sessions = 0
+    public var checkpoints = 0
+    /// Every problem, in store order.
+    public var problems: [SegmentDamage] = []
+    /// Whether nothing is wrong but (at most) a torn tail of the last segment.
+    public var isIntactButTail: Bool { problems.allSatisfy(\.isTornTail) }
+}
+
+/// Reads every frame of every segment of a store: LZ4 and record checksums,
+/// commit index agreement with its blocks, session-key order within a
+/// commit, every line a canonical event, each session's seqs increasing
+/// across commits, each Bloom filter holding its commit's sessions, and each
+/// checkpoint's state and chain recomputed from the events (§9).
+public enum SegmentVerifier {
+    public static func verify(store: SegmentStore) throws(SegmentStoreError) -> SegmentStoreReport {
+        var report = SegmentStoreReport()
+        for name in try store.unknownNames() {
+            report.problems.append(SegmentDamage(segment: name, offset: 0, kind: .unknownFile))
+        }
+        let catalog = try SegmentCatalog(store: store, verifying: true)
+        report.segments = catalog.segments.count
+        for (i, segment) in catalog.segments.enumerated() {
+            if segment.contents.number != i + 1 {
+                report.problems.append(SegmentDamage(segment: segment.contents.name, offset: 0,
+                                                     kind: .segment("segment \(i + 1) is missing before it")))
+            }
+            for problem in segment.contents.problems {
+                var problem = problem
+                if case .tornTail(let why) = problem.kind, i < catalog.segments.count - 1 {
+                    problem.kind = .segment("torn before the last segment: \(why)")
+                }
+                report.problems.append(problem)
+            }
+        }
+        var checker = CommitChecker(catalog: catalog)
+        for (position, ref) in catalog.commits.enumerated() {
+            try checker.check(ref, position: position, report: &report)
+        }
+        report.commits = catalog.commits.count
+        report.sessions = checker.sessionCount
+        return report
+    }
+}
+
+/// Checks one commit after another against the events before it.
+struct CommitChecker {
+    let catalog: SegmentCatalog
+    /// Per session: last seq, position and chain so far.
+    private var sessions: [SessionKey: (seq: Int, count: Int, chain: UInt64)] = [:]
+    private var fold = SessionFold()
+    var sessionCount: Int { sessions.count }
+
+    init(catalog: SegmentCatalog) { self.catalog = catalog }
+
+    mutating func check(_ ref: SegmentCatalog.CommitRef, position: Int, report: inout SegmentStoreReport) throws(SegmentStoreError) {
+        let index = catalog.index(ref)
+        let name = catalog.segments[ref.segment].contents.name
+        func damage(_ offset: Int64, _ session: String?, _ kind: SegmentDamage.Kind) {
+            report.problems.append(SegmentDamage(segment: name, offset: offset, commit: index.number, session: session, kind: kind))
+        }
+        // Positions a checkpoint of this commit stands at: the chain and seq there.
+        var wanted: [SessionKey: [Int]] = [:]
+        var atCheckpoint: [String: (chain: UInt64, seq: Int)] = [:]
+        var decoded: [(ref: CommitIndex.Checkpoint, checkpoint: SessionCheckpoint)] = []
+        for checkpointRef in index.checkpoints {
+            do {
+                let checkpoint = try catalog.readCheckpoint(commit: position, checkpointRef)
+                guard checkpoint.position == checkpointRef.position, checkpoint.key.hash == checkpointRef.sessionHash else {
+                    damage(checkpointRef.offset, checkpoint.key.string, .checkpoint("disagrees with its commit index entry"))
+                    continue
+                }
+                wanted[checkpoint.key, default: []].append(checkpoint.position)
+                decoded.append((checkpointRef, checkpoint))
+            } catch {
+                damage(checkpointRef.offset, nil, .checkpoint("\(error)"))
+            }
+        }
+        var previous: SessionKey?
+        var lastHash: UInt64?
+        var commitSessions = 0, events = 0
+        for (b, block) in index.blocks.enumerated() {
+            let bytes: UnsafeRawBufferPointer
+            do { bytes = try catalog.blockContent(ref, block: b) } catch {
+                damage(block.offset, nil, .dataFrame("\(error)"))
+                lastHash = nil
+                continue
+            }
+            var start = 0, lines = 0
+            while start < bytes.count {
+                let end = lineEnd(in: bytes, from: start)
+                defer { start = end + 1 }
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+                lines += 1
+                guard let facts = fold.facts(line) else {
+                    damage(block.offset, nil, .line("line \(lines) of the block is not a canonical event"))
+                    continue
+                }
+                let key = SessionKey(facts.session)
+                if lines == 1, key.hash != block.firstHash || (lastHash == key.hash) != block.continues {
+                    damage(block.offset, facts.session, .commitIndex("block \(b)'s first session hash or continuation flag is wrong"))
+                }
+                lastHash = key.hash
+                if let previous, key < previous {
+                    damage(block.offset, facts.session, .line("seq \(facts.seq) is out of session-key order"))
+                }
+                if key != previous {
+                    commitSessions += 1
+                    if !index.bloom.mayContain(key.hash) { damage(block.offset, facts.session, .bloomFilter("session is missing")) }
+                }
+                previous = key
+                var known = sessions[key] ?? (0, 0, 0)
+                if facts.seq <= known.seq {
+                    damage(block.offset, facts.session, .line("seq \(facts.seq) does not increase (after \(known.seq))"))
+                }
+                known = (facts.seq, known.count + 1, SessionChain.link(known.chain, line: line))
+                sessions[key] = known
+                if wanted[key]?.contains(known.count) == true { atCheckpoint["\(facts.session)@\(known.count)"] = (known.chain, facts.seq) }
+            }
+            events += lines
+            if lines != block.eventCount {
+                damage(block.offset, nil, .commitIndex("block \(b) holds \(lines) events, \(block.eventCount) listed"))
+            }
+        }
+        if events != index.eventCount || commitSessions != index.sessionCount {
+            damage(catalog.segments[ref.segment].contents.indexLocations[ref.commit].offset, nil,
+                   .commitIndex("counts \(index.eventCount) events, \(index.sessionCount) sessions; the blocks hold \(events), \(commitSessions)"))
+        }
+        report.events += events
+        for (checkpointRef, checkpoint) in decoded {
+            report.checkpoints += 1
+            let id = checkpoint.key.string
+            guard let expected = atCheckpoint["\(id)@\(checkpoint.position)"],
+                  expected.chain == checkpoint.chain, expected.seq == checkpoint.seq else {
+                damage(checkpointRef.offset, id, .checkpoint("chain hash or seq at position \(checkpoint.position) is not the events'"))
+                continue
+            }
+            let replay: SegmentCatalog.Replay?
+            do {
+                replay = try catalog.replay(checkpoint.key, toPosition: checkpoint.position, checkpointsBelow: checkpoint.position)
+            } catch {
+                damage(checkpointRef.offset, id, .checkpoint("state cannot be recomputed: \(error)"))
+                continue
+            }
+            guard let replay, replay.position == checkpoint.position,
+                  StateChain.checkpointJSON(replay.state) == checkpoint.json else {
+                damage(checkpointRef.offset, id, .checkpoint("state at position \(checkpoint.position) is not the fold of the events"))
+                continue
+            }
+        }
+    }
+}

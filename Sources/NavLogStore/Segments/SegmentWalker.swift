@@ -1,0 +1,173 @@
+/// What one segment holds: its committed commits and where the walk stopped
+/// (schemas/segment-store.md §6, §9).
+struct SegmentContents {
+    var number: Int
+    var name: String
+    var header: SegmentHeader?
+    /// Committed commits, in file order, and where each one's `NLCI` frame is.
+    var commits: [CommitIndex] = []
+    var indexLocations: [CommitIndexLocation] = []
+    /// The end of the last committed commit (the preamble's end when none).
+    var committedEnd: Int64 = 0
+    var fileSize: Int64 = 0
+    /// Whether a footer follows the last commit (the segment was sealed).
+    var sealed = false
+    /// Every problem met (a reading walk stops at the first).
+    var problems: [SegmentDamage] = []
+}
+
+/// Walks a segment's frames, reading headers and records only (no data
+/// frame is decompressed): the committed commits are those whose `NLCI`
+/// record is valid and agrees with the frames before it (§6). A reading
+/// walk stops at the first problem; a verifying walk notes it and goes on
+/// wherever the next frame's start is known.
+struct SegmentWalker {
+    let file: LogFile
+    let contents: SegmentContents
+    let window: FileWindow
+    let verifying: Bool
+
+    init(file: LogFile, number: Int, verifying: Bool) throws(LogError) {
+        self.file = file
+        let size = try file.size()
+        window = FileWindow(file: file, fileSize: size)
+        contents = SegmentContents(number: number, name: SegmentFormat.segmentName(number), fileSize: size)
+        self.verifying = verifying
+    }
+
+    /// Walks the segment; commits must be numbered from `previousCommit + 1` on.
+    func walk(previousCommit: UInt64) throws(LogError) -> SegmentContents {
+        let number = contents.number
+        var c = contents
+        let head = try window.view(at: 0, count: SegmentFormat.preambleBytes)
+        guard let header = SegmentHeader(preamble: head) else {
+            let fixed = SegmentHeader(segmentNumber: number, blockTarget: 0, checkpointInterval: 0).preamble().prefix(27)
+            let empty = head.count < SegmentFormat.preambleBytes && head.prefix(27).elementsEqual(fixed.prefix(head.count))
+            c.problems.append(damage(0, nil, empty ? .tornTail("segment shorter than its preamble (\(head.count) bytes)")
+                                                   : .header("not a valid segment preamble")))
+            return c
+        }
+        guard header.major == SegmentFormat.majorVersion else {
+            c.problems.append(damage(0, nil, .header("format \(header.major).\(header.minor) is not supported")))
+            return c
+        }
+        c.header = header
+        c.committedEnd = Int64(SegmentFormat.preambleBytes)
+        if !verifying, let sealed = try SegmentFooterReader(window: window).commits(previousCommit: previousCommit) {
+            c.commits = sealed.commits
+            c.indexLocations = sealed.locations
+            c.committedEnd = sealed.end
+            c.sealed = true
+            return c
+        }
+        var offset = c.committedEnd
+        var expected: UInt64? = previousCommit + 1
+        var blocks: [(offset: Int64, length: Int, checksum: UInt32?)] = []
+        var checkpoints: [CommitIndexLocation] = []
+        func stop(_ kind: SegmentDamage.Kind, at where_: Int64) -> Bool {
+            c.problems.append(damage(where_, expected, kind))
+            return !verifying
+        }
+        walking: while true {
+            switch try window.probe(at: offset) {
+            case .endOfFile:
+                if !blocks.isEmpty || !checkpoints.isEmpty {
+                    _ = stop(.tornTail("a commit without its index (\(c.fileSize - c.committedEnd) bytes)"), at: c.committedEnd)
+                }
+                break walking
+            case .truncated(let why):
+                _ = stop(.tornTail(why), at: offset)
+                break walking
+            case .invalid(let why):
+                _ = stop(.frame(why), at: offset)
+                break walking
+            case .lz4(let extent):
+                guard let length = extent.length else {
+                    _ = stop(.tornTail("data frame cut short"), at: offset)
+                    break walking
+                }
+                blocks.append((offset, length, extent.contentChecksum))
+                offset += Int64(length)
+            case .skippable(let magic, let size):
+                let frameEnd = offset + 8 + Int64(size)
+                defer { offset = frameEnd }
+                guard magic == NavLogFormat.navlogSkippableMagic else { continue }
+                guard size >= 8, size <= SegmentFormat.maxRecordBytes else {
+                    if stop(.frame("navlog record of \(size) bytes"), at: offset) { break walking }
+                    continue
+                }
+                let payload = try window.view(at: offset + 8, count: size)
+                let rawTag = payload.loadLE32(0)
+                guard case .success = SkippableFrame.checkRecord(payload) else {
+                    if verifying, SegmentFormat.Tag.nearest(rawTag) == .checkpoint {
+                        // Still part of its commit; the verifier reports it when it reads it.
+                        checkpoints.append(CommitIndexLocation(offset: offset, length: 8 + size))
+                        continue
+                    }
+                    let kind: SegmentDamage.Kind = switch SegmentFormat.Tag.nearest(rawTag) {
+                    case .checkpoint: .checkpoint("record checksum does not hold")
+                    case .commitIndex: .commitIndex("record checksum does not hold")
+                    default: .frame("a navlog record's checksum does not hold")
+                    }
+                    if stop(kind, at: offset) { break walking }
+                    blocks.removeAll(); checkpoints.removeAll(); expected = nil
+                    continue
+                }
+                switch SegmentFormat.Tag(rawValue: rawTag) {
+                case .checkpoint:
+                    checkpoints.append(CommitIndexLocation(offset: offset, length: 8 + size))
+                case .commitIndex:
+                    let problem: String?
+                    switch CommitIndex.decode(payload: payload) {
+                    case .failure(let why): problem = why.description
+                    case .success(let index):
+                        problem = Self.disagreement(index, blocks: blocks, checkpoints: checkpoints, expected: expected)
+                        if problem == nil {
+                            c.commits.append(index)
+                            c.indexLocations.append(CommitIndexLocation(offset: offset, length: 8 + size))
+                            c.committedEnd = frameEnd
+                            c.sealed = false
+                            expected = index.number + 1
+                        }
+                    }
+                    if let problem {
+                        if stop(.commitIndex(problem), at: offset) { break walking }
+                        expected = nil
+                    }
+                    blocks.removeAll(); checkpoints.removeAll()
+                case .footer:
+                    c.sealed = blocks.isEmpty && checkpoints.isEmpty
+                case .segmentHeader:
+                    if stop(.frame("a second segment header"), at: offset) { break walking }
+                case nil:
+                    break           // NLTR, or a tag of a later minor version
+                }
+            }
+        }
+        return c
+    }
+
+    private func damage(_ offset: Int64, _ commit: UInt64?, _ kind: SegmentDamage.Kind) -> SegmentDamage {
+        SegmentDamage(segment: contents.name, offset: offset, commit: commit, kind: kind)
+    }
+
+    /// Why a commit index does not describe the frames before it, or `nil`.
+    static func disagreement(_ index: CommitIndex, blocks: [(offset: Int64, length: Int, checksum: UInt32?)],
+                             checkpoints: [CommitIndexLocation], expected: UInt64?) -> String? {
+        if let expected, index.number != expected { return "commit number \(index.number), \(expected) expected" }
+        guard index.blocks.count == blocks.count else { return "\(index.blocks.count) blocks listed, \(blocks.count) written" }
+        guard index.checkpoints.count == checkpoints.count else {
+            return "\(index.checkpoints.count) checkpoints listed, \(checkpoints.count) written"
+        }
+        guard index.firstBlockOffset == blocks.first?.offset else { return "first block offset disagrees" }
+        for (i, (listed, written)) in zip(index.blocks, blocks).enumerated()
+        where listed.offset != written.offset || listed.length != written.length || listed.contentChecksum != written.checksum {
+            return "block \(i) (byte \(written.offset)) disagrees with its entry"
+        }
+        for (i, (listed, written)) in zip(index.checkpoints, checkpoints).enumerated()
+        where listed.offset != written.offset || listed.length != written.length {
+            return "checkpoint \(i) (byte \(written.offset)) disagrees with its entry"
+        }
+        return nil
+    }
+}

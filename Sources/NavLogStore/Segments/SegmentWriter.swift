@@ -1,0 +1,161 @@
+import NavLogCore
+
+/// Writes events into a segment store (schemas/segment-store.md §6, §8):
+/// canonical lines are accepted one by one, gathered per session, and
+/// written as commits — each session's lines a contiguous run in
+/// session-key order, LZ4 data frames, checkpoints every K positions, a
+/// commit index — with one sync per commit.
+///
+/// ```swift
+/// let writer = try SegmentWriter(store: SegmentStore.create(at: "events"))
+/// _ = try writer.add(line)          // .stored or .duplicate; a conflict throws
+/// try writer.close()                // the last commit, synced; the lock released
+/// ```
+public final class SegmentWriter {
+    /// What ``add(_:)-(UnsafeRawBufferPointer)`` did with an event.
+    public enum Outcome: Hashable, Sendable {
+        /// Accepted: it is in the next commit.
+        case stored
+        /// The same line is already stored (or pending) at its seq: nothing to do.
+        case duplicate
+    }
+
+    /// Counts since the writer was opened.
+    public struct Counts: Hashable, Sendable {
+        public var stored = 0
+        public var duplicates = 0
+        public var commits = 0
+    }
+
+    public let store: SegmentStore
+    public let options: SegmentWriterOptions
+    public private(set) var counts = Counts()
+    /// What opening the store cut from a torn tail.
+    public var recoveries: [SegmentRecovery] { appender.recoveries }
+
+    let catalog: SegmentCatalog
+    private let appender: SegmentAppender
+    private var sessions: [SessionID: WriterSession] = [:]
+    /// The pending lines of every session, back to back.
+    let arena = ByteBuffer(capacity: 1 << 20)
+    private var fold = SessionFold()
+    private var closed = false
+
+    /// A writer on `store`, which must have been opened (or created) for
+    /// writing. Walks the store and cuts a torn tail of its last segment.
+    public init(store: SegmentStore, options: SegmentWriterOptions = SegmentWriterOptions()) throws(SegmentStoreError) {
+        guard store.isWriter else { throw .locked(store: store.path) }
+        self.store = store
+        self.options = options
+        catalog = try SegmentCatalog(store: store)
+        appender = try SegmentAppender(store: store, catalog: catalog, options: options)
+    }
+
+    /// Sessions held in memory (those with events in the commit being gathered or the last one).
+    public var sessionsInMemory: Int { sessions.count }
+
+    /// Takes one canonical event line (with its `seq` and `session`, without `\n`).
+    ///
+    /// - Throws: ``SegmentStoreError/conflict(session:seq:)`` for a different
+    ///   line at a stored seq, ``SegmentStoreError/seqNotIncreasing(session:seq:last:)``,
+    ///   ``SegmentStoreError/invalidEvent(session:seq:reason:)``; the writer
+    ///   is unchanged then. I/O errors of a commit it triggers.
+    @discardableResult
+    public func add(_ line: UnsafeRawBufferPointer) throws(SegmentStoreError) -> Outcome {
+        guard !closed else { throw .closed(store: store.path) }
+        guard line.count > 0, line.count <= EventParser.maxLineBytes, !line.contains(0x0A), let facts = fold.facts(line) else {
+            throw .invalidEvent(session: "?", seq: 0, reason: "not a canonical event line with a seq")
+        }
+        let session = try session(facts.session)
+        if facts.seq <= session.lastSeq {
+            var existing = try pendingLine(session, seq: facts.seq)
+            if existing == nil { existing = try session.storedLine(seq: facts.seq, in: catalog) }
+            guard let existing else { throw .seqNotIncreasing(session: facts.session, seq: facts.seq, last: session.lastSeq) }
+            guard existing.elementsEqual(line) else { throw .conflict(session: facts.session, seq: facts.seq) }
+            counts.duplicates += 1
+            return .duplicate
+        }
+        session.pending.append((arena.count, line.count, facts.seq))
+        arena.appendLine(line)
+        session.lastSeq = facts.seq
+        counts.stored += 1
+        if arena.count >= options.commitTarget { try commit() }
+        return .stored
+    }
+
+    /// The last seq of session `id` stored or accepted so far (0 when none):
+    /// where the numbering of its events without a seq continues (§8).
+    public func lastSeq(of id: String) throws(SegmentStoreError) -> Int {
+        try session(id).lastSeq
+    }
+
+    private func session(_ id: String) throws(SegmentStoreError) -> WriterSession {
+        let key = SessionID(id)
+        if let known = sessions[key] { return known }
+        let session = try WriterSession.resume(SessionKey(id), from: catalog)
+        sessions[key] = session
+        return session
+    }
+
+    /// Takes one canonical event line.
+    @discardableResult
+    public func add(_ line: [UInt8]) throws(SegmentStoreError) -> Outcome {
+        try line.withUnsafeBytes { raw in Result { () throws(SegmentStoreError) in try add(raw) } }.get()
+    }
+
+    private func pendingLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> [UInt8]? {
+        guard seq > session.storedSeq else { return nil }
+        var lo = 0, hi = session.pending.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if session.pending[mid].seq < seq { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < session.pending.count, session.pending[lo].seq == seq else { return nil }
+        let entry = session.pending[lo]
+        return Array(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length))
+    }
+
+    /// Writes what is gathered as one commit and syncs it (nothing when
+    /// nothing is gathered). When more than ``SegmentWriterOptions/sessionsKept``
+    /// sessions are held, those with no event in it are forgotten.
+    public func commit() throws(SegmentStoreError) {
+        guard !closed else { throw .closed(store: store.path) }
+        let active = sessions.values.filter { !$0.pending.isEmpty }.sorted { $0.key < $1.key }
+        guard !active.isEmpty else {
+            if sessions.count > options.sessionsKept { sessions.removeAll() }
+            return
+        }
+        let (segment, offset) = try appender.prepare()
+        var builder = try CommitBuilder(number: catalog.lastCommitNumber + 1, base: offset, options: options)
+        for session in active { try builder.add(session, arena: arena) }
+        let (bytes, index, location) = try builder.finish()
+        try appender.append(bytes.bytes, index: location)
+        try catalog.appendCommit(index, at: location, segment: segment)
+        counts.commits += 1
+        arena.removeAll()
+        for session in active {
+            session.pending.removeAll(keepingCapacity: false)
+            session.storedSeq = session.lastSeq
+        }
+        if sessions.count > options.sessionsKept {
+            var kept: [SessionID: WriterSession] = [:]
+            for session in active { kept[SessionID(session.key.string)] = session }
+            sessions = kept
+        }
+    }
+
+    /// Seals the current segment now (footer and trailer); the next commit starts a new one.
+    public func seal() throws(SegmentStoreError) {
+        try commit()
+        try appender.seal()
+    }
+
+    /// Writes the last commit, closes the segment and releases the store's lock.
+    public func close() throws(SegmentStoreError) {
+        guard !closed else { return }
+        try commit()
+        appender.close()
+        closed = true
+        store.releaseLock()
+    }
+}
