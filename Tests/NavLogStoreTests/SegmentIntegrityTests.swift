@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogTestSupport
 import Testing
 @testable import NavLogStore
 
@@ -25,7 +26,7 @@ struct SegmentIntegrityTests {
     @Test("A verified store has no problems, also when the writer forgot and read back its sessions")
     func cleanStore() throws {
         for kept in [65_536, 0] {
-            let dir = TemporaryDirectory()
+            let dir = try TemporaryDirectory()
             let sessions = try Self.makeStore(dir.file("store"), sessionsKept: kept)
             let report = try SegmentVerifier.verify(store: SegmentStore.open(at: dir.file("store")))
             #expect(report.problems == [], "sessionsKept \(kept)")
@@ -37,7 +38,7 @@ struct SegmentIntegrityTests {
 
     @Test("A session continued by later writers (read back from checkpoint and chain) verifies and folds as one")
     func continuedAcrossWriters() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("store")
         let long = sampleEvents(1_000, session: "long", seed: 4).map { Array($0.canonicalLine.utf8) }
         let options = SegmentWriterOptions(blockTarget: 2 << 10, checkpointInterval: 64, commitTarget: 8 << 10)
@@ -58,7 +59,7 @@ struct SegmentIntegrityTests {
 
     @Test("A torn tail: what is committed stays readable, every session a prefix; the next writer cuts it aside")
     func tornTail() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let original = dir.file("store")
         let sessions = try Self.makeStore(original)
         let segment = try #require(try segmentFiles(original).first)
@@ -115,7 +116,7 @@ struct SegmentIntegrityTests {
 
     @Test("Flipped bits in data, index and checkpoint bytes are reported with segment, offset and kind")
     func flippedBits() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let original = dir.file("store")
         _ = try Self.makeStore(original)
         let bytes = fileBytes(original + "/00000001.nls")
@@ -148,7 +149,7 @@ struct SegmentIntegrityTests {
 
     @Test("A checkpoint whose chain hash is wrong under a valid checksum is found by recomputing it")
     func wrongChainUnderValidChecksum() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("store")
         _ = try Self.makeStore(path)
         let state = try #require(try Self.regions(path).checkpoint.first)
@@ -168,7 +169,7 @@ struct SegmentIntegrityTests {
 
     @Test("An unknown file in the store is reported")
     func unknownFile() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         _ = try Self.makeStore(dir.file("store"))
         writeFile(dir.file("store/notes.txt"), Array("hi".utf8))
         let report = try SegmentVerifier.verify(store: SegmentStore.open(at: dir.file("store")))

@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogTestSupport
 import Testing
 @testable import NavLogStore
 

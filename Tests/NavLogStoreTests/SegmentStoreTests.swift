@@ -1,5 +1,6 @@
 import Foundation
 import NavLogCore
+import NavLogTestSupport
 import Testing
 @testable import NavLogStore
 
@@ -7,7 +8,7 @@ import Testing
 struct SegmentStoreTests {
     @Test("10,000 sessions under way: few files open, every segment is lz4 -dc readable, every session read back")
     func roundTripManySessions() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("store")
         let sessions = segmentSessions(10_000, maxEvents: 9)
         let input = interleaved(sessions)
@@ -32,7 +33,7 @@ struct SegmentStoreTests {
         // lz4 -dc of every segment: exactly the stored lines, each session's in seq order.
         var decoded: [[UInt8]] = []
         for file in files {
-            let out = try run(lz4Tool, ["-dc", file])
+            let out = runForBytes(lz4Tool, ["-dc", file])
             #expect(out.status == 0, "\(out.stderr)")
             decoded += out.stdout.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map(Array.init)
         }
@@ -54,7 +55,7 @@ struct SegmentStoreTests {
 
     @Test("A short session is found by id decompressing about one block per commit it is in")
     func lookupById() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("store")
         let sessions = segmentSessions(5_000, maxEvents: 6, seed: 3)
         let writer = try SegmentWriter(store: SegmentStore.create(at: path),
@@ -78,7 +79,7 @@ struct SegmentStoreTests {
 
     @Test("State at a position equals the fold of that many events, from checkpoints")
     func stateAtPosition() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("store")
         let long = sampleEvents(3_000, session: "long").map { Array($0.canonicalLine.utf8) }
         let other = sampleEvents(500, session: "other", seed: 5).map { Array($0.canonicalLine.utf8) }
@@ -104,7 +105,7 @@ struct SegmentStoreTests {
 
     @Test("Adding the same events again stores nothing; a different event at a stored seq is a conflict")
     func duplicatesAndConflicts() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("store")
         let sessions = segmentSessions(200, maxEvents: 30, seed: 9)
         let input = interleaved(sessions)
@@ -139,7 +140,7 @@ struct SegmentStoreTests {
 
     @Test("A second writer is refused at once, having written nothing, while the first holds the lock")
     func secondWriterRefused() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.file("store")
         let first = try SegmentWriter(store: SegmentStore.create(at: path))
         try first.add(Array(sampleEvents(1, session: "a")[0].canonicalLine.utf8))
@@ -156,7 +157,7 @@ struct SegmentStoreTests {
 
     @Test("A directory without a manifest is not a store; another major version is refused")
     func manifest() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         #expect(throws: SegmentStoreError.notAStore(path: dir.path)) { try SegmentStore.open(at: dir.path) }
         writeFile(dir.file("navlog-store"), Array("navlog-store 3.0\n".utf8))
         #expect(throws: SegmentStoreError.unsupportedVersion(path: dir.path, version: "3.0")) { try SegmentStore.open(at: dir.path) }

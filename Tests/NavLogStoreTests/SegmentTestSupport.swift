@@ -1,3 +1,4 @@
+import NavLogTestSupport
 import Foundation
 import NavLogCore
 @testable import NavLogStore

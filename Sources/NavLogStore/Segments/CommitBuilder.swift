@@ -60,7 +60,7 @@ struct CommitBuilder {
     private var bloomHashes: [UInt64] = []
 
     private mutating func addCheckpoint(_ session: WriterSession, seq: Int) throws(SegmentStoreError) {
-        let json = StateChain.checkpointJSON(session.state)
+        let json = StateChain.checkpointJSON(session.state.state)
         guard json.count <= StateChain.maxCheckpointJSONBytes else { return }
         let checkpoint = SessionCheckpoint(key: session.key, position: session.count, seq: seq, chain: session.chain, json: json)
         do {

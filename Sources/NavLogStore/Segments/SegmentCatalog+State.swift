@@ -4,7 +4,7 @@ extension SegmentCatalog {
     /// A session replayed from the store: its state, position, chain hash
     /// and seq there.
     struct Replay {
-        var state: NavigationState
+        var state: NavigationProjector
         var position = 0
         var chain: UInt64 = 0
         var lastSeq = 0
@@ -17,13 +17,13 @@ extension SegmentCatalog {
     /// is not stored.
     func replay(_ key: SessionKey, toPosition position: Int = .max, checkpointsBelow below: Int = .max)
         throws(SegmentStoreError) -> Replay? {
-        var replay = Replay(state: NavigationState(session: key.string))
+        var replay = Replay(state: NavigationProjector(session: key.string))
         guard !commits.isEmpty else { return nil }
         var from = 0
         for (commit, ref) in checkpoints(of: key).reversed() where ref.position <= position && ref.position < below {
             let checkpoint = try readCheckpoint(commit: commit, ref)
             guard checkpoint.key == key, let restored = checkpoint.state() else { continue }
-            replay = Replay(state: restored, position: checkpoint.position, chain: checkpoint.chain, lastSeq: checkpoint.seq)
+            replay = Replay(state: NavigationProjector(state: restored), position: checkpoint.position, chain: checkpoint.chain, lastSeq: checkpoint.seq)
             from = commit
             break
         }

@@ -62,7 +62,7 @@ public final class SegmentReader {
     /// last checkpoint at or before the position, then at most K folded
     /// events (§7). `nil` when the session is not stored.
     public func state(of id: String, atPosition position: Int) throws(SegmentStoreError) -> PositionedState? {
-        try catalog.replay(SessionKey(id), toPosition: position).map { PositionedState(state: $0.state, position: $0.position) }
+        try catalog.replay(SessionKey(id), toPosition: position).map { PositionedState(state: $0.state.state, position: $0.position) }
     }
 
     /// Every stored session, in the order of its first event in the store.

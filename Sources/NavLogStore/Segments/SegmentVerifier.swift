@@ -149,7 +149,7 @@ struct CommitChecker {
                 continue
             }
             guard let replay, replay.position == checkpoint.position,
-                  StateChain.checkpointJSON(replay.state) == checkpoint.json else {
+                  StateChain.checkpointJSON(replay.state.state) == checkpoint.json else {
                 damage(checkpointRef.offset, id, .checkpoint("state at position \(checkpoint.position) is not the fold of the events"))
                 continue
             }

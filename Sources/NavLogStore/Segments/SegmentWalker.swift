@@ -76,10 +76,10 @@ struct SegmentWalker {
                 }
                 break walking
             case .truncated(let why):
-                _ = stop(.tornTail(why), at: offset)
+                _ = stop(.tornTail(why.description), at: offset)
                 break walking
             case .invalid(let why):
-                _ = stop(.frame(why), at: offset)
+                _ = stop(.frame(why.description), at: offset)
                 break walking
             case .lz4(let extent):
                 guard let length = extent.length else {

@@ -25,7 +25,7 @@ struct SessionFold {
 
     /// Folds the line into `state`; returns its seq, or `nil` when the line is not an event with a seq.
     @discardableResult
-    mutating func fold(_ line: UnsafeRawBufferPointer, into state: inout NavigationState) -> Int? {
+    mutating func fold(_ line: UnsafeRawBufferPointer, into state: inout NavigationProjector) -> Int? {
         if let summary = parser.summarize(line) {
             parser.fold(summary, line: line, into: &state)
             return summary.seq

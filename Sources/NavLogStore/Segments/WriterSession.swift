@@ -12,13 +12,13 @@ final class WriterSession {
     /// The chain hash at ``count``.
     var chain: UInt64
     /// The state after ``count`` events.
-    var state: NavigationState
+    var state: NavigationProjector
     /// The last stored seq (the pending lines follow it).
     var storedSeq: Int
     /// Pending lines: where each is in the writer's arena, and its seq.
     var pending: [(start: Int, length: Int, seq: Int)] = []
 
-    init(key: SessionKey, lastSeq: Int = 0, count: Int = 0, chain: UInt64 = 0, state: NavigationState) {
+    init(key: SessionKey, lastSeq: Int = 0, count: Int = 0, chain: UInt64 = 0, state: NavigationProjector) {
         self.key = key
         self.lastSeq = lastSeq
         self.count = count
@@ -32,7 +32,7 @@ final class WriterSession {
     /// A session not stored comes back empty.
     static func resume(_ key: SessionKey, from catalog: SegmentCatalog) throws(SegmentStoreError) -> WriterSession {
         guard let replay = try catalog.replay(key) else {
-            return WriterSession(key: key, state: NavigationState(session: key.string))
+            return WriterSession(key: key, state: NavigationProjector(session: key.string))
         }
         return WriterSession(key: key, lastSeq: replay.lastSeq, count: replay.position, chain: replay.chain, state: replay.state)
     }
