@@ -14,10 +14,16 @@ public enum SkippableFrame {
     /// Appends a navlog record: the skippable-frame header, `tag`, `body`,
     /// and the XXH32 of tag and body.
     public static func appendRecord(tag: NavLogFormat.Tag, body: [UInt8], to out: inout [UInt8]) {
+        appendRecord(tagValue: tag.rawValue, body: body, to: &out)
+    }
+
+    /// Appends a record whose tag is given as its 32-bit value (a log's or a
+    /// segment store's tag).
+    static func appendRecord(tagValue: UInt32, body: [UInt8], to out: inout [UInt8]) {
         out.appendLE(NavLogFormat.navlogSkippableMagic)
         out.appendLE(UInt32(4 + body.count + 4))
         let payloadStart = out.count
-        out.appendLE(tag.rawValue)
+        out.appendLE(tagValue)
         out.append(contentsOf: body)
         out.appendLE(XXHash32.hash(out, range: payloadStart..<out.count))
     }

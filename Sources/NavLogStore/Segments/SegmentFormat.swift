@@ -78,11 +78,6 @@ public enum SegmentFormat {
 extension SkippableFrame {
     /// Appends a segment-store record (§5): as ``appendRecord(tag:body:to:)-(_,_,inout [UInt8])``, with a tag of §5.
     static func appendRecord(_ tag: SegmentFormat.Tag, body: [UInt8], to out: inout [UInt8]) {
-        out.appendLE(NavLogFormat.navlogSkippableMagic)
-        out.appendLE(UInt32(4 + body.count + 4))
-        let payloadStart = out.count
-        out.appendLE(tag.rawValue)
-        out.append(contentsOf: body)
-        out.appendLE(XXHash32.hash(out, range: payloadStart..<out.count))
+        appendRecord(tagValue: tag.rawValue, body: body, to: &out)
     }
 }
