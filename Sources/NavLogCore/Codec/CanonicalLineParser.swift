@@ -204,7 +204,7 @@ struct CanonicalLineParser {
               let t = storage.timestamps.parse(UnsafeRawBufferPointer(rebasing: b[tRange]))
         else { return nil }
         let tag = KindTag.match(name: UnsafeRawBufferPointer(rebasing: b[typeRange])) ?? .other
-        let spec = tag.spec
+        let spec = tag.checks
         // A field the kind does not define would be an extra field; one
         // whose key navlog does not know is kept, as it is, by a kind navlog
         // does not know either (its event keeps it in `extra`, and nothing

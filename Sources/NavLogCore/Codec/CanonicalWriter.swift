@@ -171,7 +171,7 @@ public struct CanonicalWriter: Sendable {
     /// fields among them.
     mutating func writeGeneral(_ e: Event) {
         let (tag, fields) = e.kind.parts
-        let keys = CanonicalKey.commonMask | tag.spec.mask
+        let keys = CanonicalKey.commonMask | tag.checks.mask
         bytes.append(UInt8(ascii: "{"))
         if e.extra.isEmpty {
             var left = keys
