@@ -8,16 +8,16 @@
 /// Its stored properties skip Swift's run-time exclusivity checks: a buffer
 /// is used by one thread at a time and never handed out `inout`, and the
 /// checks cost more than the copying on the hot paths (appending a line).
-public final class ByteBuffer {
+package final class ByteBuffer {
     /// The start of the storage (valid for ``capacity`` bytes).
-    @exclusivity(unchecked) public private(set) var base: UnsafeMutableRawPointer
+    @exclusivity(unchecked) package private(set) var base: UnsafeMutableRawPointer
     /// How many bytes the storage holds.
-    @exclusivity(unchecked) public private(set) var capacity: Int
+    @exclusivity(unchecked) package private(set) var capacity: Int
     /// How many bytes are in use, from ``base``.
-    @exclusivity(unchecked) public var count: Int = 0
+    @exclusivity(unchecked) package var count: Int = 0
 
     /// An empty buffer with room for `capacity` bytes.
-    public init(capacity: Int = 64 << 10) {
+    package init(capacity: Int = 64 << 10) {
         let capacity = max(capacity, 16)
         base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         self.capacity = capacity
@@ -26,12 +26,12 @@ public final class ByteBuffer {
     deinit { base.deallocate() }
 
     /// The bytes in use.
-    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
     /// Makes room for `extra` more bytes after ``count``; returns `false`
     /// (and allocates nothing) when that would exceed `limit` bytes in all.
     @discardableResult @inline(__always)
-    public func reserve(_ extra: Int, limit: Int = Int.max) -> Bool {
+    package func reserve(_ extra: Int, limit: Int = Int.max) -> Bool {
         let needed = count + extra
         guard needed <= limit, extra >= 0 else { return false }
         if needed > capacity { grow(to: needed, limit: limit) }
@@ -54,7 +54,7 @@ public final class ByteBuffer {
     }
 
     /// Appends bytes, growing as needed.
-    public func append(_ bytes: UnsafeRawBufferPointer) {
+    package func append(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
         reserve(bytes.count)
         (base + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
@@ -62,7 +62,7 @@ public final class ByteBuffer {
     }
 
     /// Appends a line and its `\n`, growing as needed.
-    public func appendLine(_ line: UnsafeRawBufferPointer) {
+    package func appendLine(_ line: UnsafeRawBufferPointer) {
         reserve(line.count + 1)
         if line.count > 0 { (base + count).copyMemory(from: line.baseAddress!, byteCount: line.count) }
         (base + count + line.count).storeBytes(of: 0x0A, as: UInt8.self)
@@ -70,15 +70,15 @@ public final class ByteBuffer {
     }
 
     /// Appends bytes, growing as needed.
-    public func append(_ bytes: [UInt8]) {
+    package func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
 
     /// Forgets the contents, keeping the storage.
-    public func removeAll() { count = 0 }
+    package func removeAll() { count = 0 }
 
     /// Drops the first `n` bytes, moving the rest to the front.
-    public func removeFirst(_ n: Int) {
+    package func removeFirst(_ n: Int) {
         precondition(n >= 0 && n <= count)
         if n < count { base.copyMemory(from: base + n, byteCount: count - n) }
         count -= n

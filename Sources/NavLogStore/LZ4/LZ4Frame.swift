@@ -75,13 +75,13 @@ public struct LZ4FrameSettings: Hashable, Sendable {
 /// A frame can also be built incrementally: ``begin(contentSize:into:)``,
 /// any number of ``update(_:into:)`` (each emits complete LZ4 blocks, so
 /// what has been written so far can be made durable), then ``end(into:)``.
-public final class LZ4FrameEncoder {
+package final class LZ4FrameEncoder {
     private let context: OpaquePointer
     private var preferences: LZ4F_preferences_t
     /// Whether a frame has been begun and not yet ended.
-    public private(set) var inFrame = false
+    package private(set) var inFrame = false
 
-    public init(settings: LZ4FrameSettings = LZ4FrameSettings()) throws(LZ4FrameError) {
+    package init(settings: LZ4FrameSettings = LZ4FrameSettings()) throws(LZ4FrameError) {
         var ctx: OpaquePointer?
         _ = try LZ4FrameError.check(LZ4F_createCompressionContext(&ctx, UInt32(LZ4F_VERSION)),
                                     "LZ4F_createCompressionContext")
@@ -103,14 +103,14 @@ public final class LZ4FrameEncoder {
 
     /// Compresses `content` into one complete frame whose header records the
     /// content size; appends the frame to `out`.
-    public func compressFrame(_ content: UnsafeRawBufferPointer, into out: ByteBuffer) throws(LZ4FrameError) {
+    package func compressFrame(_ content: UnsafeRawBufferPointer, into out: ByteBuffer) throws(LZ4FrameError) {
         try begin(contentSize: content.count, into: out)
         try update(content, into: out, lastOfFrame: true)
         try end(into: out)
     }
 
     /// Writes a frame header; `contentSize` goes into the header when given.
-    public func begin(contentSize: Int?, into out: ByteBuffer) throws(LZ4FrameError) {
+    package func begin(contentSize: Int?, into out: ByteBuffer) throws(LZ4FrameError) {
         var prefs = preferences
         prefs.frameInfo.contentSize = UInt64(contentSize ?? 0)
         out.reserve(Int(LZ4F_HEADER_SIZE_MAX))
@@ -127,7 +127,7 @@ public final class LZ4FrameEncoder {
     /// changes or frees `content`: liblz4 then links nothing more to it and
     /// skips copying its last 64 KB aside as the next block's dictionary
     /// (`stableSrc`).
-    public func update(_ content: UnsafeRawBufferPointer, into out: ByteBuffer,
+    package func update(_ content: UnsafeRawBufferPointer, into out: ByteBuffer,
                        lastOfFrame: Bool = false) throws(LZ4FrameError) {
         guard inFrame else { throw LZ4FrameError(call: "LZ4F_compressUpdate", reason: "no frame begun") }
         guard content.count > 0 else { return }
@@ -143,7 +143,7 @@ public final class LZ4FrameEncoder {
     }
 
     /// Ends the frame: the end mark and the content checksum.
-    public func end(into out: ByteBuffer) throws(LZ4FrameError) {
+    package func end(into out: ByteBuffer) throws(LZ4FrameError) {
         guard inFrame else { throw LZ4FrameError(call: "LZ4F_compressEnd", reason: "no frame begun") }
         inFrame = false
         let bound = try LZ4FrameError.check(LZ4F_compressBound(0, &preferences), "LZ4F_compressBound")
@@ -163,10 +163,10 @@ public final class LZ4FrameEncoder {
 /// let content = ByteBuffer()
 /// let used = try decoder.decodeFrame(frameBytes, maxContentBytes: 64 << 20, into: content)
 /// ```
-public final class LZ4FrameDecoder {
+package final class LZ4FrameDecoder {
     private let context: OpaquePointer
 
-    public init() throws(LZ4FrameError) {
+    package init() throws(LZ4FrameError) {
         var ctx: OpaquePointer?
         _ = try LZ4FrameError.check(LZ4F_createDecompressionContext(&ctx, UInt32(LZ4F_VERSION)),
                                     "LZ4F_createDecompressionContext")
@@ -179,16 +179,16 @@ public final class LZ4FrameDecoder {
     deinit { _ = LZ4F_freeDecompressionContext(context) }
 
     /// The result of decoding (part of) one frame.
-    public struct Progress: Hashable, Sendable {
+    package struct Progress: Hashable, Sendable {
         /// Input bytes consumed.
-        public var consumed: Int
+        package var consumed: Int
         /// Whether the frame's end mark (and content checksum) was reached and verified.
-        public var finished: Bool
+        package var finished: Bool
         /// Why decoding stopped early, if it did; the output holds exactly
         /// the content of the blocks before the failing one.
-        public var error: LZ4FrameError?
+        package var error: LZ4FrameError?
         /// Content bytes decoded at each of the `blockEnds` reached.
-        public var producedAt: [Int] = []
+        package var producedAt: [Int] = []
     }
 
     /// Decodes the one frame at the start of `source` (which may hold more
@@ -200,7 +200,7 @@ public final class LZ4FrameDecoder {
     ///   incomplete (``LZ4FrameError/isTruncation``). `out` is then left as
     ///   it was.
     /// - Returns: the frame's length in bytes.
-    public func decodeFrame(
+    package func decodeFrame(
         _ source: UnsafeRawBufferPointer, maxContentBytes: Int, into out: ByteBuffer
     ) throws(LZ4FrameError) -> Int {
         let start = out.count
@@ -226,7 +226,7 @@ public final class LZ4FrameDecoder {
     ///
     /// - Complexity: O(n) in the frame's size; allocates at most
     ///   `maxContentBytes + 1` bytes of output beyond what `out` holds.
-    public func decodePrefix(
+    package func decodePrefix(
         _ source: UnsafeRawBufferPointer, maxContentBytes: Int, into out: ByteBuffer, blockEnds: [Int] = []
     ) -> Progress {
         LZ4F_resetDecompressionContext(context)

@@ -29,7 +29,7 @@ public enum SkippableFrame {
     }
 
     /// Appends a navlog record to a ``ByteBuffer``.
-    public static func appendRecord(tag: NavLogFormat.Tag, body: [UInt8], to out: ByteBuffer) {
+    package static func appendRecord(tag: NavLogFormat.Tag, body: [UInt8], to out: ByteBuffer) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(body.count + 16)
         appendRecord(tag: tag, body: body, to: &bytes)
