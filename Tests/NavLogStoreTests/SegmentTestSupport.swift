@@ -45,9 +45,16 @@ func segmentFiles(_ store: String) throws -> [String] {
         .map { store + "/" + $0 }
 }
 
-/// Open file descriptors of this process.
-func openDescriptors() -> Int {
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+/// Open file descriptors of this process on files inside `directory`
+/// (other tests running at the same time open files of their own, so the
+/// process's total says nothing). Linux's /proc names each descriptor's file.
+func openDescriptors(inside directory: String) throws -> Int {
+    let resolved = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path + "/"
+    let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+    return fds.filter { fd in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd) else { return false }
+        return target.hasPrefix(resolved)
+    }.count
 }
 
 /// Small targets, so that a test's few megabytes make many blocks, commits and segments.
