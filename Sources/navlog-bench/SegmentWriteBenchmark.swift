@@ -25,6 +25,7 @@ enum SegmentWriteBenchmark {
         var buffer = [UInt8](repeating: 0, count: 4 << 20)
         var kept = 0
         while true {
+            // fread and copyMemory stay inside the 4 MiB buffer: `kept` < its size, reads fill the rest.
             let read = buffer.withUnsafeMutableBytes { fread($0.baseAddress! + kept, 1, $0.count - kept, input) }
             let filled = kept + read
             let consumed = try buffer.withUnsafeBytes { raw throws(SegmentStoreError) -> Int in

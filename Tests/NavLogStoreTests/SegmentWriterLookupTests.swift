@@ -31,6 +31,8 @@ struct SegmentWriterLookupTests {
             for line in session.lines { #expect(try again.add(line) == .duplicate) }
         }
         #expect(try again.lastSeq(of: "never-stored") == 0)
+        #expect(try again.lastSeq(of: "") == 0)
+        #expect(try again.lastSeq(of: "") == 0)
         try again.close()
         let report = try SegmentVerifier.verify(store: SegmentStore.open(at: path))
         #expect(report.problems == [])

@@ -16,8 +16,9 @@ struct WriterSessionTable {
     func find(_ id: UnsafeRawBufferPointer, hash: UInt64) -> WriterSession? {
         var candidate = byHash[hash]
         while let session = candidate {
+            // memcmp: both buffers hold id.count bytes (an empty one may have no address, so it is not called).
             if session.key.id.count == id.count,
-               session.key.id.withUnsafeBytes({ memcmp($0.baseAddress!, id.baseAddress!, id.count) == 0 }) {
+               id.isEmpty || session.key.id.withUnsafeBytes({ memcmp($0.baseAddress!, id.baseAddress!, id.count) == 0 }) {
                 return session
             }
             candidate = session.sameHash
