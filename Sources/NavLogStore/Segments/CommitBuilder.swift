@@ -3,7 +3,8 @@ import NavLogCore
 /// Builds the bytes of one commit (schemas/segment-store.md §4, §5): the
 /// sessions' runs in session-key order cut into data frames at the block
 /// target, the checkpoints that fall in it, and its commit index last.
-/// Advances each session's position, chain and state as its lines go in.
+/// Advances each session's position as its lines go in, and its chain and
+/// state only where a checkpoint falls (schemas/segment-store.md §8).
 struct CommitBuilder {
     private let number: UInt64
     private let base: Int64
