@@ -31,6 +31,7 @@ let suites: [BenchmarkSuite] = [
     BenchmarkSuite(name: "import", summary: "import throughput of GA4 NDJSON and CSV beside ingest (issue 7)") { _ in
         ImportBenchmark.run(suiteArguments)
     },
+    SegmentWriteBenchmark.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -3,7 +3,8 @@ import NavLogCore
 /// Builds the bytes of one commit (schemas/segment-store.md §4, §5): the
 /// sessions' runs in session-key order cut into data frames at the block
 /// target, the checkpoints that fall in it, and its commit index last.
-/// Advances each session's position, chain and state as its lines go in.
+/// Advances each session's position as its lines go in, and its chain and
+/// state only where a checkpoint falls (schemas/segment-store.md §8).
 struct CommitBuilder {
     private let number: UInt64
     private let base: Int64
@@ -33,34 +34,41 @@ struct CommitBuilder {
         bloom = BloomFilter(sessions: expectedSessions)
     }
 
-    /// Adds a session's pending lines (its run), folding them into it.
+    /// Adds a session's pending lines (its run), advancing its position;
+    /// folds them into its chain and state when ``WriterSession/foldsInCommit(interval:)``
+    /// (the writer has caught the session up first), with a checkpoint at
+    /// every multiple of K.
     mutating func add(_ session: WriterSession, arena: ByteBuffer) throws(SegmentStoreError) {
         sessions += 1
         bloomHashes.append(session.key.hash)
+        let folding = session.foldsInCommit(interval: options.checkpointInterval)
+        precondition(!folding || session.folded, "the writer catches a folding session up first")
         for entry in session.pending {
             let line = UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)
             if raw.count == 0 { blockFirst = (session.key.hash, lastHash == session.key.hash) }
             raw.appendLine(line)
             blockEvents += 1
             lastHash = session.key.hash
-            if let t = fold.facts(line)?.t {
-                minT = min(minT, t)
-                maxT = max(maxT, t)
-            }
-            fold.fold(line, into: &session.state)
-            session.chain = SessionChain.link(session.chain, line: line)
+            minT = min(minT, entry.t)
+            maxT = max(maxT, entry.t)
             session.count += 1
-            if session.count % options.checkpointInterval == 0 {
-                try addCheckpoint(session, seq: entry.seq)
+            if folding {
+                fold.fold(line, into: &session.state!)
+                session.chain = SessionChain.link(session.chain, line: line)
+                if session.count % options.checkpointInterval == 0 {
+                    try addCheckpoint(session, seq: entry.seq)
+                }
             }
             events += 1
             if raw.count >= options.blockTarget { try cutBlock() }
         }
+        session.folded = folding
     }
     private var bloomHashes: [UInt64] = []
 
     private mutating func addCheckpoint(_ session: WriterSession, seq: Int) throws(SegmentStoreError) {
-        let json = StateChain.checkpointJSON(session.state.state)
+        guard let state = session.state else { return }
+        let json = StateChain.checkpointJSON(state.state)
         guard json.count <= StateChain.maxCheckpointJSONBytes else { return }
         let checkpoint = SessionCheckpoint(key: session.key, position: session.count, seq: seq, chain: session.chain, json: json)
         do {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavLogCore
 
 /// Writes events into a segment store (schemas/segment-store.md §6, §8):
@@ -35,7 +40,9 @@ public final class SegmentWriter {
 
     let catalog: SegmentCatalog
     private let appender: SegmentAppender
-    private var sessions: [SessionID: WriterSession] = [:]
+    private var sessions = WriterSessionTable()
+    /// Whether a session not held may be stored (read back then).
+    private var stored: StoredSessionFilter
     /// The pending lines of every session, back to back.
     let arena = ByteBuffer(capacity: 1 << 20)
     private var fold = SessionFold()
@@ -49,6 +56,7 @@ public final class SegmentWriter {
         self.options = options
         catalog = try SegmentCatalog(store: store)
         appender = try SegmentAppender(store: store, catalog: catalog, options: options)
+        stored = StoredSessionFilter(catalog: catalog)
     }
 
     /// Sessions held in memory (those with events in the commit being gathered or the last one).
@@ -63,19 +71,23 @@ public final class SegmentWriter {
     @discardableResult
     public func add(_ line: UnsafeRawBufferPointer) throws(SegmentStoreError) -> Outcome {
         guard !closed else { throw .closed(store: store.path) }
-        guard line.count > 0, line.count <= EventParser.maxLineBytes, !line.contains(0x0A), let facts = fold.facts(line) else {
+        // memchr: the line's bytes are valid for the call.
+        guard line.count > 0, line.count <= EventParser.maxLineBytes, memchr(line.baseAddress!, 0x0A, line.count) == nil,
+              let facts = fold.key(line) else {
             throw .invalidEvent(session: "?", seq: 0, reason: "not a canonical event line with a seq")
         }
-        let session = try session(facts.session)
+        let session = try facts.id(in: line) { id in Result { () throws(SegmentStoreError) in try findSession(id) } }.get()
         if facts.seq <= session.lastSeq {
             var existing = try pendingLine(session, seq: facts.seq)
             if existing == nil { existing = try session.storedLine(seq: facts.seq, in: catalog) }
-            guard let existing else { throw .seqNotIncreasing(session: facts.session, seq: facts.seq, last: session.lastSeq) }
-            guard existing.elementsEqual(line) else { throw .conflict(session: facts.session, seq: facts.seq) }
+            guard let existing else {
+                throw .seqNotIncreasing(session: session.key.string, seq: facts.seq, last: session.lastSeq)
+            }
+            guard existing.elementsEqual(line) else { throw .conflict(session: session.key.string, seq: facts.seq) }
             counts.duplicates += 1
             return .duplicate
         }
-        session.pending.append((arena.count, line.count, facts.seq))
+        session.pending.append((arena.count, line.count, facts.seq, facts.t))
         arena.appendLine(line)
         session.lastSeq = facts.seq
         counts.stored += 1
@@ -86,14 +98,17 @@ public final class SegmentWriter {
     /// The last seq of session `id` stored or accepted so far (0 when none):
     /// where the numbering of its events without a seq continues (§8).
     public func lastSeq(of id: String) throws(SegmentStoreError) -> Int {
-        try session(id).lastSeq
+        try Array(id.utf8).withUnsafeBytes { raw in Result { () throws(SegmentStoreError) in try findSession(raw) } }.get().lastSeq
     }
 
-    private func session(_ id: String) throws(SegmentStoreError) -> WriterSession {
-        let key = SessionID(id)
-        if let known = sessions[key] { return known }
-        let session = try WriterSession.resume(SessionKey(id), from: catalog)
-        sessions[key] = session
+    /// The session with id bytes `id`: held, read back from the store when
+    /// it may be stored there, or new.
+    private func findSession(_ id: UnsafeRawBufferPointer) throws(SegmentStoreError) -> WriterSession {
+        let hash = XXHash64.hash(id)
+        if let known = sessions.find(id, hash: hash) { return known }
+        let key = SessionKey(id: Array(id))
+        let session = stored.mayHold(hash, in: catalog) ? try WriterSession.resume(key, from: catalog) : WriterSession(key: key)
+        sessions.insert(session)
         return session
     }
 
@@ -120,10 +135,13 @@ public final class SegmentWriter {
     /// sessions are held, those with no event in it are forgotten.
     public func commit() throws(SegmentStoreError) {
         guard !closed else { throw .closed(store: store.path) }
-        let active = sessions.values.filter { !$0.pending.isEmpty }.sorted { $0.key < $1.key }
+        let active = sessions.all.filter { !$0.pending.isEmpty }.sorted { $0.key < $1.key }
         guard !active.isEmpty else {
-            if sessions.count > options.sessionsKept { sessions.removeAll() }
+            if sessions.count > options.sessionsKept { sessions.keepOnly([]) }
             return
+        }
+        for session in active where session.foldsInCommit(interval: options.checkpointInterval) {
+            try session.catchUp(from: catalog)
         }
         let (segment, offset) = try appender.prepare()
         var builder = try CommitBuilder(number: catalog.lastCommitNumber + 1, base: offset, options: options)
@@ -131,17 +149,14 @@ public final class SegmentWriter {
         let (bytes, index, location) = try builder.finish()
         try appender.append(bytes.bytes, index: location)
         try catalog.appendCommit(index, at: location, segment: segment)
+        stored.committed(active, in: catalog)
         counts.commits += 1
         arena.removeAll()
         for session in active {
             session.pending.removeAll(keepingCapacity: false)
             session.storedSeq = session.lastSeq
         }
-        if sessions.count > options.sessionsKept {
-            var kept: [SessionID: WriterSession] = [:]
-            for session in active { kept[SessionID(session.key.string)] = session }
-            sessions = kept
-        }
+        if sessions.count > options.sessionsKept { sessions.keepOnly(active) }
     }
 
     /// Seals the current segment now (footer and trailer); the next commit starts a new one.

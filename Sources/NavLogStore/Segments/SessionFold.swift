@@ -13,14 +13,40 @@ struct SessionFold {
         var session: String
     }
 
-    /// The line's seq, `t` and session; `nil` when it is not a valid event with a seq.
-    mutating func facts(_ line: UnsafeRawBufferPointer) -> LineFacts? {
+    /// A line's seq, `t` and session id bytes, read in one pass: the id
+    /// is where it lies in the line (the fast path), or decoded by the
+    /// full parser; no `String` is made on the fast path.
+    struct LineKey {
+        enum ID {
+            case inLine(Range<Int>)
+            case decoded([UInt8])
+        }
+        var seq: Int
+        var t: Int64
+        var id: ID
+
+        /// The id's bytes, valid while `line` is.
+        func id<R>(in line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+            switch id {
+            case .inLine(let range): body(UnsafeRawBufferPointer(rebasing: line[range]))
+            case .decoded(let bytes): bytes.withUnsafeBytes(body)
+            }
+        }
+    }
+
+    /// The line's seq, `t` and session id; `nil` when it is not a valid event with a seq.
+    mutating func key(_ line: UnsafeRawBufferPointer) -> LineKey? {
         if let summary = parser.summarize(line) {
-            let session = String(decoding: UnsafeRawBufferPointer(rebasing: line[summary.session]), as: UTF8.self)
-            return LineFacts(seq: summary.seq, t: summary.t.milliseconds, session: session)
+            return LineKey(seq: summary.seq, t: summary.t.milliseconds, id: .inLine(summary.session))
         }
         guard let event = try? parser.parse(line), event.seq > 0 else { return nil }
-        return LineFacts(seq: event.seq, t: event.t.milliseconds, session: event.session)
+        return LineKey(seq: event.seq, t: event.t.milliseconds, id: .decoded(Array(event.session.utf8)))
+    }
+
+    /// The line's seq, `t` and session; `nil` when it is not a valid event with a seq.
+    mutating func facts(_ line: UnsafeRawBufferPointer) -> LineFacts? {
+        guard let key = key(line) else { return nil }
+        return LineFacts(seq: key.seq, t: key.t, session: key.id(in: line) { String(decoding: $0, as: UTF8.self) })
     }
 
     /// Folds the line into `state`; returns its seq, or `nil` when the line is not an event with a seq.

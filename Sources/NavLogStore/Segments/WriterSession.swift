@@ -1,40 +1,81 @@
 import NavLogCore
 
 /// What the writer keeps of one session under way (schemas/segment-store.md
-/// §8): its key, last seq, position, chain and state, and the lines it has
-/// accepted for the commit being gathered.
+/// §8): its key, last seq and position, the lines it has accepted for the
+/// commit being gathered and, only once the session reaches a checkpoint,
+/// its chain and state (a short session is never folded).
 final class WriterSession {
     let key: SessionKey
     /// The last accepted seq (stored or pending; 0 when none).
     var lastSeq: Int
     /// Events stored (pending ones not counted).
     var count: Int
-    /// The chain hash at ``count``.
+    /// The chain hash at ``count`` when ``folded``.
     var chain: UInt64
-    /// The state after ``count`` events.
-    var state: NavigationProjector
+    /// The state after ``count`` events when ``folded``.
+    var state: NavigationProjector?
+    /// Whether ``chain`` and ``state`` are those at ``count``.
+    var folded: Bool
     /// The last stored seq (the pending lines follow it).
     var storedSeq: Int
-    /// Pending lines: where each is in the writer's arena, and its seq.
-    var pending: [(start: Int, length: Int, seq: Int)] = []
+    /// Pending lines: where each is in the writer's arena, its seq and `t`.
+    var pending: [(start: Int, length: Int, seq: Int, t: Int64)] = []
+    /// The next session held with the same id hash (``WriterSessionTable``).
+    var sameHash: WriterSession?
 
-    init(key: SessionKey, lastSeq: Int = 0, count: Int = 0, chain: UInt64 = 0, state: NavigationProjector) {
+    /// A session with nothing stored.
+    init(key: SessionKey) {
         self.key = key
-        self.lastSeq = lastSeq
-        self.count = count
-        self.chain = chain
-        self.state = state
-        storedSeq = lastSeq
+        lastSeq = 0
+        count = 0
+        chain = 0
+        state = nil
+        folded = false
+        storedSeq = 0
+    }
+
+    private init(key: SessionKey, replay: SegmentCatalog.Replay) {
+        self.key = key
+        lastSeq = replay.lastSeq
+        count = replay.position
+        chain = replay.chain
+        state = replay.state
+        folded = true
+        storedSeq = replay.lastSeq
     }
 
     /// Reads back what the writer needs of a session from the store: from
     /// its last checkpoint (or its start) through its last stored event.
     /// A session not stored comes back empty.
     static func resume(_ key: SessionKey, from catalog: SegmentCatalog) throws(SegmentStoreError) -> WriterSession {
-        guard let replay = try catalog.replay(key) else {
-            return WriterSession(key: key, state: NavigationProjector(session: key.string))
+        guard let replay = try catalog.replay(key) else { return WriterSession(key: key) }
+        return WriterSession(key: key, replay: replay)
+    }
+
+    /// Whether the commit being gathered folds this session's pending
+    /// lines: when a checkpoint (a multiple of `interval`) falls among them,
+    /// or when the session is past its first checkpoint and folded to date
+    /// (a long session stays folded rather than be read back at its next).
+    func foldsInCommit(interval: Int) -> Bool {
+        count / interval != (count + pending.count) / interval || (folded && count >= interval)
+    }
+
+    /// Brings ``chain`` and ``state`` to ``count``: the empty state, or the
+    /// stored events read back from the session's last checkpoint.
+    func catchUp(from catalog: SegmentCatalog) throws(SegmentStoreError) {
+        guard !folded else { return }
+        if count == 0 {
+            chain = 0
+            state = NavigationProjector(session: key.string)
+        } else {
+            guard let replay = try catalog.replay(key, toPosition: count), replay.position == count else {
+                throw .corrupt(segment: catalog.store.path, offset: 0,
+                               reason: "session \(key.string): \(count) events were stored, fewer read back")
+            }
+            chain = replay.chain
+            state = replay.state
         }
-        return WriterSession(key: key, lastSeq: replay.lastSeq, count: replay.position, chain: replay.chain, state: replay.state)
+        folded = true
     }
 
     /// The stored line of this session at `seq`, or `nil` when none is stored.
