@@ -38,10 +38,10 @@ enum ImportBenchmark {
 
         sync()   // the inputs' dirty pages are not the imports' fsyncs to pay
         var storeIndex = 0
-        func freshStore() -> Store {
+        func freshStore() -> SegmentStore {
             storeIndex += 1
             sync()
-            return try! Store(directory: dir + "/store-\(storeIndex)", create: true)
+            return try! SegmentStore.create(at: dir + "/store-\(storeIndex)")
         }
         let ga4 = medianSeconds(runs: runs) {
             var converter = GA4Converter()

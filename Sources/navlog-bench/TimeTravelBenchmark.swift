@@ -13,8 +13,7 @@ import Darwin
 ///
 /// Files are generated once into `$TMPDIR/navlog-bench-timetravel` (or
 /// `/tmp/…`) and reused. Environment: `TT_INGEST_EVENTS` (default 1,000,000),
-/// `TT_BISECT_EVENTS` (default 10,000,000), `TT_RUNS` (default: `--runs`, 5), `TT_WRITERS`
-/// (ingest writer threads, default 2); 0 events skips a part.
+/// `TT_BISECT_EVENTS` (default 10,000,000), `TT_RUNS` (default: `--runs`, 5); 0 events skips a part.
 func runTimeTravelBenchmark(runs optionRuns: Int) {
     let env = { (name: String, fallback: Int) -> Int in getenv(name).flatMap { Int(String(cString: $0)) } ?? fallback }
     let ingestEvents = env("TT_INGEST_EVENTS", 1_000_000)
@@ -24,13 +23,13 @@ func runTimeTravelBenchmark(runs optionRuns: Int) {
     mkdir(base, 0o755)
     print("machine: \(machineDescription())")
     print("runs: \(runs) of each (TT_RUNS, else --runs)")
-    if ingestEvents > 0 { benchmarkIngest(events: ingestEvents, runs: runs, directory: base, writers: env("TT_WRITERS", 2)) }
+    if ingestEvents > 0 { benchmarkIngest(events: ingestEvents, runs: runs, directory: base) }
     if bisectEvents > 0 { benchmarkBisect(events: bisectEvents, runs: runs, directory: base) }
 }
 
 // MARK: Ingest
 
-private func benchmarkIngest(events count: Int, runs: Int, directory: String, writers: Int) {
+private func benchmarkIngest(events count: Int, runs: Int, directory: String) {
     let input = directory + "/interleaved-\(count).ndjson"
     if !fileExists(input) {
         let sessions = max(count / 1500, 1)
@@ -61,8 +60,7 @@ private func benchmarkIngest(events count: Int, runs: Int, directory: String, wr
     let timings = try! measureInterleaved(runs: runs, [
         {
             let before = cpuSeconds(selfWho)
-            let ingester = StoreIngester(store: try! Store(directory: directory + "/store-\(round)", create: true),
-                                         options: StoreIngester.Options(writerThreads: writers))
+            let ingester = StoreIngester(store: try! SegmentStore.create(at: directory + "/store-\(round)"))
             let report = try! ingester.ingest(paths: [input], onReject: { print("rejected: \($0)") })
             lines = report.stored
             sessions = report.sessions
@@ -82,7 +80,7 @@ private func benchmarkIngest(events count: Int, runs: Int, directory: String, wr
     let storeBytes = directoryBytes(directory + "/store-0")
     for i in 0..<rounds { removeTree(directory + "/store-\(i)") }
     let ingestRate = Double(lines) / ingest.median, lz4Rate = Double(lines) / lz4.median
-    print("ingest (\(writers) writer thread\(writers == 1 ? "" : "s")): \(lines) events of \(sessions) sessions, \(fixed(Double(bytes) / 1e6, 1)) MB NDJSON")
+    print("ingest (one validating thread, one writing): \(lines) events of \(sessions) sessions, \(fixed(Double(bytes) / 1e6, 1)) MB NDJSON")
     print("  navlog ingest   median \(fixed(ingest.median, 3)) s  (\(fixed(ingestRate, 0)) events/s, "
           + "\(fixed(Double(bytes) / ingest.median / 1e6, 0)) MB/s)  runs \(format(ingest.all))")
     print("  lz4 -1          median \(fixed(lz4.median, 3)) s  (\(fixed(lz4Rate, 0)) events/s, "

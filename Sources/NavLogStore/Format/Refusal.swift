@@ -20,6 +20,8 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
     case lineTooLong(bytes: Int)
     /// An ingest's reading thread and its parser disagree on a line's session.
     case sessionSkimDisagrees(skimmed: String, parsed: String)
+    /// A segment store refuses the event: a different event at a stored seq (§8), or one it cannot store.
+    indirect case store(SegmentStoreError)
 
     public var description: String {
         switch self {
@@ -32,6 +34,7 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
         case .lineTooLong(let bytes): "canonical line is \(bytes) bytes, over the limit of \(EventParser.maxLineBytes)"
         case .sessionSkimDisagrees(let skimmed, let parsed):
             "internal error: the session was skimmed as \"\(skimmed)\" but parsed as \"\(parsed)\""
+        case .store(let error): error.description
         }
     }
 }

@@ -1,24 +1,24 @@
 import NavLogCore
 
-/// Reads foreign navigation data into a ``Store`` through an
-/// ``ImportConverter`` (NDJSON formats) or a ``CSVEventConverter``: one log
-/// per session, appended to when it exists. Every non-blank input record is
-/// stored (all its events) or rejected with its line and reason.
+/// Reads foreign navigation data into a segment store through an
+/// ``ImportConverter`` (NDJSON formats) or a ``CSVEventConverter``. Every
+/// non-blank input record is stored (all its events) or rejected with its
+/// line and reason.
 ///
 /// ```swift
-/// let importer = StoreImporter(store: try Store(directory: "logs", create: true))
+/// let importer = StoreImporter(store: try SegmentStore.create(at: "events"))
 /// var ga4 = GA4Converter()
 /// let report = try importer.importLines(paths: ["events.json"], converter: &ga4) { rejection in
 ///     print(rejection)             // file:line: reason
 /// }
 /// ```
 ///
-/// Storing is `navlog ingest`'s: the same routing of sessions to logs (an
-/// existing log is continued), numbering, and writer threads. Memory is
-/// bounded: input streams through ``NDJSONLineReader`` (records over 1 MiB
-/// are rejected, not kept), the converter keeps only open sessions, events
-/// wait in a bounded queue, at most `maxOpenWriters` logs are open; what
-/// grows is a route (log path, last seq) per session seen, as in ingest.
+/// Storing is `navlog ingest`'s (``StoreSink``): one writer, a session's
+/// events numbered after its last stored seq, on the calling thread.
+/// Memory is bounded: input streams through ``NDJSONLineReader`` (records
+/// over 1 MiB are rejected, not kept), the converter keeps only open
+/// sessions, the writer only the sessions under way; what grows is the id
+/// of each session seen, to count them, as in ingest.
 public final class StoreImporter {
     /// What an import did.
     public struct Report: Sendable {
@@ -26,12 +26,14 @@ public final class StoreImporter {
         public var records = 0
         /// Events stored.
         public var stored = 0
+        /// Events already stored (same session, seq and line): nothing done.
+        public var duplicates = 0
         /// Records rejected.
         public var rejected = 0
         /// Sessions that got events.
         public var sessions = 0
-        /// Of those, sessions whose log did not exist before.
-        public var newLogs = 0
+        /// Of those, sessions the store held nothing of before.
+        public var newSessions = 0
     }
 
     /// A record that was not stored (as `navlog ingest` reports a line).
@@ -41,50 +43,58 @@ public final class StoreImporter {
 
     /// Trouble that stops an import (what was stored before stays stored).
     public enum Failure: Error, CustomStringConvertible {
-        /// An input could not be read, or a log not opened or written.
+        /// An input could not be read.
         case log(LogError)
+        /// The store could not be read or written.
+        case store(SegmentStoreError)
         /// A CSV header lacks a named column.
         case header(file: String, reason: String)
 
         public var description: String {
             switch self {
             case .log(let e): e.description
+            case .store(let e): e.description
             case .header(let file, let reason): "\(file == "-" ? "<stdin>" : file):1: \(reason)"
             }
         }
     }
 
-    /// The store written to.
-    public let store: Store
-    /// How logs are written (as for ingest; `batchEvents` and the queues too).
+    /// The store written to, opened for writing (its lock held); the lock
+    /// is released when the import ends.
+    public let store: SegmentStore
+    /// How the store is written (as for ingest).
     public let options: StoreIngester.Options
 
-    public init(store: Store, options: StoreIngester.Options = StoreIngester.Options()) {
+    public init(store: SegmentStore, options: StoreIngester.Options = StoreIngester.Options()) {
         self.store = store
         self.options = options
     }
 
-    /// Waits for the writers and adds their results to the report.
-    private func finish(_ writing: ImportWriting, _ report: inout Report, onReject: (Rejection) -> Void) throws(Failure) {
-        let (stored, rejections, failure) = writing.finish()
-        report.stored = stored
-        report.sessions = writing.sessions
-        report.newLogs = writing.newLogs
-        for rejection in rejections {
-            report.rejected += 1
-            onReject(rejection)
+    /// The writing side of one import.
+    private func sink() throws(Failure) -> StoreSink {
+        do { return StoreSink(writer: try SegmentWriter(store: store, options: options.writerOptions)) } catch {
+            throw .store(error)
         }
-        if let failure { throw .log(failure) }
     }
 
-    /// The end of reading one input: read errors are trouble; a stopped
-    /// writer thread (`.closed`) ends the reading, its own error is reported.
-    private static func readFailure(_ error: NDJSONFailure<LogError>, path: String) -> Failure? {
+    /// Closes the writer (the last commit synced: what was stored before a
+    /// failure stays stored) and adds its counts to the report; then
+    /// throws `failure`, or the writer's own.
+    private func finish(_ sink: StoreSink, _ report: inout Report, failure: Failure?) throws(Failure) {
+        report.stored = sink.stored
+        report.duplicates = sink.duplicates
+        report.sessions = sink.sessionsStored
+        report.newSessions = sink.newSessions
+        var closing: Failure?
+        do { try sink.writer.close() } catch { closing = .store(error) }
+        if let failure = failure ?? closing { throw failure }
+    }
+
+    /// The end of reading one input.
+    private static func readFailure(_ error: NDJSONFailure<SegmentStoreError>) -> Failure {
         switch error {
-        case .read(let e): return .log(LogError(reading: e))
-        case .body(let e):
-            if case .closed = e.kind { return nil }
-            return .log(e)
+        case .read(let e): .log(LogError(reading: e))
+        case .body(let e): .store(e)
         }
     }
 
@@ -100,48 +110,45 @@ public final class StoreImporter {
         var report = Report()
         var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
         var events: [Event] = []
-        let writing = ImportWriting(store: store, options: options, files: paths)
+        let sink = try sink()
         var failure: Failure?
-        reading: for (fileIndex, path) in paths.enumerated() {
+        reading: for path in paths {
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
                 failure = .log(LogError(reading: error))
                 break reading
             }
-            do throws(NDJSONFailure<LogError>) {
-                try reader.forEachLine { (line) throws(LogError) in
+            do throws(NDJSONFailure<SegmentStoreError>) {
+                try reader.forEachLine { (line) throws(SegmentStoreError) in
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if line.isBlank { return }
                     report.records += 1
                     progress.linesRead += 1
                     if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
-                    func reject(_ reason: EventParseError, _ bytes: [UInt8]?) {
+                    func reject(_ reason: Refusal, _ bytes: [UInt8]?) {
                         report.rejected += 1
                         progress.rejected += 1
-                        onReject(Rejection(file: path, line: line.number, refusal: .line(reason), bytes: bytes))
+                        onReject(Rejection(file: path, line: line.number, refusal: reason, bytes: bytes))
                     }
                     if let length = line.overLimitBytes {
-                        return reject(.lineTooLong(bytes: length, limit: EventParser.maxLineBytes), nil)
+                        return reject(.line(.lineTooLong(bytes: length, limit: EventParser.maxLineBytes)), nil)
                     }
                     events.removeAll(keepingCapacity: true)
                     do throws(EventParseError) {
                         try converter.convert(line.bytes, record: line.number, into: &events)
                     } catch {
-                        return reject(error, Array(line.bytes))
+                        return reject(.line(error), Array(line.bytes))
                     }
-                    if let why = try writing.add(events, file: fileIndex, line: line.number, recordBytes: line.bytes.count) {
-                        reject(why, Array(line.bytes))
-                    }
+                    if let why = try sink.store(record: events) { reject(why, Array(line.bytes)) }
                 }
             } catch {
-                failure = Self.readFailure(error, path: path)
+                failure = Self.readFailure(error)
                 break reading
             }
         }
         events.removeAll()
         converter.finish(into: &events)   // owes nothing for today's formats
-        try finish(writing, &report, onReject: onReject)
-        if let failure { throw failure }
+        try finish(sink, &report, failure: failure)
         onProgress(progress)
         return report
     }
@@ -160,9 +167,9 @@ public final class StoreImporter {
         let newline = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
         newline[0] = 0x0A
         defer { newline.deallocate() }
-        let writing = ImportWriting(store: store, options: options, files: paths)
+        let sink = try sink()
         var failure: Failure?
-        reading: for (fileIndex, path) in paths.enumerated() {
+        reading: for path in paths {
             var converter = converter
             var csv = CSVReader()
             var raw: [UInt8] = []
@@ -173,7 +180,7 @@ public final class StoreImporter {
                 break reading
             }
             var headerFailure: Failure?
-            func handle(_ record: CSVReader.Record) throws(LogError) {
+            func handle(_ record: CSVReader.Record) throws(SegmentStoreError) {
                 let bytes = rawOverLimit ? nil : raw
                 raw.removeAll(keepingCapacity: true)
                 rawOverLimit = false
@@ -189,20 +196,18 @@ public final class StoreImporter {
                 report.records += 1
                 progress.linesRead += 1
                 if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
-                func reject(_ reason: EventParseError) {
+                func reject(_ reason: Refusal) {
                     report.rejected += 1
                     progress.rejected += 1
-                    onReject(Rejection(file: path, line: record.line, refusal: .line(reason), bytes: bytes))
+                    onReject(Rejection(file: path, line: record.line, refusal: reason, bytes: bytes))
                 }
-                if let error = record.error { return reject(error) }
+                if let error = record.error { return reject(.line(error)) }
                 let event: Event
-                do { event = try converter.convert(record.fields) } catch { return reject(error) }
-                if let why = try writing.add([event], file: fileIndex, line: record.line, recordBytes: bytes?.count ?? EventParser.maxLineBytes) {
-                    reject(why)
-                }
+                do { event = try converter.convert(record.fields) } catch { return reject(.line(error)) }
+                if let why = try sink.store(event: event) { reject(why) }
             }
-            do throws(NDJSONFailure<LogError>) {
-                try reader.forEachLine { (line) throws(LogError) in
+            do throws(NDJSONFailure<SegmentStoreError>) {
+                try reader.forEachLine { (line) throws(SegmentStoreError) in
                     guard headerFailure == nil else { return }
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if let length = line.overLimitBytes {
@@ -215,18 +220,18 @@ public final class StoreImporter {
                         } else {
                             rawOverLimit = true
                         }
-                        try csv.feed(line.bytes) { (r) throws(LogError) in try handle(r) }
+                        try csv.feed(line.bytes) { (r) throws(SegmentStoreError) in try handle(r) }
                     }
-                    try csv.feed(UnsafeRawBufferPointer(newline)) { (r) throws(LogError) in try handle(r) }
+                    try csv.feed(UnsafeRawBufferPointer(newline)) { (r) throws(SegmentStoreError) in try handle(r) }
                     if csv.isBetweenRecords { raw.removeAll(keepingCapacity: true); rawOverLimit = false }
                 }
             } catch {
-                failure = Self.readFailure(error, path: path)
+                failure = Self.readFailure(error)
                 break reading
             }
             if headerFailure == nil {
-                do { try csv.finish { (r) throws(LogError) in try handle(r) } } catch {
-                    failure = Self.readFailure(.body(error), path: path)
+                do { try csv.finish { (r) throws(SegmentStoreError) in try handle(r) } } catch {
+                    failure = .store(error)
                     break reading
                 }
             }
@@ -235,8 +240,7 @@ public final class StoreImporter {
                 break reading
             }
         }
-        try finish(writing, &report, onReject: onReject)
-        if let failure { throw failure }
+        try finish(sink, &report, failure: failure)
         onProgress(progress)
         return report
     }
@@ -250,9 +254,9 @@ public final class StoreImporter {
         onReject: (Rejection) -> Void
     ) throws(Failure) -> Report {
         var report = Report()
-        let writing = ImportWriting(store: store, options: options, files: paths)
+        let sink = try sink()
         var failure: Failure?
-        reading: for (fileIndex, path) in paths.enumerated() {
+        reading: for path in paths {
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
                 failure = .log(LogError(reading: error))
@@ -273,13 +277,13 @@ public final class StoreImporter {
                 break reading
             }
             report.records += 1
-            func reject(_ reason: EventParseError, _ bytes: [UInt8]?) {
+            func reject(_ reason: Refusal, _ bytes: [UInt8]?) {
                 report.rejected += 1
-                onReject(Rejection(file: path, line: 1, refusal: .line(reason), bytes: bytes))
+                onReject(Rejection(file: path, line: 1, refusal: reason, bytes: bytes))
             }
             if length > EventParser.maxLineBytes {
-                reject(.notADocument(expected: expected,
-                                     reason: "\(length) bytes, over the limit of \(EventParser.maxLineBytes) for one file"), nil)
+                reject(.line(.notADocument(expected: expected,
+                                     reason: "\(length) bytes, over the limit of \(EventParser.maxLineBytes) for one file")), nil)
                 continue
             }
             let events: [Event]
@@ -288,19 +292,17 @@ public final class StoreImporter {
                     Result { () throws(EventParseError) in try convert(path, buf) }
                 }.get()
             } catch {
-                reject(error, document)
+                reject(.line(error), document)
                 continue
             }
             do {
-                if let why = try writing.add(events, file: fileIndex, line: 1, recordBytes: document.count) { reject(why, document) }
+                if let why = try sink.store(record: events) { reject(why, document) }
             } catch {
-                if case .closed = error.kind { break reading }
-                failure = .log(error)
+                failure = .store(error)
                 break reading
             }
         }
-        try finish(writing, &report, onReject: onReject)
-        if let failure { throw failure }
+        try finish(sink, &report, failure: failure)
         return report
     }
 }

@@ -1,180 +1,110 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import NavLogCore
 
-/// A run of consecutive input lines of one ingest, dealt out to the
-/// ingest's threads: each thread gets the lines of the sessions it owns (its
-/// ``Share``), parses and stores them, and says what it refused. The
-/// reading thread waits for the chunk to be done, then reports its
-/// refusals — its own and the threads' — in line order.
+/// A run of consecutive input lines of one ingest, copied out of the read
+/// buffer: the reading thread fills it, the validating thread
+/// (``IngestValidator``) says what each line is, and the reading thread
+/// then stores or rejects the lines in order. Only one thread touches it at
+/// a time: the queues between them hand it over.
 final class IngestChunk: @unchecked Sendable {
-    /// One input line in a share.
+    /// One input line.
     struct Line {
         /// 1-based line number in its input.
         var number: Int
-        /// Where its bytes are (without the `\n`): in one of the chunk's
-        /// input buffers, which the chunk holds until it is done.
-        var start: UnsafeRawPointer
+        /// Where its bytes are in ``input`` (without the `\n`).
+        var start: Int
         var length: Int
-        /// Its session's number in this ingest.
-        var route: Int32
-        /// Where the reading thread's skim found the session's bytes in the
-        /// line, when it found them (`sessionEnd` 0 when not): a parser that
-        /// finds them at the same place agrees on the session.
-        var sessionStart: Int32
-        var sessionEnd: Int32
-
-        /// The line's bytes.
-        @inline(__always)
-        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: start, count: length) }
-
-        /// Whether the skim found the session at `range` of the line.
-        @inline(__always)
-        func skimmedSession(at range: Range<Int>) -> Bool {
-            Int(sessionStart) == range.lowerBound && Int(sessionEnd) == range.upperBound
-        }
+        /// The length of a line over the limit, which is read past, not kept.
+        var overLimit: Int?
     }
 
-    /// The lines one thread handles. Only the reading thread touches it
-    /// until the chunk is handed out; then only that thread, until it
-    /// calls ``IngestChunk/finishShare(_:)``.
-    final class Share {
-        @exclusivity(unchecked) var lines: [Line] = []
-        /// Sessions this ingest had not named before: number and id bytes.
-        @exclusivity(unchecked) var newRoutes: [(route: Int, key: [UInt8])] = []
-        /// What the thread refused.
-        @exclusivity(unchecked) var rejections: [StoreIngester.Rejection] = []
-        /// Whether the thread had stopped on an error (its lines not stored).
-        @exclusivity(unchecked) var failed = false
-
-        /// Adds a line, whose bytes stay where they are (in an input of the chunk).
-        @inline(__always)
-        func add(_ line: UnsafeRawBufferPointer, number: Int, route: Int, session: Range<Int>?) {
-            lines.append(Line(number: number, start: line.baseAddress!, length: line.count, route: Int32(route),
-                              sessionStart: Int32(session?.lowerBound ?? 0), sessionEnd: Int32(session?.upperBound ?? 0)))
-        }
-
-        func reset() {
-            lines.removeAll(keepingCapacity: true)
-            newRoutes.removeAll()
-            rejections.removeAll()
-            failed = false
-        }
+    /// What a line is, once validated.
+    enum Verdict {
+        /// Blank: skipped.
+        case blank
+        /// Not an acceptable event.
+        case rejected(Refusal)
+        /// A canonical line with its seq, stored as it is: its session's bytes are at `session`.
+        case canonical(session: Range<Int>, t: Timestamp)
+        /// Any other acceptable line, as its event (numbered and written canonically when stored).
+        case event(Event)
     }
 
     /// The input the lines come from (index into the ingest's inputs).
     private(set) var file = 0
-    /// One share a thread.
-    let shares: [Share]
-    /// Lines the reading thread refused itself (over the limit, or not
-    /// events at all when it had to parse them to find their session).
-    var rejections: [StoreIngester.Rejection] = []
-    /// Lines in the chunk, blank ones included.
-    private(set) var lineCount = 0
+    /// The lines' bytes, back to back.
+    let input = ByteBuffer(capacity: IngestChunk.bytesTarget + (64 << 10))
+    private(set) var lines: [Line] = []
+    /// One a line, set by the validating thread.
+    var verdicts: [Verdict] = []
     /// Bytes of input the chunk covers (lines and their `\n`).
-    var bytesRead: Int64 = 0
-
-    private var unfinished = 0
-    /// Lines of each share not yet handled: its count when handed out, 0
-    /// once its thread is done with it.
-    private var unhandled: [Int]
-    private var mutex = pthread_mutex_t()
-    private var doneCondition = pthread_cond_t()
-
-    init(threads: Int) {
-        shares = (0..<max(threads, 1)).map { _ in Share() }
-        unhandled = [Int](repeating: 0, count: shares.count)
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&doneCondition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&doneCondition)
-        pthread_mutex_destroy(&mutex)
-    }
-
-    /// The buffers the input was read into that hold the chunk's lines,
-    /// held until the chunk is done; `lastInput` is the reading side's
-    /// number of the one added last.
-    private var inputs: [ByteBuffer] = []
-    private var lastInput = -1
-
-    /// Holds input buffer `buffer`, numbered `number` by the reading side
-    /// (a new buffer, a new number), when the chunk does not yet.
-    @inline(__always)
-    func hold(_ buffer: @autoclosure () -> ByteBuffer, number: Int) {
-        if number != lastInput {
-            inputs.append(buffer())
-            lastInput = number
-        }
-    }
-
-    /// Lets go of the input buffers, once every thread is done with the chunk.
-    func releaseInputs() {
-        inputs.removeAll(keepingCapacity: true)
-        lastInput = -1
-    }
+    private(set) var bytesRead: Int64 = 0
 
     /// Empties the chunk for lines of input `file`.
     func reset(file: Int) {
         self.file = file
-        for share in shares { share.reset() }
-        rejections.removeAll()
-        releaseInputs()
-        lineCount = 0
+        input.removeAll()
+        lines.removeAll(keepingCapacity: true)
+        verdicts.removeAll(keepingCapacity: true)
         bytesRead = 0
     }
 
-    /// Counts a line read (whatever becomes of it).
-    func countLine(bytes: Int) {
-        lineCount += 1
-        bytesRead += Int64(bytes + 1)
+    /// Copies a line in.
+    func add(_ line: NDJSONLineReader.Line) {
+        if let over = line.overLimitBytes {
+            lines.append(Line(number: line.number, start: input.count, length: 0, overLimit: over))
+            bytesRead += Int64(over + 1)
+            return
+        }
+        lines.append(Line(number: line.number, start: input.count, length: line.bytes.count, overLimit: nil))
+        input.append(line.bytes)
+        bytesRead += Int64(line.bytes.count + 1)
     }
 
-    /// Marks the chunk handed out: every share must then be finished.
-    func handOut() {
-        pthread_mutex_lock(&mutex)
-        unfinished = shares.count
-        for (thread, share) in shares.enumerated() { unhandled[thread] = share.lines.count }
-        pthread_mutex_unlock(&mutex)
+    /// The bytes of line `i`.
+    @inline(__always)
+    func bytes(_ i: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: input.base + lines[i].start, count: lines[i].length)
     }
 
-    /// Called by thread `thread` when it is done with its share.
-    func finishShare(_ thread: Int) {
-        pthread_mutex_lock(&mutex)
-        unhandled[thread] = 0
-        unfinished -= 1
-        if unfinished == 0 { pthread_cond_broadcast(&doneCondition) }
-        pthread_mutex_unlock(&mutex)
+    /// Whether the chunk is full enough to hand out.
+    var isFull: Bool { lines.count >= Self.linesTarget || input.count >= Self.bytesTarget }
+
+    /// Lines, and bytes, read before a chunk is handed out.
+    static let linesTarget = 4096
+    static let bytesTarget = 512 << 10
+}
+
+/// The validating thread of an ingest: parses each line of each chunk it
+/// is given, in order, and hands the chunk on.
+final class IngestValidator: @unchecked Sendable {
+    private let input: BoundedQueue<IngestChunk>
+    private let output: BoundedQueue<IngestChunk>
+
+    init(input: BoundedQueue<IngestChunk>, output: BoundedQueue<IngestChunk>) {
+        self.input = input
+        self.output = output
     }
 
-    /// Adds the lines of each share not handled yet to `counts` (by thread).
-    func addUnhandledLines(to counts: inout [Int]) {
-        pthread_mutex_lock(&mutex)
-        for thread in counts.indices { counts[thread] += unhandled[thread] }
-        pthread_mutex_unlock(&mutex)
+    /// Validates chunks until the input queue is closed, then closes the output.
+    func run() {
+        // Made on this thread, so that its scratch space lies in this thread's memory.
+        var parser = EventLineParser()
+        while let chunk = input.pop() {
+            for (i, line) in chunk.lines.enumerated() {
+                chunk.verdicts.append(line.overLimit.map { .rejected(.line(.lineTooLong(bytes: $0, limit: EventParser.maxLineBytes))) }
+                                      ?? Self.verdict(chunk.bytes(i), &parser))
+            }
+            guard output.push(chunk) else { break }
+        }
+        output.close()
     }
 
-    /// Waits until every share is finished.
-    func waitUntilDone() {
-        pthread_mutex_lock(&mutex)
-        while unfinished > 0 { pthread_cond_wait(&doneCondition, &mutex) }
-        pthread_mutex_unlock(&mutex)
+    /// What line `text` (within the length limit) is.
+    static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser) -> IngestChunk.Verdict {
+        if NDJSONLineReader.isBlank(text) { return .blank }
+        if let summary = parser.summarize(text) { return .canonical(session: summary.session, t: summary.t) }
+        do throws(EventParseError) { return .event(try parser.parse(text, tryingFastPath: false)) } catch {
+            return .rejected(.line(error))
+        }
     }
-
-    /// Every refusal of the chunk, in line order.
-    func allRejections() -> [StoreIngester.Rejection] {
-        var all = rejections
-        for share in shares { all += share.rejections }
-        if all.count > 1 { all.sort { $0.line < $1.line } }
-        return all
-    }
-
-    /// Whether a thread had stopped on an error by the time it got here.
-    var failed: Bool { shares.contains { $0.failed } }
-
 }

@@ -8,14 +8,14 @@ import NavLogStore
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import navigation data from other tools into a store of per-session logs.",
+        abstract: "Import navigation data from other tools into a store.",
         discussion: """
             Formats: swiftui-path (NavigationPath.CodableRepresentation), react-navigation \
             (NDJSON of state snapshots), ga4 (BigQuery export of GA4 / Firebase events), csv \
             (Amplitude, Mixpanel and similar event streams). Each record is stored or rejected \
             as with ingest: rejected records are reported as file:line: reason (the first 20 on \
             standard error, all counted), copied verbatim with --rejects, and make the exit \
-            status 1. Logs that exist are continued. The mappings are in schemas/imports.md. \
+            status 1. Sessions the store holds are continued (their seq goes on). The mappings are in schemas/imports.md. \
             With --json the summary is one JSON object (schemas/import.schema.json).
 
             Examples:
@@ -37,7 +37,7 @@ extension StoreWriteOptions {
         let target = try openStore()
         let reporter = try RejectionReporter(self)
         var headerWritten = false
-        let importer = StoreImporter(store: target, options: StoreIngester.Options(maxOpenWriters: maxOpen))
+        let importer = StoreImporter(store: target)
         let report: StoreImporter.Report
         do throws(StoreImporter.Failure) {
             report = try body(importer, { header in
@@ -50,11 +50,12 @@ extension StoreWriteOptions {
         }
         try reporter.finish()
         if json {
-            Output.line(report.jsonValue(store: target.directory, reporter: reporter).canonicalText)
+            Output.line(report.jsonValue(store: target.path, reporter: reporter).canonicalText)
         } else {
             func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-            Output.line("stored \(plural(report.stored, "event")) of \(plural(report.sessions, "session")) (\(report.newLogs) new) "
-                        + "from \(plural(report.records, "record")) in \(target.directory); \(plural(report.rejected, "record")) rejected")
+            Output.line("stored \(plural(report.stored, "event")) of \(plural(report.sessions, "session")) (\(report.newSessions) new) "
+                        + "from \(plural(report.records, "record")) in \(target.path); \(plural(report.rejected, "record")) rejected"
+                        + (report.duplicates > 0 ? "; \(plural(report.duplicates, "event")) already stored" : ""))
         }
         try reporter.failIfRejected(report.rejected, noun: "record")
     }

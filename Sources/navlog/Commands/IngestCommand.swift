@@ -7,26 +7,33 @@ import ArgumentParser
 import NavLogCore
 import NavLogStore
 
-/// `navlog ingest INPUT… --store DIR [--rejects FILE]`: interleaved sessions
-/// into one log per session (contract §4).
+/// `navlog ingest INPUT… --store DIR [--rejects FILE]`: interleaved sessions,
+/// and single-session `.navlog` logs, into a segment store (contract §4).
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
-        abstract: "Store NDJSON holding many sessions into one log per session.",
+        abstract: "Store NDJSON holding many sessions, and .navlog logs, into a store.",
         discussion: """
-            Every line is stored or rejected: rejected lines are reported as file:line: reason \
-            (the first 20 on standard error, all counted) and, with --rejects, copied there \
-            verbatim. Exit 1 when any line was rejected. A session that already has a log in \
-            the store is appended to; its seq goes on. Session ids become file names by \
-            schemas/store.md (a readable slug and a hash of the id). A progress bar is drawn \
-            on standard error when it is a terminal. Ctrl-C (or SIGTERM) stops the ingest \
-            after the lines read so far: they are stored or rejected, the logs are closed, \
-            and the summary says the last line read (exit 130, or 143). With --json the summary \
-            is one JSON object on standard output (schemas/ingest.schema.json).
+            The store is a segment store (schemas/segment-store.md), made when DIR is absent \
+            or empty; a version-1 store (one .navlog file per session) is refused: convert it \
+            with `navlog store upgrade DIR`. One writer at a time: a second ingest into the \
+            same store fails at once, having written nothing. Inputs are NDJSON files, - for \
+            standard input, or .navlog files (a device's log of one session). Every line is \
+            stored, found already stored, or rejected: an event the store holds (same session, \
+            seq and line) is counted as a duplicate and nothing is done, so re-running an \
+            ingest stores nothing; a different event at a stored seq is rejected. Rejected \
+            lines are reported as file:line: reason (the first 20 on standard error, all \
+            counted) and, with --rejects, copied there verbatim. Exit 1 when any line was \
+            rejected. A session the store holds is continued; an event without a seq gets the \
+            next one. What exit 0 reports is on disk (synced). A progress bar is drawn on \
+            standard error when it is a terminal. Ctrl-C (or SIGTERM) stops the ingest after \
+            the lines read so far: they are stored or rejected, the store is closed, and the \
+            summary says the last line read (exit 130, or 143). With --json the summary is \
+            one JSON object on standard output (schemas/ingest.schema.json).
 
             Example:
               navlog generate --sessions 100 | \\
-                  navlog ingest - --store logs --rejects rejected.ndjson
+                  navlog ingest - --store events --rejects rejected.ndjson
             """
     )
 
@@ -40,9 +47,9 @@ struct IngestCommand: ParsableCommand {
         let target = try options.openStore()
         let reporter = try RejectionReporter(options)
         StopSignals.hold()
-        let ingester = StoreIngester(store: target, options: StoreIngester.Options(maxOpenWriters: options.maxOpen))
+        let ingester = StoreIngester(store: target)
         let report: StoreIngester.Report
-        do throws(LogError) {
+        do throws(SegmentStoreError) {
             report = try ingester.ingest(paths: options.inputs,
                                          onReject: { reporter.reject($0.description, bytes: $0.bytes) },
                                          onProgress: { reporter.progress?.draw($0) },
@@ -52,20 +59,22 @@ struct IngestCommand: ParsableCommand {
             // What was stored before the failure stays stored: say how much.
             let done = ingester.lastReport
             if options.json {
-                Output.line(done.jsonValue(store: target.directory, reporter: reporter, failure: error.description).canonicalText)
+                Output.line(done.jsonValue(store: target.path, reporter: reporter, failure: error.description).canonicalText)
             } else if done.stored > 0 || done.rejected > 0 {
-                Output.line("stored \(done.stored) event\(done.stored == 1 ? "" : "s") in \(target.directory) before the failure; "
+                Output.line("stored \(done.stored) event\(done.stored == 1 ? "" : "s") in \(target.path) before the failure; "
                             + "\(done.rejected) line\(done.rejected == 1 ? "" : "s") rejected")
             }
             throw CLIFailure.trouble(error.description)
         }
         try reporter.finish()
         if options.json {
-            Output.line(report.jsonValue(store: target.directory, reporter: reporter).canonicalText)
+            Output.line(report.jsonValue(store: target.path, reporter: reporter).canonicalText)
         } else {
-            let sessions = "\(report.sessions) session\(report.sessions == 1 ? "" : "s") (\(report.newLogs) new)"
-            Output.line("stored \(report.stored) event\(report.stored == 1 ? "" : "s") of \(sessions) in \(target.directory); "
-                        + "\(report.rejected) line\(report.rejected == 1 ? "" : "s") rejected")
+            func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+            Output.line("stored \(plural(report.stored, "event")) of \(plural(report.sessions, "session")) (\(report.newSessions) new) "
+                        + "in \(target.path); "
+                        + (report.duplicates > 0 ? "\(plural(report.duplicates, "event")) already stored; " : "")
+                        + "\(plural(report.rejected, "line")) rejected")
         }
         if let (file, line) = report.stoppedAfter, let signal = StopSignals.pending() {
             let input = file == "-" ? "<stdin>" : file

@@ -1,19 +1,19 @@
 import ArgumentParser
 import NavLogStore
 
-/// What `ingest` and every `import` take: the inputs, the store, where
-/// rejected input goes, and how many logs may be open at once.
+/// What `ingest` and every `import` take: the inputs, the store, and where
+/// rejected input goes.
 struct StoreWriteOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Input files (- for standard input).", valueName: "input"), completion: .file())
     var inputs: [String]
 
-    @Option(help: ArgumentHelp("The store: a directory of .navlog files (created when absent).", valueName: "dir"), completion: .directory)
+    @Option(help: ArgumentHelp("The store: a segment store, or a new or empty directory to make one in.", valueName: "dir"), completion: .directory)
     var store: String
 
     @Option(help: ArgumentHelp("Where to copy rejected lines or records, verbatim (a CSV keeps its header).", valueName: "file"), completion: .file())
     var rejects: String?
 
-    @Option(name: .customLong("max-open"), help: ArgumentHelp("Logs open for writing at once.", valueName: "n"))
+    @Option(name: .customLong("max-open"), help: ArgumentHelp("No effect (kept so that scripts that pass it still run): a store keeps a few files open, however many sessions are under way.", valueName: "n"))
     var maxOpen: Int = 128
 
     @Flag(name: .long, help: "Print the summary as one JSON object on standard output (schemas/ingest.schema.json, schemas/import.schema.json).")
@@ -25,9 +25,10 @@ struct StoreWriteOptions: ParsableArguments {
         try InputOutputChecks.standardInputOnce(inputs)
     }
 
-    /// The store, created when absent.
-    func openStore() throws -> Store {
-        do { return try Store(directory: store, create: true) } catch { throw CLIFailure.trouble(error.description) }
+    /// The store, opened for writing (its lock taken), made when the
+    /// directory is absent or empty; a version-1 store is refused.
+    func openStore() throws -> SegmentStore {
+        do { return try StoreTarget.openForWriting(at: store) } catch { throw CLIFailure.trouble(error.description) }
     }
 }
 

@@ -28,7 +28,8 @@ extension StoreIngester.Report {
     /// The ingest summary; `failure` is the error that stopped it, if one did
     /// (what was stored before it stays stored).
     func jsonValue(store: String, reporter: RejectionReporter, failure: String? = nil) -> JSONValue {
-        var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newLogs)
+        var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newSessions)
+        object["duplicates"] = .integer(duplicates)
         object["lines"] = .integer(lines)
         object["blankLines"] = .integer(blankLines)
         if let (file, line) = stoppedAfter, let signal = StopSignals.pending() {
@@ -49,7 +50,7 @@ extension StoreIngester.Report {
 extension StoreImporter.Report {
     /// The import summary.
     func jsonValue(store: String, reporter: RejectionReporter) -> JSONValue {
-        var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newLogs)
+        var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newSessions)
         object["records"] = .integer(records)
         return .object(object)
     }

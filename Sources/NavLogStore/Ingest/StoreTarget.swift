@@ -1,0 +1,68 @@
+/// Where `ingest` and every `import` write: a segment store, opened for
+/// writing (its lock taken before anything is written), or made in a
+/// directory that is absent or empty. A version-1 store (`*.navlog` files,
+/// no manifest: schemas/store.md) is read-only: it is refused, pointing at
+/// `navlog store upgrade`.
+///
+/// ```swift
+/// let store = try StoreTarget.openForWriting(at: "events")
+/// ```
+public enum StoreTarget {
+    /// Why a directory cannot be written to as a store.
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// A version-1 store: read-only now.
+        case versionOneStore(path: String)
+        /// Neither a store nor empty.
+        case notEmpty(path: String)
+        /// The store could not be made or opened (another writer holds its lock, …).
+        case store(SegmentStoreError)
+
+        public var description: String {
+            switch self {
+            case .versionOneStore(let path):
+                "\(path): a version-1 store (one .navlog file per session) is read-only; convert it with `navlog store upgrade \(path)`"
+            case .notEmpty(let path): "\(path): not empty and not a navlog store (give a new or empty directory)"
+            case .store(let error): error.description
+            }
+        }
+    }
+
+    /// What a directory holds, as far as writing goes.
+    public enum Layout: Hashable, Sendable {
+        /// Absent, or empty (but for what a store's creation leaves before its manifest).
+        case empty
+        /// A segment store (it has the manifest).
+        case segmentStore
+        /// A version-1 store: `.navlog` files and no manifest.
+        case versionOne
+        /// Something else.
+        case other
+    }
+
+    /// What `path` holds.
+    public static func layout(of path: String) -> Layout {
+        guard LogFile.exists(path) else { return .empty }
+        if LogFile.exists(path + "/" + SegmentFormat.manifestName) { return .segmentStore }
+        guard Store.isStore(path), let names = try? DirectoryListing.names(in: path) else { return .other }
+        if names.contains(where: { $0.hasSuffix(Store.logExtension) && !$0.hasPrefix(".") }) { return .versionOne }
+        let leftovers: Set<String> = [SegmentFormat.lockName, SegmentFormat.manifestName + ".tmp"]
+        return names.allSatisfy(leftovers.contains) ? .empty : .other
+    }
+
+    /// The store at `path` opened for writing, made when `path` is absent or empty.
+    public static func openForWriting(at path: String) throws(Failure) -> SegmentStore {
+        let path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        switch layout(of: path) {
+        case .segmentStore:
+            do { return try SegmentStore.open(at: path, writing: true) } catch { throw .store(error) }
+        case .versionOne: throw .versionOneStore(path: path)
+        case .other: throw .notEmpty(path: path)
+        case .empty:
+            do { return try SegmentStore.create(at: path) } catch {
+                // Another writer made it meanwhile: its lock says so.
+                guard case .alreadyExists = error else { throw .store(error) }
+                do { return try SegmentStore.open(at: path, writing: true) } catch { throw .store(error) }
+            }
+        }
+    }
+}

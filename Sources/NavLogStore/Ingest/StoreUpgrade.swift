@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `navlog store upgrade DIR`: converts a version-1 store (one `.navlog`
+/// file per session, schemas/store.md) into a segment store in place,
+/// crash-safe (schemas/segment-store.md §10):
+///
+/// 1. the new store is built in a sibling directory `.NAME.navlog-upgrade`
+///    by ingesting every log (their events, seqs and lines as they are),
+///    and synced;
+/// 2. `DIR` is renamed to `.NAME.navlog-v1`, then the new store to `DIR`
+///    (the parent directory synced after each rename);
+/// 3. the logs in `.NAME.navlog-v1` are deleted, then the directory (kept
+///    when it holds anything else).
+///
+/// A run stopped at any point is finished or restarted by running it
+/// again: with `DIR` a version-1 store, a leftover new store is a partial
+/// build and is started over; with `DIR` absent, the new store is complete
+/// (the old store was only moved once it was) and is renamed into place;
+/// with `DIR` a segment store, what is left of the old one is deleted.
+public enum StoreUpgrade {
+    /// What an upgrade did.
+    public struct Report: Sendable {
+        /// Logs converted (0 when the run only finished an earlier one).
+        public var logs = 0
+        /// Events stored, and sessions.
+        public var events = 0
+        public var sessions = 0
+        /// Whether this run finished one stopped earlier, or found the store already upgraded.
+        public var finishedEarlierRun = false
+        /// Where the old store's other files were kept, when it had any.
+        public var keptOldDirectory: String?
+    }
+
+    /// Why an upgrade did not happen.
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// Nothing to upgrade at the path.
+        case notAVersionOneStore(path: String)
+        /// A log could not be read whole; nothing was changed.
+        case damaged(path: String, reason: String)
+        /// The new store could not be written, or a rename or deletion failed.
+        case store(SegmentStoreError)
+
+        public var description: String {
+            switch self {
+            case .notAVersionOneStore(let path): "\(path): not a version-1 store (no .navlog files)"
+            case .damaged(let path, let reason):
+                "\(path): \(reason); nothing was changed (repair the log with `navlog repair`, then run the upgrade again)"
+            case .store(let error): error.description
+            }
+        }
+    }
+
+    /// The sibling directories of the job: the new store being built, and the old store once moved aside.
+    public static func workPaths(for path: String) -> (building: String, old: String) {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let slash = trimmed.lastIndex(of: "/")
+        let parent = slash.map { String(trimmed[...$0]) } ?? ""
+        let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
+        return (parent + "." + name + ".navlog-upgrade", parent + "." + name + ".navlog-v1")
+    }
+
+    /// Upgrades the store at `path` (or finishes an upgrade stopped earlier).
+    public static func upgrade(at path: String) throws(Failure) -> Report {
+        let path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let (building, old) = workPaths(for: path)
+        var report = Report()
+        switch StoreTarget.layout(of: path) {
+        case .versionOne:
+            if LogFile.exists(building) { try removeTree(building) }
+            try build(from: path, into: building, report: &report)
+            try move(path, to: old)
+            try move(building, to: path)
+        case .empty where !LogFile.exists(path) && LogFile.exists(old) && LogFile.exists(building):
+            // Stopped between the two renames: the new store is complete.
+            report.finishedEarlierRun = true
+            try move(building, to: path)
+        case .segmentStore:
+            report.finishedEarlierRun = true
+        default:
+            throw .notAVersionOneStore(path: path)
+        }
+        if LogFile.exists(old) { report.keptOldDirectory = try removeOld(old) }
+        if LogFile.exists(building) { try removeTree(building) }
+        return report
+    }
+
+    /// Ingests every log of the version-1 store at `path` into a new store at `building`, synced.
+    private static func build(from path: String, into building: String, report: inout Report) throws(Failure) {
+        let logs: [String]
+        do { logs = try Store(directory: path).logPaths() } catch { throw .store(.io(error)) }
+        let store: SegmentStore
+        do { store = try SegmentStore.create(at: building) } catch { throw .store(error) }
+        var rejection: StoreIngester.Rejection?
+        let ingested: StoreIngester.Report
+        do {
+            ingested = try StoreIngester(store: store).ingest(paths: logs, onReject: { rejection = rejection ?? $0 })
+        } catch {
+            try? removeTree(building)
+            if case .io(let e) = error, e.isCorruption { throw .damaged(path: e.path, reason: e.description) }
+            throw .store(error)
+        }
+        if let rejection {
+            try removeTree(building)
+            throw .damaged(path: rejection.file, reason: "event \(rejection.line): \(rejection.reason)")
+        }
+        do {
+            // The new store's names, then its own name in the parent.
+            try LogFile.syncDirectory(containing: building + "/" + SegmentFormat.manifestName)
+            try LogFile.syncDirectory(containing: building)
+        } catch { throw .store(.io(error)) }
+        report.logs = logs.count
+        report.events = ingested.stored
+        report.sessions = ingested.sessions
+    }
+
+    /// Renames `from` to `to` and syncs their parent directory.
+    private static func move(_ from: String, to: String) throws(Failure) {
+        guard rename(from, to) == 0 else { throw .store(.io(LogError.io(path: from, call: "rename", errno: errno))) }
+        do { try LogFile.syncDirectory(containing: to) } catch { throw .store(.io(error)) }
+    }
+
+    /// Deletes the old store's logs (and what a repair or a writer left
+    /// beside them), then the directory when nothing else is in it; returns
+    /// its path when it is kept.
+    private static func removeOld(_ old: String) throws(Failure) -> String? {
+        let names: [String]
+        do { names = try DirectoryListing.names(in: old) } catch { throw .store(.io(error)) }
+        var kept = false
+        for name in names {
+            guard name.hasSuffix(Store.logExtension) || name.contains(Store.logExtension + ".torn-") else {
+                kept = true
+                continue
+            }
+            guard unlink(old + "/" + name) == 0 || errno == ENOENT else {
+                throw .store(.io(LogError.io(path: old + "/" + name, call: "unlink", errno: errno)))
+            }
+        }
+        if kept { return old }
+        guard rmdir(old) == 0 || errno == ENOENT else { throw .store(.io(LogError.io(path: old, call: "rmdir", errno: errno))) }
+        return nil
+    }
+
+    /// Deletes a store this job built (its files are all the store's own).
+    private static func removeTree(_ path: String) throws(Failure) {
+        let names: [String]
+        do { names = try DirectoryListing.names(in: path) } catch { throw .store(.io(error)) }
+        for name in names where unlink(path + "/" + name) != 0 && errno != ENOENT {
+            throw .store(.io(LogError.io(path: path + "/" + name, call: "unlink", errno: errno)))
+        }
+        guard rmdir(path) == 0 || errno == ENOENT else { throw .store(.io(LogError.io(path: path, call: "rmdir", errno: errno))) }
+    }
+}
