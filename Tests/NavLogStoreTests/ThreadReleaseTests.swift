@@ -94,29 +94,3 @@ import NavLogTestSupport
         #expect(weakSyncer == nil)
     }
 }
-
-/// An ingest whose logs seal their blocks on threads of their own, with one
-/// log open at a time per thread (each closed, its writer released on the
-/// ingest's thread, and reopened by turns), stores what a plain ingest stores.
-@Suite struct IngestWithBackgroundSealingTests {
-    @Test func itStoresWhatAPlainIngestStores() throws {
-        let dir = try TemporaryDirectory()
-        let sessions = (1...6).map { sampleEvents(600, session: "s-\($0)", seed: UInt64($0)) }
-        var input: [UInt8] = []
-        for i in 0..<600 { for events in sessions { input += ndjson([events[i]]) } }
-        writeFile(dir.file("in.ndjson"), input)
-        var stored: [[Event]] = []
-        for background in [false, true] {
-            let store = try Store(directory: dir.file("store-\(background)"), create: true)
-            let writerOptions = LogWriterOptions(durability: .onFlush, blockTargetBytes: 2048,
-                                                 sealsInBackground: background)
-            let ingester = StoreIngester(store: store, options: .init(maxOpenWriters: 2, writerOptions: writerOptions,
-                                                                     writerThreads: 2))
-            let report = try ingester.ingest(paths: [dir.file("in.ndjson")], onReject: { Issue.record("rejected: \($0)") })
-            #expect(report.stored == 3600)
-            stored.append(try (1...6).flatMap { try readEvents(#require(try store.path(forSession: "s-\($0)"))) })
-        }
-        #expect(stored[0] == sessions.flatMap { $0 })
-        #expect(stored[1] == stored[0])
-    }
-}
