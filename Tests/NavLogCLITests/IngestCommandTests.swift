@@ -11,21 +11,12 @@ import Darwin
 
 /// `navlog ingest` through the real binary: nothing is lost (every line
 /// stored or rejected), appending continues seqs, hostile session ids stay
-/// inside the store.
+/// inside the store (a segment store: sessions are read back through the library).
 @Suite("navlog ingest")
 struct IngestCommandTests {
-    /// Every log of a store, by session: its `navlog cat` lines.
+    /// Every session of a store: its canonical lines.
     static func storedLines(_ store: String) throws -> [String: [String]] {
-        var out: [String: [String]] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: store) where name.hasSuffix(".navlog") {
-            let r = navlog("cat", store + "/" + name)
-            #expect(r.status == 0, "cat \(name): \(r.stderr)")
-            let lines = r.stdout.split(separator: "\n").map(String.init)
-            let session = try EventParser.parse(lines[0]).session
-            #expect(out[session] == nil, "two logs hold \(session)")
-            out[session] = lines
-        }
-        return out
+        try SegmentStoreContents.lines(store)
     }
 
     @Test func everyLineIsStoredOrRejectedLineForLine() throws {
@@ -106,9 +97,7 @@ struct IngestCommandTests {
         for line in lines { expected[try EventParser.parse(line).session, default: []].append(line) }
         let stored = try Self.storedLines(dir.file("store"))
         #expect(stored == expected)
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.file("store")) {
-            #expect(navlog("verify", dir.file("store/" + name)).status == 0)
-        }
+        #expect(try SegmentStoreContents.problems(dir.file("store")) == [])
     }
 
     @Test func hostileSessionIdsStayInsideTheStore() throws {
@@ -139,21 +128,16 @@ struct IngestCommandTests {
         // Nothing outside the store.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("deep")) == ["store"])
         #expect(!FileManager.default.fileExists(atPath: dir.file("x")))
+        // Ids name no file: the store's files are its own.
         let names = try FileManager.default.contentsOfDirectory(atPath: store)
-        #expect(names.count == ids.count)
-        for name in names {
-            #expect(!name.hasPrefix(".") && !name.hasPrefix("-") && name.utf8.count <= 67 && name.hasSuffix(".navlog"), "\(name)")
+        #expect(Set(names) == ["navlog-store", "LOCK", "00000001.nls"], "\(names)")
+        // Each session holds its id exactly (by bytes: "e\u{301}" and "\u{E9}" are equal Strings).
+        let held = try SegmentStoreContents.linesBySessionBytes(store)
+        #expect(Set(held.keys) == Set(ids.map { Array($0.utf8) }))
+        for (id, lines) in held {
+            #expect(lines.count == 2, "\(String(decoding: id, as: UTF8.self))")
+            #expect(try lines.allSatisfy { Array(try EventParser.parse($0).session.utf8) == id })
         }
-        // Distinct even on a case-insensitive file system.
-        #expect(Set(names.map { $0.lowercased() }).count == names.count)
-        // Each log holds its id exactly (by bytes: "e\u{301}" and "\u{E9}" are equal Strings).
-        var held: Set<[UInt8]> = []
-        for name in names {
-            let lines = navlog("cat", store + "/" + name).stdout.split(separator: "\n")
-            #expect(lines.count == 2, "\(name)")
-            held.insert(Array(try EventParser.parse(String(lines[0])).session.utf8))
-        }
-        #expect(held == Set(ids.map { Array($0.utf8) }))
     }
 
     @Test func aTerminalGetsAProgressBarThatIsClearedAtTheEnd() throws {
@@ -189,28 +173,18 @@ struct IngestCommandTests {
         #expect(navlog("ingest", input, "--store", dir.file("store"), "--rejects", dir.file("rejected.ndjson")).status == 0)
     }
 
-    /// An ingest that fails (here on a log damaged in its middle) says how
-    /// much it stored before: those events stay stored.
+    /// An ingest that fails part-way (here on an input that cannot be
+    /// read, after one that was) says how much it stored before: those
+    /// events stay stored (committed).
     @Test func aFailedIngestSaysWhatItStoredBefore() throws {
         let dir = try TemporaryDirectory()
-        func session(_ id: String, events: Int, seed: Int) -> String {
-            navlog("generate", "--sessions", "1", "--seed", "\(seed)", "--events-per-session", "\(events)-\(events)").stdout
-                .replacingOccurrences(of: #""session":"s-000001""#, with: #""session":"\#(id)""#)
-        }
-        let x = try dir.file("x.ndjson", session("x", events: 3000, seed: 5))
-        #expect(navlog("ingest", x, "--store", dir.file("store")).status == 0)
-        let log = try #require(FileManager.default.contentsOfDirectory(atPath: dir.file("store")).first { $0.hasSuffix(".navlog") })
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: dir.file("store/" + log)))
-        bytes[bytes.count / 3] ^= 0x40
-        try bytes.write(to: URL(fileURLWithPath: dir.file("store/" + log)))
-        let late = #"{"session":"x","t":"2026-11-20T10:00:00Z","type":"mark","label":"late"}"# + "\n"
-        let input = try dir.file("in.ndjson", session("y", events: 5000, seed: 6) + late)
-        let r = navlog("ingest", input, "--store", dir.file("store"))
+        let y = try dir.file("y.ndjson", navlog("generate", "--sessions", "1", "--seed", "6", "--events-per-session", "500-500").stdout)
+        try FileManager.default.createDirectory(atPath: dir.file("not-a-file"), withIntermediateDirectories: false)
+        let r = navlog("ingest", y, dir.file("not-a-file"), "--store", dir.file("store"))
         #expect(r.status == 2)
-        #expect(r.stderr.hasPrefix("navlog: \(dir.file("store/" + log)): "), "\(r.stderr)")
-        #expect(r.stdout == "stored 5000 events in \(dir.file("store")) before the failure; 0 lines rejected\n", "\(r.stdout)")
-        let y = try #require(FileManager.default.contentsOfDirectory(atPath: dir.file("store")).first { $0.hasPrefix("y-") })
-        #expect(navlog("cat", dir.file("store/" + y)).stdout.split(separator: "\n").count == 5000)
+        #expect(r.stderr.hasPrefix("navlog: \(dir.file("not-a-file")): "), "\(r.stderr)")
+        #expect(r.stdout == "stored 500 events in \(dir.file("store")) before the failure; 0 lines rejected\n", "\(r.stdout)")
+        #expect(try Self.storedLines(dir.file("store")).values.map(\.count) == [500])
     }
 
     /// "S sessions (K new)" counts the sessions that got events: one whose
@@ -259,13 +233,12 @@ struct IngestCommandTests {
         try process.run()
         let writer = input.fileHandleForWriting
         try writer.write(contentsOf: Data(lines[..<10_000].joined().utf8))
-        // Logs appear once the first chunk is stored: the ingest is under way.
+        // The store appears when the ingest starts; then it reads what it was given.
         let started = Date()
-        while (try? FileManager.default.contentsOfDirectory(atPath: store))?.contains(where: { $0.hasSuffix(".navlog") }) != true,
-              Date().timeIntervalSince(started) < 60 {
+        while !FileManager.default.fileExists(atPath: store + "/navlog-store"), Date().timeIntervalSince(started) < 60 {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        Thread.sleep(forTimeInterval: 0.5)
         kill(process.processIdentifier, SIGINT)
         try? writer.write(contentsOf: Data(lines[10_000...].joined().utf8))   // EPIPE once it stopped: fine
         try? writer.close()
@@ -276,8 +249,8 @@ struct IngestCommandTests {
     }
 
     /// Ctrl-C stops an ingest between chunks: what was read is stored (or
-    /// rejected), the logs are closed and verify clean, the summary names the
-    /// last line read, and ingesting the rest gives the logs one run gives.
+    /// rejected), the store is closed and verifies clean, the summary names the
+    /// last line read, and ingesting the rest gives the sessions one run gives.
     @Test func anInterruptedIngestStopsCleanlyAndCanBeResumed() throws {
         let dir = try TemporaryDirectory()
         let lines = navlog("generate", "--sessions", "700", "--seed", "9", "--interleave").stdout
@@ -289,9 +262,7 @@ struct IngestCommandTests {
         let readLines = try #require(Int(match.1))
         #expect(readLines >= 10_000 && readLines < lines.count, "\(readLines)")
         #expect(stdout.hasPrefix("stored \(readLines) events of "), "\(stdout)")
-        let logs = try FileManager.default.contentsOfDirectory(atPath: dir.file("store")).map { dir.file("store/" + $0) }
-        let verified = run(navlogBinary(), ["verify"] + logs)
-        #expect(verified.status == 0, "\(verified.stdout)")
+        #expect(try SegmentStoreContents.problems(dir.file("store")) == [])
         // The rest, then one run over everything: the same logs, event for event.
         let rest = run(navlogBinary(), ["ingest", "-", "--store", dir.file("store")], stdin: Data(lines[readLines...].joined().utf8))
         #expect(rest.status == 0, "\(rest.stderr)")
