@@ -35,8 +35,10 @@ import NavLogTestSupport
         // A log on standard input: say to give its path.
         let piped = run(navlogBinary(), ["state", "-"], stdin: bytes)
         Self.expectOneLine(piped, "<stdin>: a navlog log, which cannot be read from standard input: give its path")
-        // A log given to a command that reads NDJSON only.
-        Self.expectOneLine(navlog("ingest", log, "--store", dir.file("s3")), "s-a.navlog: a navlog log, not NDJSON")
+        // A log given to ingest: its events are stored (a device's log of one session).
+        let ingested = navlog("ingest", log, "--store", dir.file("s3"))
+        #expect(ingested.status == 0 && ingested.stderr == "", "\(ingested.stderr)")
+        #expect(try SegmentStoreContents.lines(dir.file("s3")).keys.sorted() == ["s-a"])
         _ = store
     }
 

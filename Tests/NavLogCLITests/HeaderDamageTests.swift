@@ -13,17 +13,14 @@ import NavLogTestSupport
     /// Five events of one session.
     static let events = navlog("generate", "--sessions", "1", "--events-per-session", "5-5", "--seed", "9").stdout
 
-    /// Logs as each writer leaves them: closed by `append` and `ingest`; left
-    /// open (no footer) by `append` and `ingest` cut where their footer
-    /// starts, by a ``LogWriter`` and by a ``NavigationRecorder``, each
-    /// flushed and copied before it is closed.
+    /// Logs as each writer leaves them: closed by `append`; left open (no
+    /// footer) by `append` cut where its footer starts, by a ``LogWriter``
+    /// and by a ``NavigationRecorder``, each flushed and copied before it is
+    /// closed. (`ingest` writes a segment store, not logs.)
     static func logs(in dir: TemporaryDirectory) throws -> [(name: String, bytes: Data)] {
         let appended = dir.file("appended.navlog")
         #expect(navlog("append", appended, stdin: events).status == 0)
-        #expect(navlog("ingest", try dir.file("in.ndjson", events), "--store", dir.file("store")).status == 0)
-        let stored = try #require(FileManager.default.contentsOfDirectory(atPath: dir.file("store")).first { $0.hasSuffix(".navlog") })
         let closedByAppend = try #require(FileManager.default.contents(atPath: appended))
-        let closedByIngest = try #require(FileManager.default.contents(atPath: dir.file("store/" + stored)))
 
         let writer = try LogWriter(path: dir.file("writer.navlog"))
         var parser = EventLineParser()
@@ -38,8 +35,7 @@ import NavLogTestSupport
         let openByRecorder = try #require(FileManager.default.contents(atPath: dir.file("recorder.navlog")))
         try recorder.close()
 
-        return [("closed by append", closedByAppend), ("closed by ingest", closedByIngest),
-                ("append left open", try withoutFooter(closedByAppend)), ("ingest left open", try withoutFooter(closedByIngest)),
+        return [("closed by append", closedByAppend), ("append left open", try withoutFooter(closedByAppend)),
                 ("LogWriter left open", openByWriter), ("recorder left open", openByRecorder)]
     }
 

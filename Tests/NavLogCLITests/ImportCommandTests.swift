@@ -10,8 +10,11 @@ import NavLogTestSupport
         repositoryRoot.appendingPathComponent("Tests/Fixtures/imports/\(name)").path
     }
 
+    /// The sessions of a (segment) store, each written out as a log of its
+    /// own beside the store (the reading commands' `STORE --session ID` is
+    /// tested with them): their paths, named by session as schemas/store.md names them.
     static func logs(in store: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: store).filter { $0.hasSuffix(".navlog") }.sorted().map { store + "/" + $0 }
+        try SegmentStoreContents.exportLogs(store, into: store + ".logs")
     }
 
     static func stateJSON(_ log: String, at: String = "end") throws -> [String: Any] {

@@ -6,6 +6,10 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Work on a store as a whole (upgrade a version-1 store).",
+        discussion: """
+            Example:
+              navlog store upgrade logs
+            """,
         subcommands: [StoreUpgradeCommand.self]
     )
 }

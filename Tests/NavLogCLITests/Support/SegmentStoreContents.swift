@@ -1,3 +1,4 @@
+import Foundation
 import NavLogCore
 import NavLogStore
 
@@ -24,5 +25,22 @@ enum SegmentStoreContents {
     /// What the verifier finds wrong with the store (empty when intact).
     static func problems(_ store: String) throws -> [String] {
         try SegmentVerifier.verify(store: SegmentStore.open(at: store)).problems.map(\.description)
+    }
+}
+
+extension SegmentStoreContents {
+    /// Writes every session of the segment store `store` as a log of its own
+    /// into `directory` (emptied first), named as a version-1 store names
+    /// them; their paths, sorted.
+    static func exportLogs(_ store: String, into directory: String) throws -> [String] {
+        try? FileManager.default.removeItem(atPath: directory)
+        let logs = try Store(directory: directory, create: true)
+        let reader = try SegmentReader(store: SegmentStore.open(at: store))
+        for session in try reader.sessions() {
+            let writer = try logs.openWriter(forSession: session.id)
+            for line in try reader.lines(of: session.id) { try writer.append(try EventParser.parse(line)) }
+            try writer.close()
+        }
+        return try logs.logPaths()
     }
 }
