@@ -13,10 +13,11 @@ import NavLogTestSupport
     static func inputs() throws -> (dir: TemporaryDirectory, ndjson: String, log: String, store: String) {
         let dir = try TemporaryDirectory()
         let ndjson = try dir.file("in.ndjson", navlog("generate", "--sessions", "3", "--seed", "4").stdout)
+        // A store of logs (version 1, read as before): ingest's sessions written out one log each.
         let store = dir.file("store")
-        #expect(navlog("ingest", ndjson, "--store", store).status == 0)
-        let log = try #require(FileManager.default.contentsOfDirectory(atPath: store).first { $0.hasSuffix(".navlog") })
-        return (dir, ndjson, store + "/" + log, store)
+        #expect(navlog("ingest", ndjson, "--store", dir.file("segments")).status == 0)
+        let log = try #require(try SegmentStoreContents.exportLogs(dir.file("segments"), into: store).first)
+        return (dir, ndjson, log, store)
     }
 
     static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }

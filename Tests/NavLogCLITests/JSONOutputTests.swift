@@ -35,9 +35,9 @@ struct JSONOutputTests {
         var args = ["generate", "--sessions", "\(sessions)", "--seed", "3"]
         if let events { args += ["--events-per-session", events] }
         let input = try dir.file("generated.ndjson", run(navlogBinary(), args).stdout)
-        #expect(navlog("ingest", input, "--store", dir.file("store")).status == 0)
-        return try FileManager.default.contentsOfDirectory(atPath: dir.file("store")).filter { $0.hasSuffix(".navlog") }
-            .sorted().map { dir.file("store/" + $0) }
+        // A store of logs (version 1, read as before): ingest's sessions written out one log each.
+        #expect(navlog("ingest", input, "--store", dir.file("segments")).status == 0)
+        return try SegmentStoreContents.exportLogs(dir.file("segments"), into: dir.file("store"))
     }
 
     /// Flips a byte a third of the way into a file.
@@ -163,21 +163,26 @@ struct JSONOutputTests {
         let o2 = try Self.object("ingest", r2)
         #expect(o2["stored"] as? Int == 1 && o2["sessions"] as? Int == 1 && o2["newSessions"] as? Int == 0)
         #expect(o2["rejectsFile"] is NSNull)
+        // The first input again: every event already stored, nothing done (its bad line still rejected).
+        let r3 = navlog("ingest", input, "--store", dir.file("b"), "--json")
+        #expect(r3.status == 1)
+        let o3 = try Self.object("ingest", r3)
+        #expect(o3["stored"] as? Int == 0 && o3["duplicates"] as? Int == events && o3["rejected"] as? Int == 1)
     }
 
-    /// An ingest that fails part-way: the object says what was stored and why it stopped; exit 2.
+    /// An ingest that fails part-way (on an input that cannot be read, after
+    /// one that was): the object says what was stored and why it stopped; exit 2.
     @Test func aFailedIngestPrintsItsObjectWithTheFailure() throws {
         let dir = try TemporaryDirectory()
-        let log = try Self.store(dir, sessions: 1, events: "3000-3000")[0]
-        try Self.damage(log)
-        let late = try dir.file("late.ndjson", #"{"session":"s-000001","t":"2026-11-20T11:00:00Z","type":"mark","label":"late"}"# + "\n")
-        let r = navlog("ingest", late, "--store", dir.file("store"), "--json")
+        let good = try dir.file("good.ndjson", #"{"session":"s-000001","t":"2026-11-20T11:00:00Z","type":"mark","label":"late"}"# + "\n")
+        try FileManager.default.createDirectory(atPath: dir.file("unreadable"), withIntermediateDirectories: false)
+        let r = navlog("ingest", good, dir.file("unreadable"), "--store", dir.file("store"), "--json")
         #expect(r.status == 2)
         let o = try Self.object("ingest", r)
         let failure = try #require(o["failure"] as? String, "\(r.stdout)")
         #expect(r.stderr == "navlog: \(failure)\n")
-        #expect(failure.hasPrefix(log + ": "))
-        #expect(o["stored"] as? Int == 0)
+        #expect(failure.hasPrefix(dir.file("unreadable") + ": "))
+        #expect(o["stored"] as? Int == 1 && o["duplicates"] as? Int == 0)
     }
 
     /// Ctrl-C: the object names the last line read and the signal; exit 130 as without --json.
