@@ -26,9 +26,15 @@ public final class StoreIngester {
     public struct Options: Sendable {
         /// How the store is written.
         public var writerOptions: SegmentWriterOptions
+        /// Milliseconds after which what was stored is committed (synced)
+        /// at the next chunk's end, even when a commit is not full: how
+        /// long a slow input (a collector's pipe) waits to be durable. 0
+        /// commits after every chunk; `nil` only when a commit is full and at the end.
+        public var commitInterval: Int?
 
-        public init(writerOptions: SegmentWriterOptions = SegmentWriterOptions()) {
+        public init(writerOptions: SegmentWriterOptions = SegmentWriterOptions(), commitInterval: Int? = 1000) {
             self.writerOptions = writerOptions
+            self.commitInterval = commitInterval.map { max($0, 0) }
         }
     }
 
@@ -161,6 +167,7 @@ public final class StoreIngester {
         var inFlight = 0
         var spare: [IngestChunk] = []
         var parser = EventLineParser()
+        var lastCommit = LogFile.monotonicMilliseconds()
 
         func reject(_ refusal: Refusal, file: Int, line: Int, bytes: [UInt8]?) {
             report.rejected += 1
@@ -193,17 +200,28 @@ public final class StoreIngester {
         /// Waits for the oldest chunk in flight and stores its lines.
         func finishOldest() throws(SegmentStoreError) {
             guard let chunk = validated.pop() else { throw .closed(store: store.path) }
+            try finish(chunk)
+        }
+
+        /// Stores the lines of `chunk`, the oldest in flight, validated.
+        func finish(_ chunk: IngestChunk) throws(SegmentStoreError) {
             inFlight -= 1
             for (i, line) in chunk.lines.enumerated() {
                 try storeLine(chunk.verdicts[i], chunk.bytes(i), file: chunk.file, line: line.number, overLimit: line.overLimit != nil)
             }
             spare.append(chunk)
+            if let interval = options.commitInterval, LogFile.monotonicMilliseconds() - lastCommit >= Int64(interval) {
+                try sink.writer.commit()
+                lastCommit = LogFile.monotonicMilliseconds()
+            }
         }
 
         func handOut(_ chunk: IngestChunk) throws(SegmentStoreError) {
             guard toValidate.push(chunk) else { throw .closed(store: store.path) }
             inFlight += 1
             while inFlight >= Self.chunksInFlight { try finishOldest() }
+            // Those already validated are stored now, not when the next input comes.
+            while let done = validated.tryPop() { try finish(done) }
         }
 
         func newChunk(file: Int) -> IngestChunk {

@@ -25,7 +25,8 @@ struct IngestCommand: ParsableCommand {
             lines are reported as file:line: reason (the first 20 on standard error, all \
             counted) and, with --rejects, copied there verbatim. Exit 1 when any line was \
             rejected. A session the store holds is continued; an event without a seq gets the \
-            next one. What exit 0 reports is on disk (synced). A progress bar is drawn on \
+            next one. What exit 0 reports is on disk (synced); while input comes in, what was \
+            stored is committed at least every --commit-interval milliseconds. A progress bar is drawn on \
             standard error when it is a terminal. Ctrl-C (or SIGTERM) stops the ingest after \
             the lines read so far: they are stored or rejected, the store is closed, and the \
             summary says the last line read (exit 130, or 143). With --json the summary is \
@@ -39,6 +40,15 @@ struct IngestCommand: ParsableCommand {
 
     @OptionGroup var options: StoreWriteOptions
 
+    @Option(name: .customLong("commit-interval"), help: ArgumentHelp(
+        "Commit (sync) what was stored at least every N milliseconds while input comes in; 0: after every chunk of lines.",
+        valueName: "ms"))
+    var commitInterval: Int = 1000
+
+    func validate() throws {
+        if commitInterval < 0 { throw ValidationError("--commit-interval must be 0 or more") }
+    }
+
     func run() throws {
         // Inputs that cannot be read are reported before the store is touched.
         for input in options.inputs where input != "-" && access(input, R_OK) != 0 {
@@ -47,7 +57,7 @@ struct IngestCommand: ParsableCommand {
         let target = try options.openStore()
         let reporter = try RejectionReporter(options)
         StopSignals.hold()
-        let ingester = StoreIngester(store: target)
+        let ingester = StoreIngester(store: target, options: StoreIngester.Options(commitInterval: commitInterval))
         let report: StoreIngester.Report
         do throws(SegmentStoreError) {
             report = try ingester.ingest(paths: options.inputs,

@@ -1,0 +1,68 @@
+import Foundation
+import NavLogCore
+import NavLogStore
+import Testing
+import NavLogTestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `navlog ingest` killed (SIGKILL) at random moments (issue 25 point 7):
+/// after each kill the store opens, the verifier finds at most a torn tail,
+/// and every session's stored events are a prefix of its input events;
+/// a last ingest to the end then leaves exactly the input.
+@Suite struct IngestKillTests {
+    @Test(.timeLimit(.minutes(3))) func killedAtAnyMomentTheStoreHoldsAPrefixOfEachSession() throws {
+        let dir = try TemporaryDirectory()
+        let text = navlog("generate", "--sessions", "80", "--seed", "13", "--interleave", "--events-per-session", "50-100").stdout
+        let input = try dir.file("in.ndjson", text)
+        var expected: [String: [String]] = [:]
+        for line in text.split(separator: "\n") { expected[try EventParser.parse(String(line)).session, default: []].append(String(line)) }
+        let total = expected.values.reduce(0) { $0 + $1.count }
+        #expect(total > 5000)   // chunks of 4,096 lines: a commit inside the input
+        let kills = ProcessInfo.processInfo.environment["NAVLOG_TEST_SANITIZER"] == nil ? 100 : 10
+        var rng = SeededGenerator(seed: 29)
+        var partial = 0, checked = 0
+        var fewest: (count: Int, store: String)?
+        for round in 0..<kills {
+            let store = dir.file("store-\(round)")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: navlogBinary())
+            // A commit after every chunk of lines: kills fall between commits and inside them.
+            process.arguments = ["ingest", input, "--store", store, "--commit-interval", "0"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // An ingest of it takes about 0.2 s in a debug build: kills fall before, between and inside its commits.
+            usleep(UInt32(rng.next() % 200_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            guard FileManager.default.fileExists(atPath: store + "/navlog-store") else { continue }   // killed before it made the store
+            checked += 1
+            let report = try SegmentVerifier.verify(store: SegmentStore.open(at: store))
+            #expect(report.isIntactButTail, "kill \(round): \(report.problems)")
+            let stored = try SegmentStoreContents.lines(store)
+            for (session, lines) in stored {
+                let whole = try #require(expected[session], "kill \(round): \(session) is not in the input")
+                #expect(lines.count <= whole.count && Array(whole.prefix(lines.count)) == lines, "kill \(round): \(session)")
+            }
+            let count = stored.values.reduce(0) { $0 + $1.count }
+            if count > 0 && count < total {
+                partial += 1
+                if count < fewest?.count ?? Int.max { fewest = (count, store) }
+            }
+            if fewest?.store != store { try? FileManager.default.removeItem(atPath: store) }
+        }
+        #expect(partial > 0, "no kill came between a commit and the end of an ingest")
+        #expect(checked >= kills / 2, "most kills came after the store was made")
+        // To the end, from what a kill left part-way (the least of them: a
+        // stored event given again is a lookup): exactly the input.
+        let last = try #require(fewest).store
+        let r = navlog("ingest", input, "--store", last)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try SegmentStoreContents.lines(last) == expected)
+        #expect(try SegmentStoreContents.problems(last) == [])
+    }
+}
