@@ -19,6 +19,18 @@ import Darwin
         return #"{"label":"\#(label)",\#(seqField)"session":"\#(session)","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#
     }
 
+    /// `navlog ingest - --store STORE` started, reading a pipe: the process and the pipe.
+    static func ingestFromPipe(store: String) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: navlogBinary())
+        process.arguments = ["ingest", "-", "--store", store]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return (process, input)
+    }
+
     static func names(_ path: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
@@ -103,13 +115,7 @@ import Darwin
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         // The first waits on its standard input, holding the store.
-        let first = Process()
-        first.executableURL = URL(fileURLWithPath: navlogBinary())
-        first.arguments = ["ingest", "-", "--store", store]
-        let input = Pipe()
-        first.standardInput = input
-        first.standardOutput = FileHandle.nullDevice
-        try first.run()
+        let (first, input) = try Self.ingestFromPipe(store: store)
         try input.fileHandleForWriting.write(contentsOf: Data((Self.mark("a", seq: 1) + "\n").utf8))
         let started = Date()
         while !FileManager.default.fileExists(atPath: store + "/navlog-store"), Date().timeIntervalSince(started) < 30 { usleep(10_000) }
@@ -130,13 +136,7 @@ import Darwin
     @Test(.timeLimit(.minutes(1))) func tenThousandSessionsUnderWayOpenAFewFiles() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: navlogBinary())
-        process.arguments = ["ingest", "-", "--store", store]
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let (process, input) = try Self.ingestFromPipe(store: store)
         var lines = ""
         for round in 1...2 { for s in 0..<10_000 { lines += Self.mark("s-\(s)", seq: round) + "\n" } }
         try input.fileHandleForWriting.write(contentsOf: Data(lines.utf8))

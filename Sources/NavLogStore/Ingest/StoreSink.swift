@@ -40,7 +40,11 @@ final class StoreSink {
     func store(line: UnsafeRawBufferPointer, session: Range<Int>, t: Timestamp) throws(SegmentStoreError) -> Refusal? {
         guard !session.isEmpty else { return .emptySession }
         guard Self.inRange(t) else { return .timeOutOfRange }
-        let number = try see(UnsafeRawBufferPointer(rebasing: line[session]))
+        return try add(line, session: try see(UnsafeRawBufferPointer(rebasing: line[session])))
+    }
+
+    /// Hands `line`, of session `number`, to the writer and counts what it did; returns why it was refused, or `nil`.
+    private func add(_ line: UnsafeRawBufferPointer, session number: Int) throws(SegmentStoreError) -> Refusal? {
         let outcome: SegmentWriter.Outcome
         do { outcome = try writer.add(line) } catch {
             if let refusal = Self.refusal(error) { return refusal }
@@ -91,12 +95,10 @@ final class StoreSink {
         var id = first.session
         let number = try id.withUTF8 { raw in Result { () throws(SegmentStoreError) in try see(UnsafeRawBufferPointer(raw)) } }.get()
         for line in lines {
-            let outcome: SegmentWriter.Outcome
-            do { outcome = try writer.add(line) } catch {
-                if let refusal = Self.refusal(error) { return refusal }
-                throw error
-            }
-            count(outcome, session: number)
+            let refusal = try line.withUnsafeBytes { raw in
+                Result { () throws(SegmentStoreError) in try add(raw, session: number) }
+            }.get()
+            if let refusal { return refusal }
         }
         return nil
     }
