@@ -3,7 +3,7 @@ import NavLogCore
 import NavLogStore
 
 /// `navlog import FORMAT INPUT… --store DIR`: navigation data in other
-/// shapes into a store of per-session logs (schemas/imports.md). A command
+/// shapes into a segment store (schemas/imports.md). A command
 /// group: one subcommand per format.
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
