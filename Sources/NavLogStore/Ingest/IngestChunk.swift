@@ -88,7 +88,7 @@ final class IngestValidator: @unchecked Sendable {
     /// Validates chunks until the input queue is closed, then closes the output.
     func run() {
         // Made on this thread, so that its scratch space lies in this thread's memory.
-        var parser = EventLineParser()
+        var parser = EventLineParser(checkingCanonicalForm: true)
         while let chunk = input.pop() {
             for (i, line) in chunk.lines.enumerated() {
                 chunk.verdicts.append(line.overLimit.map { .rejected(.line(.lineTooLong(bytes: $0, limit: EventParser.maxLineBytes))) }
@@ -103,8 +103,15 @@ final class IngestValidator: @unchecked Sendable {
     static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser) -> IngestChunk.Verdict {
         if NDJSONLineReader.isBlank(text) { return .blank }
         if let summary = parser.summarize(text) { return .canonical(session: summary.session, t: summary.t) }
-        do throws(EventParseError) { return .event(try parser.parse(text, tryingFastPath: false)) } catch {
+        let event: Event
+        do throws(EventParseError) { event = try parser.parse(text, tryingFastPath: false) } catch {
             return .rejected(.line(error))
         }
+        // A canonical line the summary does not read (an object in it, say) is stored as it is too.
+        if parser.lastLineIsCanonical, event.seq != 0, let session = SessionSkim.sessionBytes(in: text),
+           SessionID.same(event.session, utf8: UnsafeRawBufferPointer(rebasing: text[session])) {
+            return .canonical(session: session, t: event.t)
+        }
+        return .event(event)
     }
 }
