@@ -39,8 +39,8 @@ struct BisectCommand: ParsableCommand {
               navlog bisect run-a.navlog run-b.navlog --json
               navlog bisect session.navlog --until 'Recipe/*'
               navlog bisect production.ndjson replay.ndjson --session s-42
-              navlog bisect events/ replay.navlog --session s-42
-              navlog bisect events/ events/ --session-a s-1 --session-b s-2
+              navlog bisect store/ run-a.navlog --session-a s-000042
+              navlog bisect store/ store/ --session-a s-000001 --session-b s-000002
             """
     )
 

@@ -18,7 +18,7 @@ struct BlameCommand: ParsableCommand {
             Examples:
               navlog blame session.navlog
               navlog blame session.navlog --at 42 --json
-              navlog blame events/ --session s-42 --at 42
+              navlog blame store/ --session s-000042 --at 20
             """
     )
 

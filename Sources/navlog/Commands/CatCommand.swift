@@ -20,7 +20,7 @@ struct CatCommand: ParsableCommand {
             Examples:
               navlog cat s-1.navlog
               navlog cat s-1.navlog --from 100 --to 200 --type stack.push
-              navlog cat events/ --session s-1
+              navlog cat store/ --session s-000001
             """
     )
 

@@ -26,8 +26,8 @@ struct DiffCommand: ParsableCommand {
             Examples:
               navlog diff run-a.navlog run-b.navlog
               navlog diff run-a.navlog run-b.ndjson --at 120 --json
-              navlog diff events/ run-b.navlog --session s-42 --at 120
-              navlog diff events/ events/ --session-a s-1 --session-b s-2
+              navlog diff store/ run-b.navlog --session-a s-000042 --at 20
+              navlog diff store/ store/ --session-a s-000001 --session-b s-000002
             """
     )
 

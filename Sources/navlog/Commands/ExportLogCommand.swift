@@ -18,7 +18,7 @@ struct ExportLogCommand: ParsableCommand {
             passes. FILE must not exist yet, and may not be inside the store.
 
             Example:
-              navlog export log events/ --session s-42 -o s-42.navlog
+              navlog export log store/ --session s-000042 -o s-000042.navlog
             """
     )
 

@@ -18,7 +18,7 @@ struct ExportSwiftUIPathCommand: ParsableCommand {
 
             Example:
               navlog export swiftui-path s-1.navlog --stack home --at 42 > path.json
-              navlog export swiftui-path events/ --session s-1 --stack home > path.json
+              navlog export swiftui-path store/ --session s-000001 --stack home > path.json
             """
     )
 

@@ -18,7 +18,7 @@ struct InfoCommand: ParsableCommand {
             Example:
               navlog info s-1.navlog
               navlog info s-1.navlog --json
-              navlog info events/ --session s-1
+              navlog info store/ --session s-000001
             """
     )
 

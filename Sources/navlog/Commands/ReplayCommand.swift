@@ -44,7 +44,7 @@ struct ReplayCommand: ParsableCommand {
               navlog replay session.ndjson --from 40 --to 60
               navlog replay session.ndjson --json | jq -c 'select(.anomalies != [])'
               navlog replay session.ndjson --interactive
-              navlog replay events/ --session s-42 --from 100
+              navlog replay store/ --session s-000042 --from 10
             """
     )
 

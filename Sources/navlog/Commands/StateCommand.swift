@@ -19,7 +19,7 @@ struct StateCommand: ParsableCommand {
               navlog state session.ndjson
               navlog state session.ndjson --at 42 --json
               navlog state session.ndjson --at 2026-11-20T10:00:05Z
-              navlog state events/ --session s-42 --at 5000
+              navlog state store/ --session s-000042 --at 20
             """
     )
 

@@ -137,7 +137,7 @@ enum SessionInput {
     static func open(_ path: String, session: String?, option: String = "--session") throws -> Opened {
         if SessionLookup.isStore(path) {
             guard let session else {
-                throw CLIFailure.trouble("\(path): is a store; choose one of its sessions with \(option) ID")
+                throw CLIFailure.trouble("\(path): is a directory (a store): choose one of its sessions with \(option) ID")
             }
             let found: SessionLookup.Found
             do { found = try SessionLookup.open(store: path, session: session) } catch { throw CLIFailure(error) }
