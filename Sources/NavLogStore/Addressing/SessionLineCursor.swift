@@ -38,27 +38,33 @@ struct SessionLineCursor {
         while low < high {
             let mid = (low + high) / 2
             var last = 0
-            try lines(inBlock: mid) { line, seq in last = seq }
+            _ = try lines(inBlock: mid) { _, seq in last = seq }
             if last <= afterSeq { low = mid + 1 } else { high = mid }
         }
         blocks = min(low, blocks.upperBound - 1)..<blocks.upperBound
     }
 
-    /// Calls `body` with each line of the session in block `block` of the current commit, and its seq.
+    /// Calls `body` with each line of the session in block `block` of the
+    /// current commit, and its seq; returns whether the session's run ended in the block.
     private mutating func lines(inBlock block: Int,
-                                _ body: (UnsafeRawBufferPointer, Int) throws(SegmentStoreError) -> Void) throws(SegmentStoreError) {
-        let ref = catalog.commits[commit]
-        let bytes = try catalog.blockContent(ref, block: block)
+                                _ body: (UnsafeRawBufferPointer, Int) throws(SegmentStoreError) -> Void) throws(SegmentStoreError) -> Bool {
+        commitIndex = commit
+        let bytes = try catalog.blockContent(catalog.commits[commit], block: block)
+        var seen = false
         var start = 0
         while start < bytes.count {
             let end = lineEnd(in: bytes, from: start)
             let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             start = end + 1
             if SegmentCatalog.isLine(line, of: key, &fold) {
+                seen = true
                 guard let seq = fold.key(line)?.seq else { throw corrupt(block, "a stored line of session \(key.string) is not an event") }
                 try body(line, seq)
+            } else if seen {
+                return true
             }
         }
+        return false
     }
 
     /// Calls `body` with the session's lines of the next block that holds
@@ -71,26 +77,11 @@ struct SessionLineCursor {
                 continue
             }
             var any = false
-            var runEnded = false
-            var seenInBlock = false
-            let ref = catalog.commits[commit]
-            commitIndex = commit
-            let bytes = try catalog.blockContent(ref, block: block)
-            var start = 0
-            while start < bytes.count {
-                let end = lineEnd(in: bytes, from: start)
-                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                start = end + 1
-                if SegmentCatalog.isLine(line, of: key, &fold) {
-                    seenInBlock = true
-                    guard let seq = fold.key(line)?.seq else { throw corrupt(block, "a stored line of session \(key.string) is not an event") }
-                    if seq <= afterSeq { continue }
-                    any = true
-                    try body(line)
-                } else if seenInBlock {
-                    runEnded = true
-                    break
-                }
+            let after = afterSeq
+            let runEnded = try lines(inBlock: block) { line, seq throws(SegmentStoreError) in
+                guard seq > after else { return }
+                any = true
+                try body(line)
             }
             blocks = runEnded ? blocks.upperBound..<blocks.upperBound : blocks.dropFirst()
             if any { return true }

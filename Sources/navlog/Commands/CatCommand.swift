@@ -70,12 +70,7 @@ struct CatCommand: ParsableCommand {
                 while let event = try cursor.next() {
                     if !types.isEmpty && !types.contains(event.type) { continue }
                     printed += 1
-                    writer.write(event)
-                    writer.bytes.append(0x0A)
-                    if writer.bytes.count >= 1 << 16 {
-                        Output.write(writer.bytes)
-                        writer.reset()
-                    }
+                    Self.emit(event, &writer)
                 }
                 Output.write(writer.bytes)
                 if printed == 0 { noteWhatMatchedNothing() }
@@ -97,6 +92,16 @@ struct CatCommand: ParsableCommand {
 }
 
 extension CatCommand {
+    /// Writes an event's canonical line into `writer`, handing full buffers to standard output.
+    static func emit(_ event: Event, _ writer: inout CanonicalWriter) {
+        writer.write(event)
+        writer.bytes.append(0x0A)
+        if writer.bytes.count >= 1 << 16 {
+            Output.write(writer.bytes)
+            writer.reset()
+        }
+    }
+
     /// Prints a stored session's events: its stored lines, or with filters
     /// the events that pass them re-written, as for a log.
     private func printStored(_ stored: StoredSession) throws {
@@ -117,12 +122,7 @@ extension CatCommand {
                 }
                 if event.seq < from ?? 1 || event.seq > to ?? Int.max || (!types.isEmpty && !types.contains(event.type)) { return }
                 printed += 1
-                writer.write(event)
-                writer.bytes.append(0x0A)
-                if writer.bytes.count >= 1 << 16 {
-                    Output.write(writer.bytes)
-                    writer.reset()
-                }
+                Self.emit(event, &writer)
             }
         } catch {
             Output.flushStandardOutput()
