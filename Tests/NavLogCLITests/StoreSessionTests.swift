@@ -68,6 +68,7 @@ import Testing
             #expect(facts["events"] as? Int == lines[id]!.count)
             #expect(facts["session"] as? String == id)
             #expect((facts["checkpoints"] as? Int ?? 0) == lines[id]!.count / 16)
+            SchemaTests.check(["info", "-"], stdin: Data(info.stdout.utf8))
         }
     }
 
@@ -121,6 +122,7 @@ import Testing
         #expect(y["position"] as? Int == x["position"] as? Int)
         #expect(y["position"] as? Int == part + 1)
         #expect(y["method"] as? String == "checkpoints")
+        SchemaTests.check(["bisect", "-"], stdin: Data(onStore.stdout.utf8))
         #expect((y["skippedEvents"] as? Int ?? 0) >= part - 32)
         let blocks = y["blocksDecompressed"] as? [String: Int] ?? [:]
         let total = try FileManager.default.contentsOfDirectory(atPath: store).count
