@@ -16,6 +16,8 @@ struct SessionLineCursor {
     private var commit: Int
     /// The commit of the block last read (an index into the catalog's commits).
     private(set) var commitIndex = 0
+    /// Data frames this cursor decompressed.
+    private(set) var blocksRead = 0
     private var blocks: Range<Int>
     private var fold = SessionFold()
 
@@ -49,6 +51,7 @@ struct SessionLineCursor {
     private mutating func lines(inBlock block: Int,
                                 _ body: (UnsafeRawBufferPointer, Int) throws(SegmentStoreError) -> Void) throws(SegmentStoreError) -> Bool {
         commitIndex = commit
+        blocksRead += 1
         let bytes = try catalog.blockContent(catalog.commits[commit], block: block)
         var seen = false
         var start = 0
@@ -105,6 +108,9 @@ struct StoredEventCursor {
     private var index = 0
 
     init(_ lines: SessionLineCursor) { self.lines = lines }
+
+    /// Data frames decompressed so far.
+    var blocksRead: Int { lines.blocksRead }
 
     /// The next event; `nil` once the session has no more.
     mutating func next() throws(SegmentStoreError) -> Event? {

@@ -21,7 +21,8 @@ public enum StoredBisect {
         public var search: DivergenceSearch
         /// Positions whose equality the chains settle (the replay from the checkpoint before P starts after them).
         public var skippedEvents: Int
-        /// Blocks decompressed from A and from B (checkpoints not counted).
+        /// Blocks decompressed from A and from B (checkpoints not counted; the
+        /// two sides may share a store's reader).
         public var blocksDecompressed: (a: Int, b: Int)
         /// Checkpoints read from A and B together.
         public var checkpointsRead: Int
@@ -29,7 +30,6 @@ public enum StoredBisect {
 
     /// Searches two stored sessions; `context` earlier events of each are kept.
     public static func search(_ a: StoredSession, _ b: StoredSession, context: Int = 5) throws(SegmentStoreError) -> Outcome {
-        let startA = a.blocksDecompressed, startB = b.blocksDecompressed
         let refsA = a.checkpointRefs(), refsB = b.checkpointRefs()
         var byPosition: [Int: Int] = [:]
         for (i, entry) in refsB.enumerated() { byPosition[entry.ref.position] = i }
@@ -80,7 +80,7 @@ public enum StoredBisect {
             if search.step(x, y) { break }
         }
         return Outcome(search: search, skippedEvents: skipped,
-                       blocksDecompressed: (a.blocksDecompressed - startA, b.blocksDecompressed - startB),
+                       blocksDecompressed: (cursorA.blocksRead, cursorB.blocksRead),
                        checkpointsRead: read)
     }
 }

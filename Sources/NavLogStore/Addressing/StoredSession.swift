@@ -24,6 +24,22 @@ public final class StoredSession {
         reader = try SegmentReader(store: SegmentStore.open(at: store))
     }
 
+    private init(store: String, key: SessionKey, reader: SegmentReader) {
+        self.store = store
+        self.key = key
+        self.reader = reader
+    }
+
+    /// Session `id` of the same store, read through this session's reader
+    /// (the store's commits are found once, not again).
+    public func sibling(_ id: String) throws(SessionLookupError) -> StoredSession {
+        let other = StoredSession(store: store, key: SessionKey(id), reader: reader)
+        let exists: Bool
+        do { exists = try other.exists } catch { throw .segments(error) }
+        guard exists else { throw .noSession(store: store, session: id) }
+        return other
+    }
+
     /// Whether the store holds any event of the session (reads its first block).
     public var exists: Bool {
         get throws(SegmentStoreError) {

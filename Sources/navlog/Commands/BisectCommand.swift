@@ -95,7 +95,7 @@ struct BisectCommand: ParsableCommand {
         let checked = BlockCheck(blockCheck)
         let search: DivergenceSearch
         let openedA = try SessionInput.open(a, session: idA, option: "--session-a")
-        let openedB = try SessionInput.open(b, session: idB, option: "--session-b")
+        let openedB = try SessionInput.open(b, session: idB, option: "--session-b", alongside: (a, openedA))
         switch (openedA, openedB) {
         case (.log(let readerA, let fileA), .log(let readerB, let fileB)) where align == .position:
             try SessionInput.requireEvents(readerA, fileA)

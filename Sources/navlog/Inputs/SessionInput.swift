@@ -134,10 +134,16 @@ enum SessionInput {
     /// Opens what `path` names: a store's session (`STORE --session ID`,
     /// the id given by `option`), a log, or NDJSON. A store without an id
     /// is a usage error naming the option.
-    static func open(_ path: String, session: String?, option: String = "--session") throws -> Opened {
+    /// `alongside`: the other side of a comparison, opened from `path`;
+    /// when it is a session of the same store, its reader is shared.
+    static func open(_ path: String, session: String?, option: String = "--session",
+                     alongside other: (path: String, opened: Opened)? = nil) throws -> Opened {
         if SessionLookup.isStore(path) {
             guard let session else {
                 throw CLIFailure.trouble("\(path): is a directory (a store): choose one of its sessions with \(option) ID")
+            }
+            if let other, other.path == path, case .stored(let stored) = other.opened {
+                do { return .stored(try stored.sibling(session)) } catch { throw CLIFailure(error) }
             }
             let found: SessionLookup.Found
             do { found = try SessionLookup.open(store: path, session: session) } catch { throw CLIFailure(error) }
