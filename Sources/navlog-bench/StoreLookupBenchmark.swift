@@ -14,11 +14,13 @@ import NavLogStore
 /// 100 events before their end. Then times, as whole `navlog` processes:
 /// `state STORE --session ID --at N` for 20 random (id, N) of `short`, the
 /// same at random N of a long session (from a checkpoint), and `bisect` of
-/// the two long sessions, with the blocks it decompressed.
+/// the two long sessions, with the blocks it decompressed. With `--seal yes`,
+/// the last segment of each store is sealed first (footer and trailer), so
+/// that opening the store reads footers instead of walking its frames.
 enum StoreLookupBenchmark {
     static let suite = BenchmarkSuite(
         name: "store-lookup", summary: "STORE --session ID: state on 1M short sessions, bisect of two long ones (issue 25)",
-        options: ["--store DIR (built when absent) [--sessions N] [--long-events N] [--navlog PATH]"]
+        options: ["--store DIR (built when absent) [--sessions N] [--long-events N] [--seal yes] [--navlog PATH]"]
     ) { options in
         try run(options)
     }
@@ -34,6 +36,14 @@ enum StoreLookupBenchmark {
         if access(short, F_OK) != 0 { try buildShort(short, generator) }
         let longID = "s-000001"
         if access(long, F_OK) != 0 { try buildLong(long, events: longEvents, id: longID) }
+        if options.string("seal") != nil {
+            for store in [short, long] {
+                let writer = try SegmentWriter(store: SegmentStore.open(at: store, writing: true))
+                try writer.seal()
+                try writer.close()
+            }
+            print("  sealed the last segment of each store")
+        }
 
         var rng = SeededRandom(seed: 42)
         var runs: [Double] = []
