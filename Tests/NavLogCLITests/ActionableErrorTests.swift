@@ -56,7 +56,7 @@ import NavLogTestSupport
         let (dir, _, store, _) = try Self.inputs()
         let directory = "store: is a directory, not a log or NDJSON file (the sessions of a store are read by funnel, paths and export)"
         for command in ["info", "cat", "state", "replay"] {
-            Self.expectOneLine(navlog(command, store), directory)
+            Self.expectOneLine(navlog(command, store), "store: is a directory (a store): choose one of its sessions with --session ID")
         }
         let verify = navlog("verify", store)
         #expect(verify.status == 2 && verify.stderr.contains(directory), "\(verify.stderr)")

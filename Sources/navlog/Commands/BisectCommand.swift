@@ -17,8 +17,10 @@ struct BisectCommand: ParsableCommand {
 
             Two logs are searched through their block index (state-chain hashes and content \
             checksums) and checkpoints, decompressing a few blocks; NDJSON inputs, --align seq, \
-            and logs whose blocks do not line up are folded. --stats tells which and how many \
-            blocks were decompressed.
+            and logs whose blocks do not line up are folded. Two sessions of segment stores \
+            (STORE --session ID; --session-a/--session-b for different ids) are searched \
+            through their checkpoints' chain hashes, then folded from the last checkpoint \
+            before they part. --stats tells which and how many blocks were decompressed.
 
             Blocks the index skips are not read, so a damaged one among them is not noticed: \
             one line on standard error then names the logs whose blocks were not all read. \
@@ -37,10 +39,12 @@ struct BisectCommand: ParsableCommand {
               navlog bisect run-a.navlog run-b.navlog --json
               navlog bisect session.navlog --until 'Recipe/*'
               navlog bisect production.ndjson replay.ndjson --session s-42
+              navlog bisect store/ run-a.navlog --session-a s-000042
+              navlog bisect store/ store/ --session-a s-000001 --session-b s-000002
             """
     )
 
-    @Argument(help: "Two sessions (.navlog logs or NDJSON; - for standard input), or one with --until.", completion: .file())
+    @Argument(help: "Two sessions (.navlog logs, NDJSON, - for standard input, or stores with --session), or one with --until.", completion: .file())
     var inputs: [String]
 
     @Flag(name: .long, help: "Print the result as JSON (schemas/bisect.schema.json).")
@@ -58,7 +62,7 @@ struct BisectCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Events shown before the divergence.", valueName: "n"))
     var context: Int = 5
 
-    @Option(name: .long, help: ArgumentHelp("Which session of each input, when an input holds several.", valueName: "id"))
+    @Option(name: .long, help: ArgumentHelp("Which session of each input (a store, or an input that holds several).", valueName: "id"))
     var session: String?
 
     @Option(name: .customLong("session-a"), help: ArgumentHelp("Which session of A (overrides --session).", valueName: "id"))
@@ -90,22 +94,33 @@ struct BisectCommand: ParsableCommand {
         var skipped = 0
         let checked = BlockCheck(blockCheck)
         let search: DivergenceSearch
-        if align == .position && SessionInput.isLog(a) && SessionInput.isLog(b) {
-            let readerA = try SessionInput.openLog(a, session: idA), readerB = try SessionInput.openLog(b, session: idB)
-            try SessionInput.requireEvents(readerA, a)
-            try SessionInput.requireEvents(readerB, b)
-            try checked.prepare(readerA, a)
-            try checked.prepare(readerB, b)
+        let openedA = try SessionInput.open(a, session: idA, option: "--session-a")
+        let openedB = try SessionInput.open(b, session: idB, option: "--session-b", alongside: (a, openedA))
+        switch (openedA, openedB) {
+        case (.log(let readerA, let fileA), .log(let readerB, let fileB)) where align == .position:
+            try SessionInput.requireEvents(readerA, fileA)
+            try SessionInput.requireEvents(readerB, fileB)
+            try checked.prepare(readerA, fileA)
+            try checked.prepare(readerB, fileB)
             let outcome: LogBisect.Outcome
             do { outcome = try LogBisect.search(readerA, readerB, context: context) } catch { throw CLIFailure(error) }
             search = outcome.search
             blocks = outcome.blocksDecompressed
             skipped = outcome.skippedEvents
             method = "index"
-        } else {
+        case (.stored(let storedA), .stored(let storedB)) where align == .position:
+            let outcome: StoredBisect.Outcome
+            do { outcome = try StoredBisect.search(storedA, storedB, context: context) } catch {
+                throw CLIFailure(SessionLookupError.segments(error))
+            }
+            search = outcome.search
+            blocks = outcome.blocksDecompressed
+            skipped = outcome.skippedEvents
+            method = "checkpoints"
+        default:
             // The option is named only when no session was picked for that side.
-            let x = try SessionInput.events(of: a, session: idA, option: "--session-a")
-            let y = try SessionInput.events(of: b, session: idB, option: "--session-b")
+            let x = try SessionInput.events(of: openedA, a, session: idA, option: "--session-a")
+            let y = try SessionInput.events(of: openedB, b, session: idB, option: "--session-b")
             search = align == .seq
                 ? DivergenceSearch.firstSeqDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
                 : DivergenceSearch.firstDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
@@ -126,9 +141,9 @@ struct BisectCommand: ParsableCommand {
         let path = inputs[0]
         var search: ScreenSearch
         var blocks: Int?
-        if SessionInput.isLog(path) {
-            let reader = try SessionInput.openLog(path, session: session)
-            try SessionInput.requireEvents(reader, path)
+        let opened = try SessionInput.open(path, session: session)
+        if case .log(let reader, let file) = opened {
+            try SessionInput.requireEvents(reader, file)
             do throws(LogError) {
                 search = ScreenSearch(session: try reader.session() ?? "", pattern: pattern, context: context)
                 let cursor = reader.cursor()
@@ -136,7 +151,7 @@ struct BisectCommand: ParsableCommand {
             } catch { throw CLIFailure(error) }
             blocks = reader.blocksDecompressed
         } else {
-            let input = try SessionInput.events(of: path, session: session)
+            let input = try SessionInput.events(of: opened, path, session: session)
             search = ScreenSearch(session: input.session, pattern: pattern, context: context)
             for event in input.events { if search.visit(event) { break } }
         }

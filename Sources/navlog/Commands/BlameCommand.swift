@@ -18,6 +18,7 @@ struct BlameCommand: ParsableCommand {
             Examples:
               navlog blame session.navlog
               navlog blame session.navlog --at 42 --json
+              navlog blame store/ --session s-000042 --at 20
             """
     )
 
@@ -32,9 +33,10 @@ struct BlameCommand: ParsableCommand {
         let spec = try point.spec()
         let (log, session) = (point.log, point.session)
         var blame: StateBlame
-        if SessionInput.isLog(log) {
-            let reader = try SessionInput.openLog(log, session: session)
-            try SessionInput.requireEvents(reader, log)
+        let events: (session: String, events: [Event])
+        switch try SessionInput.open(log, session: session) {
+        case .log(let reader, let file):
+            try SessionInput.requireEvents(reader, file)
             do throws(LogError) {
                 blame = StateBlame(session: try reader.session() ?? "")
                 let cursor = reader.cursor()
@@ -43,13 +45,17 @@ struct BlameCommand: ParsableCommand {
                     if spec.includes(event) { blame.apply(event) }
                 }
             } catch { throw CLIFailure(error) }
-        } else {
-            let input = try SessionInput.events(of: log, session: session)
-            blame = StateBlame(session: input.session)
-            for event in input.events {
-                if spec.isPast(event) { break }
-                if spec.includes(event) { blame.apply(event) }
-            }
+            events = ("", [])
+        case .stored(let stored):
+            do { events = (stored.id, try stored.events()) } catch { throw CLIFailure(SessionLookupError.segments(error)) }
+            blame = StateBlame(session: events.session)
+        case .ndjson:
+            events = try SessionInput.events(of: log, session: session)
+            blame = StateBlame(session: events.session)
+        }
+        for event in events.events {
+            if spec.isPast(event) { break }
+            if spec.includes(event) { blame.apply(event) }
         }
         if json {
             Output.line(BlameReport.json(blame, at: spec).canonicalText)

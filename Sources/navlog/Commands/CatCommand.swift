@@ -4,7 +4,7 @@ import NavLogStore
 
 /// `navlog cat LOG [--from N] [--to N] [--type T]`: the log's events as
 /// canonical NDJSON (contract §4) — for an intact log, byte for byte what
-/// `lz4 -dc LOG` prints.
+/// `lz4 -dc LOG` prints. `navlog cat STORE --session ID`: one session of a store.
 struct CatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cat",
@@ -14,14 +14,21 @@ struct CatCommand: ParsableCommand {
             log. A torn tail (a crash, or a writer still at work) is reported on stderr \
             and the events before it are printed; damage ends the output with exit 1.
 
+            A session of a store is named with --session: `navlog cat STORE --session ID` \
+            prints that session's events as its own log would.
+
             Examples:
               navlog cat s-1.navlog
               navlog cat s-1.navlog --from 100 --to 200 --type stack.push
+              navlog cat store/ --session s-000001
             """
     )
 
-    @Argument(help: "The .navlog file.", completion: .file())
+    @Argument(help: "The .navlog file, or a store with --session.", completion: .file())
     var log: String
+
+    @Option(name: .long, help: ArgumentHelp("Which session of a store.", valueName: "id"))
+    var session: String?
 
     @Option(help: "Only events with seq >= N.")
     var from: Int?
@@ -38,8 +45,20 @@ struct CatCommand: ParsableCommand {
     }
 
     func run() throws {
+        if session != nil || SessionLookup.isStore(log) {
+            switch try SessionInput.open(log, session: session) {
+            case .log(let reader, let file): return try printLog(reader, file)
+            case .stored(let stored): return try printStored(stored)
+            case .ndjson: break
+            }
+        }
         let reader: LogReader
         do { reader = try LogReader(path: log) } catch { throw CLIFailure(error) }
+        try printLog(reader, log)
+    }
+
+    /// Prints a log's events, `file` naming it in messages.
+    private func printLog(_ reader: LogReader, _ file: String) throws {
         do {
             if from == nil && to == nil && type.isEmpty {
                 try reader.forEachContent { Output.write(bytes: $0) }
@@ -51,12 +70,7 @@ struct CatCommand: ParsableCommand {
                 while let event = try cursor.next() {
                     if !types.isEmpty && !types.contains(event.type) { continue }
                     printed += 1
-                    writer.write(event)
-                    writer.bytes.append(0x0A)
-                    if writer.bytes.count >= 1 << 16 {
-                        Output.write(writer.bytes)
-                        writer.reset()
-                    }
+                    Self.emit(event, &writer)
                 }
                 Output.write(writer.bytes)
                 if printed == 0 { noteWhatMatchedNothing() }
@@ -67,7 +81,7 @@ struct CatCommand: ParsableCommand {
         }
         Output.flushStandardOutput()
         if let damage = reader.damage {
-            let message = "\(log): \(damage)"
+            let message = "\(file): \(damage)"
             if damage.isTornTail {
                 Output.error(message)
             } else {
@@ -78,6 +92,47 @@ struct CatCommand: ParsableCommand {
 }
 
 extension CatCommand {
+    /// Writes an event's canonical line into `writer`, handing full buffers to standard output.
+    static func emit(_ event: Event, _ writer: inout CanonicalWriter) {
+        writer.write(event)
+        writer.bytes.append(0x0A)
+        if writer.bytes.count >= 1 << 16 {
+            Output.write(writer.bytes)
+            writer.reset()
+        }
+    }
+
+    /// Prints a stored session's events: its stored lines, or with filters
+    /// the events that pass them re-written, as for a log.
+    private func printStored(_ stored: StoredSession) throws {
+        let filtered = from != nil || to != nil || !type.isEmpty
+        let types = Set(type)
+        var parser = EventLineParser()
+        var writer = CanonicalWriter(capacity: 1 << 16)
+        var printed = 0
+        do {
+            try stored.forEachLine { line throws(SegmentStoreError) in
+                guard filtered else {
+                    Output.write(bytes: line)
+                    Output.write([0x0A])
+                    return
+                }
+                guard let event = try? parser.parse(line) else {
+                    throw .invalidEvent(session: stored.id, seq: 0, reason: "a stored line does not parse as an event")
+                }
+                if event.seq < from ?? 1 || event.seq > to ?? Int.max || (!types.isEmpty && !types.contains(event.type)) { return }
+                printed += 1
+                Self.emit(event, &writer)
+            }
+        } catch {
+            Output.flushStandardOutput()
+            throw CLIFailure(SessionLookupError.segments(error))
+        }
+        Output.write(writer.bytes)
+        Output.flushStandardOutput()
+        if filtered && printed == 0 { noteWhatMatchedNothing() }
+    }
+
     /// Why `--from`, `--to` and `--type` printed nothing.
     func noteWhatMatchedNothing() {
         if let from, let to, from > to {

@@ -19,16 +19,22 @@ struct DiffCommand: ParsableCommand {
             block's checksums are checked first (the whole files are read, not decompressed) \
             and damage is exit 1, naming the file and byte offset.
 
+            A side that is a store is one of its sessions: --session ID picks it on both \
+            sides (a log side must hold that session; NDJSON that holds several gives it), \
+            --session-a ID and --session-b ID one side each.
+
             Examples:
               navlog diff run-a.navlog run-b.navlog
               navlog diff run-a.navlog run-b.ndjson --at 120 --json
+              navlog diff store/ run-b.navlog --session-a s-000042 --at 20
+              navlog diff store/ store/ --session-a s-000001 --session-b s-000002
             """
     )
 
-    @Argument(help: "The first session: a .navlog log or NDJSON (- for standard input).", completion: .file())
+    @Argument(help: "The first session: a .navlog log, NDJSON (- for standard input) or a store.", completion: .file())
     var a: String
 
-    @Argument(help: "The second session: a .navlog log or NDJSON.", completion: .file())
+    @Argument(help: "The second session: a .navlog log, NDJSON or a store.", completion: .file())
     var b: String
 
     @Option(name: .long, help: ArgumentHelp("Where in both sessions: N, an RFC 3339 instant, or end.", valueName: "SPEC"))
@@ -37,10 +43,13 @@ struct DiffCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the difference as JSON (schemas/diff.schema.json).")
     var json = false
 
-    @Option(name: .customLong("session-a"), help: "Which session of A, when it holds several.")
+    @Option(name: .long, help: ArgumentHelp("Which session of each side (a store, or NDJSON that holds several).", valueName: "id"))
+    var session: String?
+
+    @Option(name: .customLong("session-a"), help: ArgumentHelp("Which session of A (overrides --session).", valueName: "id"))
     var sessionA: String?
 
-    @Option(name: .customLong("session-b"), help: "Which session of B, when it holds several.")
+    @Option(name: .customLong("session-b"), help: ArgumentHelp("Which session of B (overrides --session).", valueName: "id"))
     var sessionB: String?
 
     @OptionGroup var colorOptions: ColorOptions
@@ -54,8 +63,10 @@ struct DiffCommand: ParsableCommand {
         let spec: StateSpec
         do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
         let blocks = BlockCheck(blockCheck)
-        let stateA = try SessionInput.state(of: a, session: sessionA, at: spec, option: "--session-a", blocks: blocks)
-        let stateB = try SessionInput.state(of: b, session: sessionB, at: spec, option: "--session-b", blocks: blocks)
+        let stateA = try SessionInput.state(of: a, session: sessionA ?? session, at: spec,
+                                            option: "--session-a", blocks: blocks)
+        let stateB = try SessionInput.state(of: b, session: sessionB ?? session, at: spec,
+                                            option: "--session-b", blocks: blocks)
         let diff = StateDiff(stateA, stateB)
         if json {
             guard case .object(var object) = diff.jsonValue else { return }

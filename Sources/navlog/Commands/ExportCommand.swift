@@ -18,8 +18,9 @@ struct ExportCommand: ParsableCommand {
               navlog export events store/ --format csv --redact --redact-key "$KEY" \\
                   > events.csv
               navlog export swiftui-path s-1.navlog --stack home > path.json
+              navlog export log store/ --session s-000001 -o s-000001.navlog
             """,
-        subcommands: [ExportScreensCommand.self, ExportEventsCommand.self, ExportSwiftUIPathCommand.self]
+        subcommands: [ExportScreensCommand.self, ExportEventsCommand.self, ExportSwiftUIPathCommand.self, ExportLogCommand.self]
     )
 }
 

@@ -18,10 +18,11 @@ struct ExportSwiftUIPathCommand: ParsableCommand {
 
             Example:
               navlog export swiftui-path s-1.navlog --stack home --at 42 > path.json
+              navlog export swiftui-path store/ --session s-000001 --stack home > path.json
             """
     )
 
-    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).", completion: .file())
+    @Argument(help: "A session log (.navlog), an NDJSON file of events (- for standard input), or a store with --session.", completion: .file())
     var log: String
 
     @Option(help: ArgumentHelp("The stack to write.", valueName: "stack"))
@@ -33,7 +34,7 @@ struct ExportSwiftUIPathCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The scene (default: main).", valueName: "scene"))
     var scene: String = "main"
 
-    @Option(name: .long, help: "Which session, when the input holds several.")
+    @Option(name: .long, help: "Which session: of a store, or of NDJSON that holds several.")
     var session: String?
 
     func run() throws {

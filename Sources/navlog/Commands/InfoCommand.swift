@@ -3,6 +3,7 @@ import NavLogCore
 import NavLogStore
 
 /// `navlog info LOG`: what a log holds and how it is stored (contract §4).
+/// `navlog info STORE --session ID`: what a store holds of one session.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
@@ -10,33 +11,80 @@ struct InfoCommand: ParsableCommand {
         discussion: """
             Reads only the index (the footer of a closed log); no event is decompressed.
 
+            With a store and --session: that session's events, seq and time range, content \
+            bytes, and the commits and checkpoints holding it (a segment store; the blocks \
+            holding its events are read), or its log's facts (a store of .navlog files).
+
             Example:
               navlog info s-1.navlog
               navlog info s-1.navlog --json
+              navlog info store/ --session s-000001
             """
     )
 
-    @Argument(help: "The .navlog file.", completion: .file())
+    @Argument(help: "The .navlog file, or a store with --session.", completion: .file())
     var log: String
+
+    @Option(name: .long, help: ArgumentHelp("Which session of a store.", valueName: "id"))
+    var session: String?
 
     @Flag(name: .long, help: "Print the facts as one JSON object (schemas/info.schema.json).")
     var json = false
 
     func run() throws {
+        var file = log
         let reader: LogReader
-        do { reader = try LogReader(path: log) } catch { throw CLIFailure(error) }
-        let summary = LogSummary(file: log, reader: reader)
+        if session != nil || SessionLookup.isStore(log) {
+            switch try SessionInput.open(log, session: session) {
+            case .log(let opened, let path): (reader, file) = (opened, path)
+            case .stored(let stored): return try printStored(stored)
+            case .ndjson: throw CLIFailure.trouble("\(SessionInput.displayName(log)): not a .navlog log or a store")
+            }
+        } else {
+            do { reader = try LogReader(path: log) } catch { throw CLIFailure(error) }
+        }
+        let summary = LogSummary(file: file, reader: reader)
         if json {
             Output.line(summary.jsonValue.canonicalText)
         } else {
-            let lines = summary.lines
-            let width = lines.map(\.0.count).max() ?? 0
-            for (key, value) in lines {
-                Output.line(key + ":" + String(repeating: " ", count: width - key.count + 1) + value)
-            }
+            Self.printAligned(summary.lines)
         }
         if let damage = reader.damage, !damage.isTornTail {
-            throw CLIFailure.no("\(log): damaged at byte \(damage.offset); run 'navlog verify'")
+            throw CLIFailure.no("\(file): damaged at byte \(damage.offset); run 'navlog verify'")
         }
+    }
+
+    /// `key: value` lines, values aligned.
+    static func printAligned(_ lines: [(String, String)]) {
+        let width = lines.map(\.0.count).max() ?? 0
+        for (key, value) in lines {
+            Output.line(key + ":" + String(repeating: " ", count: width - key.count + 1) + value)
+        }
+    }
+
+    /// The facts of a session of a segment store (schemas/info.schema.json, the store form).
+    private func printStored(_ stored: StoredSession) throws {
+        let s: StoredSession.Summary
+        do { s = try stored.summary() } catch { throw CLIFailure(SessionLookupError.segments(error)) }
+        func time(_ ms: Int64?) -> String? { ms.map { Timestamp(milliseconds: $0).rfc3339 } }
+        if json {
+            Output.line(JSONValue.object([
+                "store": .string(stored.store), "session": .string(stored.id), "events": .integer(s.events),
+                "firstSeq": .integer(s.firstSeq), "lastSeq": .integer(s.lastSeq),
+                "minT": time(s.minT).map(JSONValue.string) ?? .null, "maxT": time(s.maxT).map(JSONValue.string) ?? .null,
+                "contentBytes": .integer(s.contentBytes), "commits": .integer(s.commits), "checkpoints": .integer(s.checkpoints),
+            ]).canonicalText)
+            return
+        }
+        Self.printAligned([
+            ("store", stored.store),
+            ("session", ReadableText.name(stored.id)),
+            ("events", String(s.events)),
+            ("seq", s.firstSeq.map { "\($0)…\(s.lastSeq!)" } ?? "-"),
+            ("time", time(s.minT).map { "\($0) … \(time(s.maxT)!)" } ?? "-"),
+            ("content bytes", String(s.contentBytes)),
+            ("commits", String(s.commits)),
+            ("checkpoints", String(s.checkpoints)),
+        ])
     }
 }

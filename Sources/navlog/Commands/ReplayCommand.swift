@@ -44,10 +44,11 @@ struct ReplayCommand: ParsableCommand {
               navlog replay session.ndjson --from 40 --to 60
               navlog replay session.ndjson --json | jq -c 'select(.anomalies != [])'
               navlog replay session.ndjson --interactive
+              navlog replay store/ --session s-000042 --from 10
             """
     )
 
-    @Argument(help: "A session log (.navlog), or an NDJSON file of events (- for standard input).", completion: .file())
+    @Argument(help: "A session log (.navlog), an NDJSON file of events (- for standard input), or a store with --session.", completion: .file())
     var log: String
 
     @Option(name: .long, help: ArgumentHelp("Show events from this seq on.", valueName: "N"))
@@ -62,7 +63,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(name: .long, help: "Step through the session on a terminal.")
     var interactive = false
 
-    @Option(name: .long, help: "Which session, when the input holds several.")
+    @Option(name: .long, help: "Which session: of a store, or of NDJSON that holds several.")
     var session: String?
 
     @OptionGroup var colorOptions: ColorOptions
@@ -82,7 +83,7 @@ struct ReplayCommand: ParsableCommand {
             throw CLIFailure.trouble("replay: --interactive needs a terminal on standard input and standard output")
         }
         let (id, events) = try SessionInput.events(of: log, session: session)
-                if interactive {
+        if interactive {
             let kept = to.map { to in Array(events.prefix { $0.seq <= to }) } ?? events
             let timeline = CheckpointedTimeline(session: id, events: kept)
             let start = from.map { min(timeline.position(ofSeq: $0 - 1) + 1, timeline.count) } ?? min(1, timeline.count)

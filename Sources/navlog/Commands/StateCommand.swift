@@ -11,10 +11,15 @@ struct StateCommand: ParsableCommand {
             SPEC is N (after every event with seq <= N; 0 is the empty state), an RFC 3339 \
             instant (after every event with t <= it), or end (the default).
 
+            A session of a store is named with --session: `navlog state STORE --session ID`. \
+            In a segment store its state at N or end starts from its last checkpoint before \
+            that point (at most K events are folded), not from its first event.
+
             Examples:
               navlog state session.ndjson
               navlog state session.ndjson --at 42 --json
               navlog state session.ndjson --at 2026-11-20T10:00:05Z
+              navlog state store/ --session s-000042 --at 20
             """
     )
 

@@ -18,11 +18,15 @@ enum SessionInput {
     /// `blocks`, when given, checks or notes the log's blocks the state is not folded from.
     static func state(of path: String, session: String?, at spec: StateSpec,
                       option: String = "--session", blocks: BlockCheck? = nil) throws -> NavigationState {
-        if isLog(path) {
-            let reader = try openLog(path, session: session)
-            try requireEvents(reader, path)
-            try blocks?.prepare(reader, path)
+        switch try open(path, session: session, option: option) {
+        case .log(let reader, let file):
+            try requireEvents(reader, file)
+            try blocks?.prepare(reader, file)
             do { return try reader.state(at: spec) } catch { throw CLIFailure(error) }
+        case .stored(let stored):
+            do { return try stored.state(at: spec) } catch { throw CLIFailure(SessionLookupError.segments(error)) }
+        case .ndjson:
+            break
         }
         var states: [SessionID: NavigationProjector] = [:]
         let only = try readNDJSON(path, session: session, option: option) { event in
@@ -43,16 +47,26 @@ enum SessionInput {
     ///   that only need a state should call ``state(of:session:at:)``.
     static func events(of path: String, session: String?,
                        option: String = "--session") throws -> (session: String, events: [Event]) {
-        if isLog(path) {
-            let reader = try openLog(path, session: session)
+        try events(of: open(path, session: session, option: option), path, session: session, option: option)
+    }
+
+    /// Every event of the session `opened` (what ``open(_:session:option:)`` made of `path`).
+    static func events(of opened: Opened, _ path: String, session: String?,
+                       option: String = "--session") throws -> (session: String, events: [Event]) {
+        switch opened {
+        case .log(let reader, let file):
             var events: [Event] = []
             events.reserveCapacity(reader.eventCount)
             do {
                 let cursor = reader.cursor()
                 while let event = try cursor.next() { events.append(event) }
             } catch { throw CLIFailure(error) }
-            guard let first = events.first else { throw CLIFailure.trouble("\(path): no events") }
+            guard let first = events.first else { throw CLIFailure.trouble("\(file): no events") }
             return (first.session, events)
+        case .stored(let stored):
+            do { return (stored.id, try stored.events()) } catch { throw CLIFailure(SessionLookupError.segments(error)) }
+        case .ndjson:
+            break
         }
         var bySession: [SessionID: [Event]] = [:]
         let only = try readNDJSON(path, session: session, option: option) { bySession[SessionID($0.session), default: []].append($0) }
@@ -107,6 +121,43 @@ enum SessionInput {
         return only
     }
 
+    /// One session as the command line names it, opened.
+    enum Opened {
+        /// A log: the file named, or the log of a session of a version-1 store (`file` is its path).
+        case log(LogReader, file: String)
+        /// A session of a segment store.
+        case stored(StoredSession)
+        /// NDJSON (a file or standard input), read by the caller.
+        case ndjson
+    }
+
+    /// Opens what `path` names: a store's session (`STORE --session ID`,
+    /// the id given by `option`), a log, or NDJSON. A store without an id
+    /// is a usage error naming the option.
+    /// `alongside`: the other side of a comparison, opened from `path`;
+    /// when it is a session of the same store, its reader is shared.
+    static func open(_ path: String, session: String?, option: String = "--session",
+                     alongside other: (path: String, opened: Opened)? = nil) throws -> Opened {
+        if SessionLookup.isStore(path) {
+            guard let session else {
+                throw CLIFailure.trouble("\(path): is a directory (a store): choose one of its sessions with \(option) ID")
+            }
+            if let other, other.path == path, case .stored(let stored) = other.opened {
+                do { return .stored(try stored.sibling(session)) } catch { throw CLIFailure(error) }
+            }
+            let found: SessionLookup.Found
+            do { found = try SessionLookup.open(store: path, session: session) } catch { throw CLIFailure(error) }
+            switch found {
+            case .log(let file): return .log(try openLog(file, session: session), file: file)
+            case .segments(let stored):
+                for damage in stored.damage { Output.error(damage.description) }
+                return .stored(stored)
+            }
+        }
+        if isLog(path) { return .log(try openLog(path, session: session), file: path) }
+        return .ndjson
+    }
+
     /// Whether `path` is a `.navlog` log rather than NDJSON: it starts as a
     /// log does (``LogReader/isLog(path:)``, the store module knows the
     /// format). Standard input is always NDJSON.
@@ -141,5 +192,20 @@ enum SessionInput {
     /// has no session to show a state of — as an empty NDJSON input.
     static func requireEvents(_ reader: LogReader, _ path: String) throws {
         if reader.eventCount == 0 { throw CLIFailure.trouble("\(displayName(path)): no events") }
+    }
+}
+
+extension CLIFailure {
+    /// A store's session that cannot be read: an unknown session, a
+    /// missing or unreadable store is exit 2; damage is exit 1.
+    init(_ error: SessionLookupError) {
+        switch error {
+        case .log(let error), .segments(.io(let error)):
+            self.init(error)
+        case .segments(.corrupt):
+            self = .no(error.description)
+        default:
+            self = .trouble(error.description)
+        }
     }
 }

@@ -34,8 +34,11 @@ struct BisectReport {
                 + (align == "seq" ? "seqs" : "positions") + "\n"
         }
         if stats {
-            out += "\nfound by \(method == "index" ? "the block index (chain hashes, content checksums) and folding" : "folding both sessions")"
-            if method == "index" { out += "; \(skippedEvents) events skipped by the index" }
+            switch method {
+            case "index": out += "\nfound by the block index (chain hashes, content checksums) and folding; \(skippedEvents) events skipped by the index"
+            case "checkpoints": out += "\nfound by the checkpoints' chain hashes and folding; \(skippedEvents) events settled by the chains"
+            default: out += "\nfound by folding both sessions"
+            }
             if let blocksDecompressed { out += "; blocks decompressed: \(blocksDecompressed.a) from A, \(blocksDecompressed.b) from B" }
             out += "\n"
         }

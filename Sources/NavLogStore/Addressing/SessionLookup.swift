@@ -1,0 +1,71 @@
+/// One session of a store, addressed as `STORE --session ID` (contract §4):
+/// the store may be a segment store (a directory with the `navlog-store`
+/// manifest, schemas/segment-store.md) or a version-1 store (a directory of
+/// `.navlog` files, schemas/store.md).
+///
+/// ```swift
+/// switch try SessionLookup.open(store: "events", session: "s-1") {
+/// case .log(let path): ...                     // version 1: the session's log
+/// case .segments(let session): try session.state(at: .end)
+/// }
+/// ```
+public enum SessionLookup {
+    /// Where the session is.
+    public enum Found {
+        /// A version-1 store: the path of the session's `.navlog` log.
+        case log(path: String)
+        /// A segment store: the session, read through the store's index.
+        case segments(StoredSession)
+    }
+
+    /// Whether `path` names a store (a directory) rather than a log or an
+    /// NDJSON file. Standard input (`-`) never does.
+    public static func isStore(_ path: String) -> Bool {
+        path != "-" && Store.isStore(path)
+    }
+
+    /// Finds session `id` in the store at `path`.
+    /// Throws ``SessionLookupError/noSession(store:session:)`` when the store
+    /// holds no event of it.
+    public static func open(store path: String, session id: String) throws(SessionLookupError) -> Found {
+        let store = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        if SegmentStore.isSegmentStore(store) {
+            let session: StoredSession
+            do { session = try StoredSession(store: store, session: id) } catch { throw .segments(error) }
+            let exists: Bool
+            do { exists = try session.exists } catch { throw .segments(error) }
+            guard exists else { throw .noSession(store: store, session: id) }
+            return .segments(session)
+        }
+        let found: String?
+        do { found = try Store(directory: store).path(forSession: id) } catch { throw .log(error) }
+        guard let found else { throw .noSession(store: store, session: id) }
+        return .log(path: found)
+    }
+}
+
+/// Why a session of a store cannot be read: one line saying what and where.
+public enum SessionLookupError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The store holds no event of the session.
+    case noSession(store: String, session: String)
+    /// The segment store cannot be read.
+    case segments(SegmentStoreError)
+    /// The version-1 store cannot be read.
+    case log(LogError)
+
+    public var description: String {
+        switch self {
+        case .noSession(let store, let session): "\(store): no session \"\(session)\""
+        case .segments(let error): error.description
+        case .log(let error): error.description
+        }
+    }
+}
+
+extension SegmentStore {
+    /// Whether `path` is a directory holding a segment store's manifest
+    /// (it may still be of an unsupported version: ``open(at:writing:)`` says).
+    public static func isSegmentStore(_ path: String) -> Bool {
+        LogFile.exists(path + "/" + SegmentFormat.manifestName)
+    }
+}
