@@ -22,9 +22,9 @@ struct SessionsCommand: ParsableCommand {
             those with an event at or before T; T is RFC 3339 or milliseconds since 1970.
 
             Examples:
-              navlog sessions events/
-              navlog sessions events/ --id 'u-1*' --app-version '2.*' --json
-              navlog sessions events/ --since 2026-11-20T00:00:00Z --until 1763683200000
+              navlog sessions store/
+              navlog sessions store/ --id 's-00001*' --app-version '2.*' --json
+              navlog sessions store/ --since 2026-11-20T10:00:00Z --until 1795168800000
             """
     )
 
