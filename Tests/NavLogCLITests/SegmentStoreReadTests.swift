@@ -79,8 +79,8 @@ func generatedInputs(sessions: Int = 40, seed: Int = 3) throws -> (dir: Temporar
         #expect(a.status == 0 && a.stdout == b.stdout, "\(b.stderr)")
     }
 
-    @Test("A reader sees the commits made when it starts; an empty store has no sessions")
-    func emptyAndTorn() throws {
+    @Test("An empty segment store has no sessions")
+    func empty() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("empty")
         try makeSegmentStore(store, lines: [])
@@ -89,20 +89,13 @@ func generatedInputs(sessions: Int = 40, seed: Int = 3) throws -> (dir: Temporar
         #expect(r.stdout.split(separator: "\n").count == 1)
     }
 
-    @Test("Damage in a segment store's data is exit 1 with the segment and byte; a torn tail is not")
+    @Test("Damage in a segment store's data is exit 1 with the segment and byte")
     func damaged() throws {
-        let (dir, ndjson, store) = try generatedInputs(sessions: 10)
+        let (dir, _, store) = try generatedInputs(sessions: 10)
         _ = dir
         let segment = store + "/00000001.nls"
         let good = try Data(contentsOf: URL(fileURLWithPath: segment))
-        // A torn tail: the start of a data frame appended after the last commit.
-        let frame = try #require(good.range(of: Data([0x04, 0x22, 0x4D, 0x18]), in: 64..<good.count)).lowerBound  // past the preamble
-        var torn = good
-        torn.append(good[frame..<(frame + 300)])
-        try torn.write(to: URL(fileURLWithPath: segment))
-        let a = navlog("funnel", ndjson, "--step", "*", "--format", "csv")
-        let b = navlog("funnel", store, "--step", "*", "--format", "csv")
-        #expect(b.status == 0 && a.stdout == b.stdout, "\(b.stderr)")
+        // (A torn tail is not damage to a reader: StoreVerifyTests.tornTail.)
         // A flipped bit in the middle of a data frame.
         var bad = good
         bad[good.count / 3] ^= 0x10

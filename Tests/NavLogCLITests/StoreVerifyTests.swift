@@ -86,17 +86,4 @@ import NavLogTestSupport
         let j = try JSONOutputTests.object("verify", navlog("verify", store, "--json"))
         #expect(j["trouble"] as? Int == 1)
     }
-
-    @Test("A version-1 store (a directory of logs) is verified log by log")
-    func versionOneStore() throws {
-        let dir = try TemporaryDirectory()
-        let input = try dir.file("in.ndjson", navlog("generate", "--sessions", "3", "--seed", "4").stdout)
-        #expect(navlog("ingest", input, "--store", dir.file("logs")).status == 0)
-        let r = navlog("verify", dir.file("logs"))
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.split(separator: "\n").count == 3 && r.stdout.contains(".navlog: ok, "), "\(r.stdout)")
-        let empty = dir.file("empty")
-        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
-        #expect(navlog("verify", empty).status == 2)
-    }
 }

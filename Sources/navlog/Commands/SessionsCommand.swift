@@ -12,8 +12,8 @@ struct SessionsCommand: ParsableCommand {
             bounded for millions of sessions (beyond 100,000 rows, sorted runs go to \
             temporary files). Text is tab-separated with a header line: session, events, \
             first, last (RFC 3339), app.version (of the session's first session.start; \
-            empty when none); a tab, newline, carriage return or backslash in a value is \
-            written \\t, \\n, \\r, \\\\. --json prints one JSON object a line \
+            empty when none); control characters in a value are written as JSON writes \
+            them (\\t, \\n, \\u001b), as in navlog's other readable outputs. --json prints one JSON object a line \
             (schemas/sessions.schema.json). Works on segment stores and on version-1 stores \
             (directories of .navlog files).
 
@@ -94,7 +94,7 @@ struct SessionsCommand: ParsableCommand {
     }
 
     static func text(_ s: SessionSummary) -> String {
-        [s.id, String(s.events), s.first.rfc3339, s.last.rfc3339, s.appVersion ?? ""].map(tsvField).joined(separator: "\t")
+        [s.id, String(s.events), s.first.rfc3339, s.last.rfc3339, s.appVersion ?? ""].map(ReadableText.escaped).joined(separator: "\t")
     }
 
     static func json(_ s: SessionSummary) -> String {
@@ -102,22 +102,6 @@ struct SessionsCommand: ParsableCommand {
             "session": .string(s.id), "events": .integer(s.events), "first": .string(s.first.rfc3339),
             "last": .string(s.last.rfc3339), "appVersion": s.appVersion.map(JSONValue.string) ?? .null,
         ]).canonicalText
-    }
-
-    /// A value with tab, newline, carriage return and backslash escaped.
-    static func tsvField(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 92 }) else { return value }
-        var out = ""
-        for c in value.unicodeScalars {
-            switch c {
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\\": out += "\\\\"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
     }
 }
 

@@ -20,15 +20,13 @@ struct VerifyCommand: ParsableCommand {
             Bytes after its last commit (a torn tail) are reported and exit 1, as a log's \
             unfinished tail is.
 
-            A directory of .navlog files (a version-1 store) is its logs, sorted by name.
-
             Example:
               navlog verify store/*.navlog
-              navlog verify store/ --json
+              navlog verify store/*.navlog --json
             """
     )
 
-    @Argument(help: "The .navlog files, directories of them, and segment stores (with a navlog-store manifest).", completion: .file())
+    @Argument(help: "The .navlog files and segment stores (directories with a navlog-store manifest).", completion: .file())
     var logs: [String]
 
     @Flag(name: .long, help: "Print one JSON object: each log's status (ok, damaged, trouble) and problems (schemas/verify.schema.json).")
@@ -41,7 +39,6 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         var bad = 0, unreadable = 0
         var output = VerifyJSON()
-        let logs = self.logs.flatMap(Self.expanding)
         for log in logs {
             if SegmentStore.manifestExists(in: log) {
                 switch verifyStore(log, into: &output) {
@@ -88,14 +85,6 @@ struct VerifyCommand: ParsableCommand {
 
 extension VerifyCommand {
     enum Outcome { case ok, damaged, trouble }
-
-    /// A version-1 store (a directory of `.navlog` files) as its logs,
-    /// sorted by name; anything else (a segment store included) as given.
-    static func expanding(_ path: String) -> [String] {
-        guard !SegmentStore.manifestExists(in: path), let sources = try? SessionSource.resolve([path]),
-              !sources.isEmpty, sources != [.log(path)], sources != [.ndjson(path)] else { return [path] }
-        return sources.map(\.path)
-    }
 
     /// Verifies a segment store (SegmentVerifier): its lines, or its `--json` entry.
     func verifyStore(_ path: String, into output: inout VerifyJSON) -> Outcome {
