@@ -93,15 +93,17 @@ func generatedInputs(sessions: Int = 40, seed: Int = 3) throws -> (dir: Temporar
     func damaged() throws {
         let (dir, _, store) = try generatedInputs(sessions: 10)
         _ = dir
-        let segment = store + "/00000001.nls"
-        let good = try Data(contentsOf: URL(fileURLWithPath: segment))
+        let segment = URL(fileURLWithPath: store + "/00000001.nls")
+        var bytes = try Data(contentsOf: segment)
+        let frame = try StoreVerifyTests.frame(bytes, tag: nil)
+        bytes[frame + 24] ^= 0x10
+        try bytes.write(to: segment)
         // (A torn tail is not damage to a reader: StoreVerifyTests.tornTail.)
-        // A flipped bit in the middle of a data frame.
-        var bad = good
-        bad[good.count / 3] ^= 0x10
-        try bad.write(to: URL(fileURLWithPath: segment))
-        let c = navlog("export", "events", store)
-        #expect(c.status == 1, "\(c.stderr)")
-        #expect(c.stderr.contains("00000001.nls") && c.stderr.split(separator: "\n").count == 1, "\(c.stderr)")
+        for args in [["export", "events", store], ["funnel", store, "--step", "*"]] {
+            let r = navlog(args)
+            #expect(r.status == 1, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("\(store)/00000001.nls: byte \(frame): data frame: ") && r.stderr.split(separator: "\n").count == 1,
+                    "\(args): \(r.stderr)")
+        }
     }
 }
