@@ -18,17 +18,22 @@ public enum SessionSource: Hashable, Sendable {
     case log(String)
     /// NDJSON (`-` for standard input): any number of sessions.
     case ndjson(String)
+    /// A share of a segment store's sessions, each whole (``SegmentStorePart``).
+    case segments(SegmentStorePart)
 
     /// The path, as given.
     public var path: String {
         switch self {
         case .log(let path), .ndjson(let path): path
+        case .segments(let part): part.store
         }
     }
 
     /// The sources that paths name, in order: `-` is NDJSON on standard
-    /// input; a directory is a store, its `*.navlog` files sorted by name
-    /// (``Store/logPaths()``); a file is a log when it starts as one
+    /// input; a directory with a segment store's manifest is that store,
+    /// in ``SegmentStorePart/defaultParts`` parts as of its commits now
+    /// (``segmentParts(_:)``); another directory is a version-1 store, its
+    /// `*.navlog` files sorted by name (``Store/logPaths()``); a file is a log when it starts as one
     /// (``LogReader/isLog(path:)``), else NDJSON.
     ///
     /// - Throws: ``SessionStreamError/missing(path:errno:)`` for a path that
@@ -42,7 +47,9 @@ public enum SessionSource: Hashable, Sendable {
             }
             var info = stat()
             guard stat(path, &info) == 0 else { throw .missing(path: path, errno: errno) }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
+            if (info.st_mode & S_IFMT) == S_IFDIR, SegmentStore.manifestExists(in: path) {
+                sources += try segmentParts(path)
+            } else if (info.st_mode & S_IFMT) == S_IFDIR {
                 do throws(LogError) {
                     sources += try Store(directory: path).logPaths().map(SessionSource.log)
                 } catch {
@@ -57,10 +64,29 @@ public enum SessionSource: Hashable, Sendable {
         return sources
     }
 
+    /// A segment store's parts, reading the commits committed now. Damage
+    /// that stops a reader is thrown (``SessionStreamError/storeDamaged(path:_:)``);
+    /// a torn tail of the last segment is not damage (a writer may be
+    /// appending): the commits before it are read.
+    public static func segmentParts(_ path: String) throws(SessionStreamError) -> [SessionSource] {
+        let catalog: SegmentCatalog
+        do { catalog = try SegmentCatalog(store: SegmentStore.open(at: path)) } catch { throw .store(error) }
+        for (i, segment) in catalog.segments.enumerated() {
+            for problem in segment.contents.problems where !problem.isTornTail || i < catalog.segments.count - 1 {
+                throw .storeDamaged(path: catalog.store.path, problem)
+            }
+        }
+        let parts = catalog.commits.isEmpty ? 1 : SegmentStorePart.defaultParts
+        return (0..<parts).map { part in
+            .segments(SegmentStorePart(store: catalog.store.path, commits: catalog.commits.count, part: part, parts: parts))
+        }
+    }
+
     /// The size of the file on disk; `Int64.max` when it cannot be found
     /// (standard input, a file gone).
     var fileSize: Int64 {
         if case .ndjson("-") = self { return .max }
+        if case .segments = self { return .max }
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : .max
     }

@@ -64,9 +64,14 @@ extension SessionStream {
                         _ body: (Event, ScreenView?) -> Void) throws(SessionStreamError) {
         var states: [SessionID: NavigationProjector] = [:]
         var views: [ScreenView] = []
+        // A segment store's sessions come one after another: one state at a time.
+        var oneAtATime = false
+        if case .segments = source { oneAtATime = true }
         try forEachEvent(in: source, scratch: scratch) { original in
             let event = redactor.map { $0.redact(original) } ?? original
-            states[SessionID(event.session), default: NavigationProjector(session: event.session)].apply(event, screenViews: &views)
+            let id = SessionID(event.session)
+            if oneAtATime, states[id] == nil { states.removeAll(keepingCapacity: true) }
+            states[id, default: NavigationProjector(session: event.session)].apply(event, screenViews: &views)
             body(event, views.last)
             views.removeAll(keepingCapacity: true)
         }

@@ -58,7 +58,8 @@ public struct SessionStream: Sendable {
 
     /// Calls `body` with every event of `source`, in file order (a log's
     /// events in seq order, NDJSON's with their seq assigned per session).
-    /// `scratch`, when given, lends a log's cursor its decoder and buffers.
+    /// A segment store part's events come session after session, in
+    /// session-key order. `scratch`, when given, lends a log's cursor its decoder and buffers.
     public func forEachEvent(in source: SessionSource, scratch: LogScanScratch? = nil,
                              _ body: (Event) -> Void) throws(SessionStreamError) {
         switch source {
@@ -92,13 +93,16 @@ public struct SessionStream: Sendable {
                 if case .read(let error) = error { throw .ndjson(error) }
             }
             if rejected > 0 { throw .rejectedLines(path: path, count: rejected) }
+        case .segments(let part):
+            try SegmentPartScan(part).forEachEvent { event, _ in body(event) }
         }
     }
 
     /// Calls `body` with each session of `source`, complete, after its last
     /// event. A log is one session, followed in O(its occurrences) memory;
     /// an NDJSON file's sessions are followed side by side and handed out at
-    /// its end, in order of first appearance. `keepsMarks: false` records
+    /// its end, in order of first appearance; a segment store part's
+    /// sessions one after another, each after its last event. `keepsMarks: false` records
     /// screen views only; `names` finds screen names built before.
     package func forEachSession(in source: SessionSource, keepsMarks: Bool, scratch: LogScanScratch? = nil,
                                names: ScreenNameCache? = nil,
@@ -126,6 +130,16 @@ public struct SessionStream: Sendable {
                 }
             }
             for recorder in recorders { body(recorder) }
+        case .segments(let part):
+            var recorder: SessionOccurrences?
+            try SegmentPartScan(part).forEachEvent { event, startsSession in
+                if startsSession {
+                    if let recorder { body(recorder) }
+                    recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
+                }
+                recorder!.add(event, names: names)
+            }
+            if let recorder { body(recorder) }
         }
     }
 

@@ -23,6 +23,10 @@ public enum SessionStreamError: Error, Sendable {
     /// ``SessionStream/Note/rejected(_:ordinal:)``); its sessions are not
     /// handed out.
     case rejectedLines(path: String, count: Int)
+    /// A segment store cannot be opened or read, or a block of it is damaged.
+    case store(SegmentStoreError)
+    /// A segment store is damaged where a reader meets it (`navlog verify STORE` lists every problem).
+    case storeDamaged(path: String, SegmentDamage)
 }
 
 extension SessionStreamError: CustomStringConvertible {
@@ -35,6 +39,8 @@ extension SessionStreamError: CustomStringConvertible {
         case .ndjson(let error): error.description
         case .rejectedLines(let path, let count):
             "\(path == "-" ? "<stdin>" : path): \(count) line\(count == 1 ? "" : "s") rejected"
+        case .store(let error): error.description
+        case .storeDamaged(let path, let damage): "\(path)/\(damage)"
         }
     }
 
@@ -44,7 +50,13 @@ extension SessionStreamError: CustomStringConvertible {
         switch self {
         case .missing, .ndjson: false
         case .log(let error): error.isCorruption
-        case .damaged, .rejectedLines: true
+        case .damaged, .rejectedLines, .storeDamaged: true
+        case .store(let error):
+            switch error {
+            case .corrupt, .notAStore: true
+            case .io(let error): error.isCorruption
+            default: false
+            }
         }
     }
 }

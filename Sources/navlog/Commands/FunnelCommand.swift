@@ -13,7 +13,7 @@ struct FunnelCommand: ParsableCommand {
             over mark labels or `url:GLOB` over deep-link URLs. A session reaches step k when, \
             from some occurrence of step 1, it has occurrences of steps 2...k in order (each the \
             earliest after the previous one), all within --within of the start; its best start \
-            counts. Inputs are .navlog logs, stores (directories of them) and NDJSON files.
+            counts. Inputs are .navlog logs, stores (segment stores or directories of logs) and NDJSON files.
 
             --order strict: each step must be the very next screen view (the next mark for a \
             mark: step, the next deep link for a url: step). --exclude P: a session with an \
@@ -29,7 +29,7 @@ struct FunnelCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"), completion: .file())
+    @Argument(help: ArgumentHelp("Logs, stores (segment stores or directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"), completion: .file())
     var inputs: [String]
 
     @Option(name: .customLong("step"), help: ArgumentHelp("A step pattern, in order (repeat for each step).", valueName: "pattern"))

@@ -22,7 +22,7 @@ struct PathsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Logs, stores (directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"), completion: .file())
+    @Argument(help: ArgumentHelp("Logs, stores (segment stores or directories of .navlog files) and NDJSON files.", valueName: "logs-or-stores"), completion: .file())
     var inputs: [String]
 
     @Option(help: ArgumentHelp("Paths after each view of a screen matching this glob.", valueName: "screen"))

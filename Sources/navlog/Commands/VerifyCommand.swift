@@ -6,7 +6,7 @@ import NavLogStore
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check logs for damage; each problem is reported with its byte offset, frame and seq.",
+        abstract: "Check logs and stores for damage; each problem is reported with its byte offset.",
         discussion: """
             Decompresses every block and checks every checksum, every entry against its \
             data, seq order, every line, checkpoints, the footer and the state chain. \
@@ -14,13 +14,19 @@ struct VerifyCommand: ParsableCommand {
             active, or it crashed - see 'navlog repair'); exit 2 when a file cannot be read \
             at all (missing, a directory, no permission), after the others are checked.
 
+            A segment store (a directory made by 'navlog ingest') is checked whole: every \
+            segment's frames and records, every commit index against its blocks, every line, \
+            each session's seqs, the Bloom filters and every checkpoint's state and chain. \
+            Bytes after its last commit (a torn tail) are reported and exit 1, as a log's \
+            unfinished tail is.
+
             Example:
               navlog verify store/*.navlog
               navlog verify store/*.navlog --json
             """
     )
 
-    @Argument(help: "The .navlog files.", completion: .file())
+    @Argument(help: "The .navlog files and segment stores (directories with a navlog-store manifest).", completion: .file())
     var logs: [String]
 
     @Flag(name: .long, help: "Print one JSON object: each log's status (ok, damaged, trouble) and problems (schemas/verify.schema.json).")
@@ -34,6 +40,14 @@ struct VerifyCommand: ParsableCommand {
         var bad = 0, unreadable = 0
         var output = VerifyJSON()
         for log in logs {
+            if SegmentStore.manifestExists(in: log) {
+                switch verifyStore(log, into: &output) {
+                case .ok: break
+                case .damaged: bad += 1
+                case .trouble: unreadable += 1
+                }
+                continue
+            }
             let report: VerifyReport
             do { report = try LogVerifier.verify(path: log) } catch {
                 // Not an answer about the log: it could not be read (contract §4: trouble).
@@ -66,6 +80,23 @@ struct VerifyCommand: ParsableCommand {
             throw CLIFailure.trouble("\(unreadable) \(of) could not be read\(damaged)")
         }
         if bad > 0 { throw CLIFailure.no("\(bad) \(of) damaged") }
+    }
+}
+
+extension VerifyCommand {
+    enum Outcome { case ok, damaged, trouble }
+
+    /// Verifies a segment store (SegmentVerifier): its lines, or its `--json` entry.
+    func verifyStore(_ path: String, into output: inout VerifyJSON) -> Outcome {
+        let report: SegmentStoreReport
+        do { report = try SegmentVerifier.verify(store: SegmentStore.open(at: path)) } catch {
+            Output.error(error.description)
+            output.add(error, file: path)
+            return .trouble
+        }
+        let store = StoreVerifyOutput(store: path, report: report)
+        if json { output.add(store) } else { store.lines.forEach(Output.line) }
+        return store.isIntact ? .ok : .damaged
     }
 }
 

@@ -33,6 +33,19 @@ struct VerifyJSON {
         files.append(.object(["file": .string(file), "status": .string("trouble"), "error": error.jsonValue]))
     }
 
+    /// A segment store that was read to the end: `ok` or `damaged` (a torn tail included).
+    mutating func add(_ store: StoreVerifyOutput) {
+        let status = store.isIntact ? "ok" : "damaged"
+        counts[status, default: 0] += 1
+        files.append(store.jsonValue)
+    }
+
+    /// A segment store that could not be read at all: `trouble`, with the error.
+    mutating func add(_ error: SegmentStoreError, file: String) {
+        counts["trouble", default: 0] += 1
+        files.append(.object(["file": .string(file), "status": .string("trouble"), "error": error.jsonValue]))
+    }
+
     var jsonValue: JSONValue {
         var object = counts.mapValues(JSONValue.integer)
         object["files"] = .array(files)

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import NavLogTestSupport
+
+/// `navlog verify STORE` on a segment store through the real binary:
+/// intact, bits flipped in data, commit index and checkpoint bytes, a torn
+/// tail, and a store it cannot read.
+@Suite struct StoreVerifyTests {
+    /// Where the first frame of a kind starts in a segment: a data frame
+    /// (past the preamble) or a record with the tag `tag` (`NLCI`, `NLSC`).
+    static func frame(_ bytes: Data, tag: String?) throws -> Int {
+        guard let tag else {
+            return try #require(bytes.range(of: Data([0x04, 0x22, 0x4D, 0x18]), in: 64..<bytes.count)).lowerBound
+        }
+        // A record: skippable magic (4 bytes), size (4), then the tag.
+        return try #require(bytes.range(of: Data(tag.utf8))).lowerBound - 8
+    }
+
+    static func verify(_ store: String) -> (text: (status: Int32, stdout: String, stderr: String), json: [String: Any]?) {
+        let text = navlog("verify", store)
+        let json = try? JSONOutputTests.object("verify", navlog("verify", store, "--json"))
+        return (text, json)
+    }
+
+    @Test("An intact store: exit 0, one ok line, and a store entry in --json")
+    func intact() throws {
+        let (dir, _, store) = try generatedInputs(sessions: 12)
+        _ = dir
+        let (text, json) = Self.verify(store)
+        #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+        #expect(text.stdout.hasPrefix("\(store): ok, 1 segment, ") && text.stdout.contains(" 12 sessions, "), "\(text.stdout)")
+        let entry = try #require((json?["files"] as? [[String: Any]])?.first)
+        #expect(entry["status"] as? String == "ok" && entry["sessions"] as? Int == 12 && (entry["checkpoints"] as? Int ?? 0) > 0)
+        #expect(navlog("verify", store, "--json").status == 0)
+    }
+
+    @Test("A flipped bit in a data frame, a commit index or a checkpoint: exit 1, each with its segment, byte and kind")
+    func flippedBits() throws {
+        let (dir, _, store) = try generatedInputs(sessions: 12)
+        let good = try Data(contentsOf: URL(fileURLWithPath: store + "/00000001.nls"))
+        for (tag, kind, words) in [(nil, "dataFrame", "data frame:"), ("NLCI", "commitIndex", "commit index:"),
+                                   ("NLSC", "checkpoint", "checkpoint:")] as [(String?, String, String)] {
+            let at = try Self.frame(good, tag: tag)
+            let copy = dir.file("copy-\(kind)")
+            try FileManager.default.copyItem(atPath: store, toPath: copy)
+            var bad = good
+            bad[at + 24] ^= 0x04
+            try bad.write(to: URL(fileURLWithPath: copy + "/00000001.nls"))
+            let (text, json) = Self.verify(copy)
+            #expect(text.status == 1, "\(kind): \(text.stdout)\(text.stderr)")
+            #expect(text.stdout.contains("\(copy)/00000001.nls: byte \(at)") && text.stdout.contains(words), "\(kind): \(text.stdout)")
+            #expect(text.stdout.split(separator: "\n").last?.contains("problem") == true, "\(text.stdout)")
+            let entry = try #require((json?["files"] as? [[String: Any]])?.first)
+            let problems = try #require(entry["problems"] as? [[String: Any]])
+            #expect(entry["status"] as? String == "damaged" && entry["tornTailOnly"] as? Bool == false)
+            #expect(problems.contains { $0["kind"] as? String == kind && $0["offset"] as? Int == at }, "\(kind): \(problems)")
+        }
+    }
+
+    @Test("A torn tail alone: exit 1, reported as a torn tail; readers still read the committed commits")
+    func tornTail() throws {
+        let (dir, ndjson, store) = try generatedInputs(sessions: 12)
+        _ = dir
+        let segment = store + "/00000001.nls"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
+        let at = bytes.count
+        let frame = try Self.frame(bytes, tag: nil)
+        bytes.append(bytes[frame..<(frame + 200)])
+        try bytes.write(to: URL(fileURLWithPath: segment))
+        let (text, json) = Self.verify(store)
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("\(segment): byte \(at)") && text.stdout.contains("torn tail: ") && text.stdout.contains("a torn tail only"), "\(text.stdout)")
+        let entry = try #require((json?["files"] as? [[String: Any]])?.first)
+        #expect(entry["status"] as? String == "damaged" && entry["tornTailOnly"] as? Bool == true)
+        let a = navlog("export", "events", ndjson), b = navlog("export", "events", store)
+        #expect(b.status == 0 && a.stdout.split(separator: "\n").sorted() == b.stdout.split(separator: "\n").sorted())
+    }
+
+    @Test("A store of an unknown major version is trouble: exit 2, one line on stderr")
+    func unreadable() throws {
+        let (dir, _, store) = try generatedInputs(sessions: 2)
+        _ = dir
+        try Data("navlog-store 9.0\n".utf8).write(to: URL(fileURLWithPath: store + "/navlog-store"))
+        let r = navlog("verify", store)
+        #expect(r.status == 2 && r.stderr.contains("9.0"), "\(r.stderr)")
+        let j = try JSONOutputTests.object("verify", navlog("verify", store, "--json"))
+        #expect(j["trouble"] as? Int == 1)
+    }
+}
