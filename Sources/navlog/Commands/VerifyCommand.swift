@@ -21,8 +21,8 @@ struct VerifyCommand: ParsableCommand {
             unfinished tail is.
 
             Example:
-              navlog verify store/*.navlog
-              navlog verify store/*.navlog --json
+              navlog verify session.navlog run-a.navlog
+              navlog verify store --json
             """
     )
 
