@@ -17,7 +17,8 @@ import Musl
 /// a leading `"data":…` written canonically, if any), and a
 /// `meta` object of little depth exactly as the writer writes it. Every
 /// event kind is covered but `tabs.define`, `state.restore` and
-/// `session.start` with `app` or `device`; route `data` deeper than a few
+/// `session.start` with `app` or `device` (a summary covers those two
+/// but `state.restore`, which is never canonical); route `data` deeper than a few
 /// levels or not written canonically, fields a kind does not define, and
 /// anything else outside that layout are left to the general parser (``parse(_:storage:)`` returns `nil`), as is every
 /// line the general parser would refuse. So a line it reads is one the
@@ -51,6 +52,8 @@ struct CanonicalLineParser {
     var routeCount = 0
     /// Whether the line has a member whose key navlog does not know (summarizing).
     var hasUnknownMember = false
+    /// Where `tabs.define`'s `tabs` array is, brackets included (summarizing).
+    var tabs: Range<Int>?
 
     /// The event of a canonical line, or `nil` when the line is not in the
     /// layout this path knows (the general parser then decides).
@@ -159,6 +162,12 @@ struct CanonicalLineParser {
                     guard let v = routeArray() else { return false }
                     storage.keepParsed { $0.routes = v }
                 }
+            case .tabs where summarizing:
+                guard let range = stringArray() else { return false }
+                tabs = range
+            case .app where summarizing, .device where summarizing:
+                // `session.start`'s objects: checked as `meta` is, not kept (the fold has no use for them).
+                guard flatMetaObject() || metaObject() != nil else { return false }
             case .meta:
                 if summarizing {
                     guard flatMetaObject() || metaObject() != nil else { return false }
@@ -209,7 +218,8 @@ struct CanonicalLineParser {
         // whose key navlog does not know is kept, as it is, by a kind navlog
         // does not know either (its event keeps it in `extra`, and nothing
         // of it reaches the state). A kind whose required fields this path
-        // does not read (`tabs.define`, `state.restore`) never gets here.
+        // does not read (`state.restore`; `tabs.define` but when
+        // summarizing) never gets here.
         guard spec.requiredMask & ~present == 0, present & ~(spec.mask | CanonicalKey.commonMask) == 0,
               !hasUnknownMember || tag == .other
         else { return nil }
@@ -238,7 +248,8 @@ struct CanonicalLineParser {
             tag: tag, seq: seq, t: t, session: sessionRange, scene: range(.scene),
             name: tag == .other ? typeRange : spec.textKey.flatMap { range($0) },
             column: column, visibility: visibility, style: style, sizeClass: sizeClass,
-            count: present & CanonicalKey.count.bit != 0 ? count : nil, hidden: hidden, routes: 0..<routeCount)
+            count: present & CanonicalKey.count.bit != 0 ? count : nil, hidden: hidden, routes: 0..<routeCount,
+            tabs: tabs)
     }
 
     /// The event of a scanned line whose summary is `s` (`storage` is the parser's).
@@ -270,7 +281,7 @@ struct CanonicalLineParser {
         case .split_visibility: kind = .splitVisibility(split: string(s.name!), visibility: s.visibility!)
         case .layout_change: kind = .layoutChange(sizeClass: s.sizeClass!)
         case .other: kind = .other(type: String(decoding: UnsafeRawBufferPointer(rebasing: b[s.name!]), as: UTF8.self))
-        case .tabs_define, .state_restore: preconditionFailure("no summary is made of this kind")
+        case .tabs_define, .state_restore: preconditionFailure("no event is built here of this kind")
         }
         // Short ids come from the name cache (interleaved sessions miss the
         // parser's one-entry memory of the last session).

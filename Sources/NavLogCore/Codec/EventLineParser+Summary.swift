@@ -68,9 +68,26 @@ extension EventLineParser {
             _ = projector.changeScene(scene) { scene, _ in scene.dismiss(summary.name.map(string)) }
         case .layout_change:
             _ = projector.changeScene(scene) { scene, _ in scene.sizeClass = summary.sizeClass!; return nil }
-        case .tabs_define, .state_restore:
+        case .tabs_define:
+            let order = tabNames(summary.tabs!, in: line)
+            _ = projector.changeScene(scene) { scene, _ in scene.tabs.define(order); return nil }
+        case .state_restore:
             preconditionFailure("no summary is made of this kind")
         }
         _ = projector.finish(nil, wasEnded: wasEnded)
+    }
+
+    /// The names of a `tabs` array at `range` of `line` (as the fast path
+    /// read it: `[]` or `["A","B",…]`, no escapes, no name empty).
+    private func tabNames(_ range: Range<Int>, in line: UnsafeRawBufferPointer) -> [String] {
+        var names: [String] = []
+        var k = range.lowerBound + 1
+        while k < range.upperBound - 1 {
+            var close = k + 1
+            while line[close] != UInt8(ascii: "\"") { close += 1 }
+            names.append(storage.names.string(UnsafeRawBufferPointer(rebasing: line[(k + 1)..<close])))
+            k = close + 2
+        }
+        return names
     }
 }
