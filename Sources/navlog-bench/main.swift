@@ -32,6 +32,7 @@ let suites: [BenchmarkSuite] = [
         ImportBenchmark.run(suiteArguments)
     },
     SegmentWriteBenchmark.suite,
+    StoreBenchmark.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
