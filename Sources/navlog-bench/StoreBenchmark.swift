@@ -18,7 +18,8 @@ enum StoreBenchmark {
         name: "store", summary: "segment store: ingest and writer vs lz4 -1, size, peak RSS, on ext4 and tmpfs (issue 25)",
         options: ["--corpora DIR (generated corpora, kept; default $TMPDIR/navlog-bench-corpora)",
                   "--ext4 DIR (default /tmp)  --tmpfs DIR (default /dev/shm)  --only A,B,C,D  --fs ext4,tmpfs",
-                  "--navlog PATH (default: the navlog next to navlog-bench)"]) { options in
+                  "--navlog PATH (default: the navlog next to navlog-bench)",
+                  "--ingest segments|all|none (default segments: ingest is timed when it writes a segment store)"]) { options in
         try run(options)
     }
 
@@ -46,7 +47,10 @@ enum StoreBenchmark {
         let only = Set((options.string("only") ?? "A,B,C,D").split(separator: ",").map(String.init))
         let systems = (options.string("fs") ?? "ext4,tmpfs").split(separator: ",").map(String.init)
         let places = ["ext4": options.string("ext4") ?? "/tmp", "tmpfs": options.string("tmpfs") ?? "/dev/shm"]
-        print("store benchmark: \(Machine.description); navlog \(navlog); median of \(options.runs) rounds after a warm-up")
+        let layout = try ingestLayout(navlog, corpora: corpora)
+        let timesIngest = options.string("ingest") == "all" || (options.string("ingest") ?? "segments") == layout
+        print("store benchmark: \(Machine.description); navlog \(navlog) (ingest writes \(layout)\(timesIngest ? "" : ", not timed: --ingest all times it")); "
+              + "median of \(options.runs) rounds after a warm-up")
         var table = Table("corpus", "fs", "events", "MB", "lz4 -1", "writer", "writer/lz4", "ingest", "ingest/lz4",
                           "size writer/lz4", "size ingest/lz4", "RSS writer", "RSS ingest", "ingest wrote")
         var cpuTable = Table("corpus", "fs", "lz4 -1 CPU", "writer CPU", "writer/lz4", "ingest CPU", "ingest/lz4")
@@ -63,9 +67,9 @@ enum StoreBenchmark {
                     Contender(name: "writer") { input, output in
                         (ChildProcess.selfPath, ["segment-write", "--input", input, "--store", output])
                     },
-                    Contender(name: "ingest") { input, output in (navlog, ["ingest", input, "--store", output]) },
                 ]
-                var wrote = "?"
+                if timesIngest { contenders.append(Contender(name: "ingest") { input, output in (navlog, ["ingest", input, "--store", output]) }) }
+                let wrote = timesIngest ? layout : "\(layout), not timed"
                 for round in 0...options.runs {
                     for k in contenders.indices {
                         let output = "\(work)/\(contenders[k].name)"
@@ -79,21 +83,22 @@ enum StoreBenchmark {
                         }
                         contenders[k].peakRSS = max(contenders[k].peakRSS, child.peakRSS)
                         contenders[k].bytes = allocatedBytes(output)
-                        if contenders[k].name == "ingest" { wrote = access(output + "/navlog-store", F_OK) == 0 ? "segments" : "v1 layout" }
                     }
                 }
                 let size = fileSize(input)
-                let (l, w, g) = (contenders[0], contenders[1], contenders[2])
+                let (l, w) = (contenders[0], contenders[1])
+                let g = timesIngest ? contenders[2] : Contender(name: "ingest") { _, _ in ("", []) }
                 let lt = Timings.median(l.seconds), wt = Timings.median(w.seconds), gt = Timings.median(g.seconds)
                 table.add(corpus.name, system, "\(events)", format(Double(size) / 1e6, digits: 0),
                           megabytesPerSecond(size, lt), megabytesPerSecond(size, wt), against(lt / wt, speedTarget, atLeast: true),
-                          megabytesPerSecond(size, gt), against(lt / gt, speedTarget, atLeast: true),
+                          timesIngest ? megabytesPerSecond(size, gt) : "–", timesIngest ? against(lt / gt, speedTarget, atLeast: true) : "–",
                           against(Double(w.bytes) / Double(l.bytes), sizeTarget, atLeast: false),
-                          against(Double(g.bytes) / Double(l.bytes), sizeTarget, atLeast: false),
-                          rss(w.peakRSS), rss(g.peakRSS), wrote)
+                          timesIngest ? against(Double(g.bytes) / Double(l.bytes), sizeTarget, atLeast: false) : "–",
+                          rss(w.peakRSS), timesIngest ? rss(g.peakRSS) : "–", wrote)
                 cpuTable.add(corpus.name, system, megabytesPerSecond(size, Timings.median(l.cpu)),
                              megabytesPerSecond(size, Timings.median(w.cpu)), format(Timings.median(l.cpu) / Timings.median(w.cpu), digits: 2),
-                             megabytesPerSecond(size, Timings.median(g.cpu)), format(Timings.median(l.cpu) / Timings.median(g.cpu), digits: 2))
+                             timesIngest ? megabytesPerSecond(size, Timings.median(g.cpu)) : "–",
+                             timesIngest ? format(Timings.median(l.cpu) / Timings.median(g.cpu), digits: 2) : "–")
                 print("  \(corpus.name) \(system): wall lz4 \(seconds(l.seconds)) writer \(seconds(w.seconds)) ingest \(seconds(g.seconds)); "
                       + "CPU lz4 \(seconds(l.cpu)) writer \(seconds(w.cpu)) ingest \(seconds(g.cpu)); "
                       + "du lz4 \(l.bytes) writer \(w.bytes) ingest \(g.bytes)")
@@ -104,6 +109,20 @@ enum StoreBenchmark {
         cpuTable.print()
         print("speed: MB of NDJSON per second of wall time; ratios are lz4 -1's time over the program's (target ≥ \(speedTarget)); "
               + "size: du of the store over du of the .lz4 (target ≤ \(sizeTarget)); RSS: peak, target ≤ \(rssTarget >> 20) MiB")
+    }
+
+    /// What `navlog ingest` writes: `segments` (a store with the
+    /// `navlog-store` manifest) or `v1 layout` (one `.navlog` per session),
+    /// found by ingesting one event.
+    static func ingestLayout(_ navlog: String, corpora: String) throws(BenchmarkFailure) -> String {
+        let probe = "\(corpora)/probe-\(getpid())"
+        defer { removeRecursively(probe); unlink(probe + ".ndjson") }
+        let line = #"{"seq":1,"session":"probe","t":"2026-11-20T10:00:00.000Z","type":"session.start"}"# + "\n"
+        guard let file = fopen(probe + ".ndjson", "w") else { throw BenchmarkFailure("cannot write \(probe).ndjson") }
+        fputs(line, file)
+        fclose(file)
+        _ = try ChildProcess.runChecked(navlog, ["ingest", probe + ".ndjson", "--store", probe])
+        return access(probe + "/navlog-store", F_OK) == 0 ? "segments" : "v1 layout"
     }
 
     /// `0.62 met` / `0.41 missed`.
