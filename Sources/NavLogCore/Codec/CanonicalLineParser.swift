@@ -54,6 +54,9 @@ struct CanonicalLineParser {
     var hasUnknownMember = false
     /// Where `tabs.define`'s `tabs` array is, brackets included (summarizing).
     var tabs: Range<Int>?
+    /// Whether a `state.restore` line is summarized too, its state checked
+    /// by ``restoredState()`` (``summarize(_:storage:checksRestoredState:)``).
+    var checksRestoredState = false
 
     /// The event of a canonical line, or `nil` when the line is not in the
     /// layout this path knows (the general parser then decides).
@@ -70,12 +73,19 @@ struct CanonicalLineParser {
     /// The summary of a canonical line, or `nil` when the line is not in the
     /// layout this path knows or has no `seq` (the caller then parses it to
     /// an ``Event``).
+    ///
+    /// With `checksRestoredState`, of a `state.restore` line too when its
+    /// state is one ``restoredState()`` checks: a summary read for its seq,
+    /// `t` and session only (such a line is not canonical, and its summary
+    /// is not folded).
     @inline(__always)
-    static func summarize(_ line: UnsafeRawBufferPointer, storage: LineParserStorage) -> CanonicalLineSummary? {
+    static func summarize(_ line: UnsafeRawBufferPointer, storage: LineParserStorage,
+                          checksRestoredState: Bool = false) -> CanonicalLineSummary? {
         guard line.count >= 2, let start = line.baseAddress else { return nil }
         if !storage.routeData.isEmpty { storage.routeData.removeAll(keepingCapacity: true) }
         var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
                                          storage: storage, summarizing: true)
+        parser.checksRestoredState = checksRestoredState
         guard parser.scan() else { return nil }
         return parser.summary()
     }
@@ -162,6 +172,8 @@ struct CanonicalLineParser {
                     guard let v = routeArray() else { return false }
                     storage.keepParsed { $0.routes = v }
                 }
+            case .state where checksRestoredState:
+                guard restoredState() else { return false }
             case .tabs where summarizing:
                 guard let range = stringArray() else { return false }
                 tabs = range

@@ -9,6 +9,17 @@ extension EventLineParser {
         return CanonicalLineParser.summarize(line, storage: storage)
     }
 
+    /// The summary of `line` as ``summarize(_:)`` makes it, or of a
+    /// `state.restore` line whose state the fast path checks (it means the
+    /// seq, `t` and session ``parse(_:)`` reads): for a reader that needs no
+    /// more of the line than those and that it is valid — the segment
+    /// writer. Such a line is not canonical: its summary is never folded.
+    @inline(__always)
+    package mutating func key(_ line: UnsafeRawBufferPointer) -> CanonicalLineSummary? {
+        guard storage.usesFastPath, line.count <= EventParser.maxLineBytes else { return nil }
+        return CanonicalLineParser.summarize(line, storage: storage, checksRestoredState: true)
+    }
+
     /// Folds the event that `summary`, of `line` (the line last summarized),
     /// stands for into `projector`'s state: the same change as
     /// `projector.apply(event)` with the event ``parse(_:)`` reads from
