@@ -37,27 +37,30 @@ public final class SegmentWriter {
 
     public let store: SegmentStore
     public let options: SegmentWriterOptions
-    public private(set) var counts = Counts()
+    @exclusivity(unchecked) public private(set) var counts = Counts()
     /// What opening the store cut from a torn tail.
     public var recoveries: [SegmentRecovery] { appender.recoveries }
 
     let catalog: SegmentCatalog
     private let appender: SegmentAppender
-    private var sessions = WriterSessionTable()
+    // Fields every line touches are `@exclusivity(unchecked)`: only the
+    // caller's thread uses them (a commit's thread has its own), and their
+    // checks cost the writer ~8 % of its instructions.
+    @exclusivity(unchecked) private var sessions = WriterSessionTable()
     /// Whether a session not held may be stored (read back then).
-    private var stored: StoredSessionFilter
+    @exclusivity(unchecked) private var stored: StoredSessionFilter
     /// The pending lines of every session, back to back.
-    private var arena = ByteBuffer(capacity: 1 << 20)
+    @exclusivity(unchecked) private var arena = ByteBuffer(capacity: 1 << 20)
     /// The arena of the commit before the one in flight, kept for the next.
     private var spareArena: ByteBuffer?
-    private var fold = SessionFold()
-    private var closed = false
+    @exclusivity(unchecked) private var fold = SessionFold()
+    @exclusivity(unchecked) private var closed = false
     /// Compresses every commit, on the commit's thread.
     private let encoder: LZ4FrameEncoder
     /// The commit being written, and its sessions.
     private var inFlight: (commit: CommitInFlight, sessions: [WriterSession])?
     /// Why a commit failed: the writer takes nothing more then.
-    private var failure: SegmentStoreError?
+    @exclusivity(unchecked) private var failure: SegmentStoreError?
 
     /// A writer on `store`, which must have been opened (or created) for
     /// writing. Walks the store and cuts a torn tail of its last segment.
@@ -109,6 +112,7 @@ public final class SegmentWriter {
             counts.duplicates += 1
             return .duplicate
         }
+        if session.pending.isEmpty { session.pending.reserveCapacity(8) }
         session.pending.append((arena.count, line.count, facts.seq, facts.t))
         arena.appendLine(line)
         session.lastSeq = facts.seq
