@@ -47,6 +47,8 @@ public final class SegmentWriter {
     // caller's thread uses them (a commit's thread has its own), and their
     // checks cost the writer ~8 % of its instructions.
     @exclusivity(unchecked) private var sessions = WriterSessionTable()
+    /// The sessions with pending lines, in the order they got their first.
+    @exclusivity(unchecked) private var gathered: [WriterSession] = []
     /// Whether a session not held may be stored (read back then).
     @exclusivity(unchecked) private var stored: StoredSessionFilter
     /// The pending lines of every session, back to back.
@@ -112,7 +114,10 @@ public final class SegmentWriter {
             counts.duplicates += 1
             return .duplicate
         }
-        if session.pending.isEmpty { session.pending.reserveCapacity(8) }
+        if session.pending.isEmpty {
+            session.pending.reserveCapacity(8)
+            gathered.append(session)
+        }
         session.pending.append((arena.count, line.count, facts.seq, facts.t))
         arena.appendLine(line)
         session.lastSeq = facts.seq
@@ -177,7 +182,7 @@ public final class SegmentWriter {
     private func startCommit() throws(SegmentStoreError) {
         if let failure { throw failure }
         try land()
-        let active = sessions.all.filter { !$0.pending.isEmpty }.sorted { $0.key < $1.key }
+        let active = gathered.sorted { $0.key < $1.key }
         guard !active.isEmpty else {
             if sessions.count > options.sessionsKept { sessions.keepOnly([]) }
             return
@@ -185,6 +190,7 @@ public final class SegmentWriter {
         for session in active where session.foldsInCommit(interval: options.checkpointInterval) {
             try session.catchUp(from: catalog)
         }
+        gathered.removeAll(keepingCapacity: true)
         var builder = CommitBuilder(number: catalog.lastCommitNumber + 1, options: options)
         for session in active { builder.add(session, arena: arena) }
         inFlight = (CommitInFlight(builder.finish(), arena: arena, appender: appender, encoder: encoder), active)
