@@ -1,5 +1,4 @@
 import Testing
-import NavLogSample
 @testable import NavLogCore
 
 /// `EventLineParser.key(_:)`, the segment writer's read of a line: a
@@ -36,13 +35,7 @@ struct RestoredStateKeyTests {
 
     /// Generated lines of many short sessions (a restore is often the second event).
     static func generatedLines() -> [(Event, [UInt8])] {
-        let generator = SampleGenerator(.init(sessions: 600, seed: 29, eventsPerSession: 2...8, interleave: true))
-        var writer = CanonicalWriter()
-        return generator.events().map { event in
-            writer.reset()
-            writer.write(event)
-            return (event, writer.bytes)
-        }
+        CanonicalLineCheckTests.generatedLines(sessions: 600, seed: 29, eventsPerSession: 2...8)
     }
 
     @Test func generatedRestoresHaveKeys() {

@@ -55,6 +55,7 @@ extension CanonicalLineParser {
     }
 
     /// `{}` or `{"K":V,…}` at `i`, keys ascending, each value read by `member` given its key.
+    @inline(__always)
     mutating func members(_ member: (inout CanonicalLineParser, Range<Int>) -> Bool) -> Bool {
         guard i < n, base[i] == UInt8(ascii: "{") else { return false }
         i += 1
@@ -81,6 +82,7 @@ extension CanonicalLineParser {
     }
 
     /// `[]` or `[E,…]` at `i`, each element read by `element`.
+    @inline(__always)
     mutating func elements(_ element: (inout CanonicalLineParser) -> Bool) -> Bool {
         guard i < n, base[i] == UInt8(ascii: "[") else { return false }
         i += 1

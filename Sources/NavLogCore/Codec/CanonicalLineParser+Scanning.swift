@@ -180,21 +180,6 @@ extension CanonicalLineParser {
     /// `[]` or `[ROUTE,ROUTE,…]` at `i`, each route read by `element`.
     @inline(__always)
     mutating func routeList(_ element: (inout CanonicalLineParser) -> Bool) -> Bool {
-        guard i < n, base[i] == UInt8(ascii: "[") else { return false }
-        i += 1
-        if i < n, base[i] == UInt8(ascii: "]") {
-            i += 1
-            return true
-        }
-        while true {
-            guard element(&self), i < n else { return false }
-            if base[i] == UInt8(ascii: ",") {
-                i += 1
-                continue
-            }
-            guard base[i] == UInt8(ascii: "]") else { return false }
-            i += 1
-            return true
-        }
+        elements(element)
     }
 }
