@@ -5,11 +5,12 @@ import Darwin
 #endif
 
 /// A finished child process: how long it took (wall, from spawn to reaped),
-/// its peak RSS (from `wait4`'s rusage) and exit status.
+/// its peak RSS and CPU time (user and system, from `wait4`'s rusage) and exit status.
 struct ChildRun {
     var seconds: Double
     var peakRSS: Int
     var status: Int32
+    var cpuSeconds: Double = 0
 }
 
 /// Runs real programs the way a user would, timing the whole process.
@@ -34,10 +35,11 @@ enum ChildProcess {
             throw BenchmarkFailure("cannot run \(path) through the probe (status \(direct.status))")
         }
         let fields = text.split(separator: " ")
-        guard fields.count == 3, let seconds = Double(fields[0]), let rss = Int(fields[1]), let status = Int32(fields[2]) else {
+        guard fields.count == 4, let seconds = Double(fields[0]), let rss = Int(fields[1]), let status = Int32(fields[2]),
+              let cpu = Double(fields[3]) else {
             throw BenchmarkFailure("bad probe result: \(text)")
         }
-        return ChildRun(seconds: seconds, peakRSS: rss, status: status)
+        return ChildRun(seconds: seconds, peakRSS: rss, status: status, cpuSeconds: cpu)
     }
 
     /// The peak RSS of `path args…` as GNU time reports it (`/usr/bin/time -f %M`),
@@ -60,13 +62,13 @@ enum ChildProcess {
 
     /// The probe: `navlog-bench --probe-child RESULT PROGRAM ARGS…` runs
     /// PROGRAM with this process's standard input and output, and writes
-    /// `seconds peakRSSBytes status` to RESULT. Returns its exit status.
+    /// `seconds peakRSSBytes status cpuSeconds` to RESULT. Returns its exit status.
     static func probeMain(_ arguments: [String]) -> Int32 {
         guard arguments.count >= 2 else { return 2 }
         do {
             let run = try spawnAndWait(arguments[1], Array(arguments.dropFirst(2)), stdoutPath: nil, stdinPath: nil)
             guard let f = fopen(arguments[0], "w") else { return 2 }
-            fputs("\(run.seconds) \(run.peakRSS) \(run.status)", f)
+            fputs("\(run.seconds) \(run.peakRSS) \(run.status) \(run.cpuSeconds)", f)
             fclose(f)
             return 0
         } catch {
@@ -104,7 +106,9 @@ enum ChildProcess {
         }
         let seconds = monotonicSeconds() - start
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return ChildRun(seconds: seconds, peakRSS: maxRSSBytes(usage), status: exitStatus)
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return ChildRun(seconds: seconds, peakRSS: maxRSSBytes(usage), status: exitStatus, cpuSeconds: cpu)
     }
 
     /// Like ``run(_:_:stdoutPath:stdinPath:)`` but fails unless the exit status is 0.

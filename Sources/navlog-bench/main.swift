@@ -33,6 +33,7 @@ let suites: [BenchmarkSuite] = [
     },
     SegmentWriteBenchmark.suite,
     StoreLookupBenchmark.suite,
+    StoreBenchmark.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -25,8 +25,9 @@ struct CanonicalLineCheckTests {
         return parser.lastLineIsCanonical
     }
 
-    static func generatedLines() -> [(Event, [UInt8])] {
-        let generator = SampleGenerator(.init(sessions: 30, seed: 23, eventsPerSession: 50...400, interleave: true))
+    static func generatedLines(sessions: Int = 30, seed: UInt64 = 23,
+                               eventsPerSession: ClosedRange<Int> = 50...400) -> [(Event, [UInt8])] {
+        let generator = SampleGenerator(.init(sessions: sessions, seed: seed, eventsPerSession: eventsPerSession, interleave: true))
         var writer = CanonicalWriter()
         return generator.events().map { event in
             writer.reset()

@@ -53,29 +53,7 @@ extension CanonicalLineParser {
     /// ``metaObject()`` then checks by writing it again.
     mutating func flatMetaObject() -> Bool {
         let start = i
-        guard i < n, base[i] == UInt8(ascii: "{") else { return false }
-        i += 1
-        if i < n, base[i] == UInt8(ascii: "}") {
-            i += 1
-            return true
-        }
-        var previous: Range<Int>? = nil
-        while true {
-            guard let key = string(), i + 1 < n, base[i] == UInt8(ascii: ":"),
-                  previous.map({ ascending($0, key) }) ?? true
-            else { break }
-            previous = key
-            i += 1
-            guard plainScalar() else { break }
-            guard i < n else { break }
-            if base[i] == UInt8(ascii: ",") {
-                i += 1
-                continue
-            }
-            guard base[i] == UInt8(ascii: "}") else { break }
-            i += 1
-            return true
-        }
+        if members({ parser, _ in parser.plainScalar() }) { return true }
         i = start
         return false
     }

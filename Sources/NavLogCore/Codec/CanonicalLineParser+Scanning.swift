@@ -58,6 +58,29 @@ extension CanonicalLineParser {
         return value
     }
 
+    /// `[]` or `["S","S",…]` at `i`, each string as ``string()`` reads it:
+    /// the range of the array, brackets included, with `i` moved past it.
+    @inline(__always)
+    mutating func stringArray() -> Range<Int>? {
+        let start = i
+        guard i < n, base[i] == UInt8(ascii: "[") else { return nil }
+        i += 1
+        if i < n, base[i] == UInt8(ascii: "]") {
+            i += 1
+            return start..<i
+        }
+        while true {
+            guard string() != nil, i < n else { return nil }
+            if base[i] == UInt8(ascii: ",") {
+                i += 1
+                continue
+            }
+            guard base[i] == UInt8(ascii: "]") else { return nil }
+            i += 1
+            return start..<i
+        }
+    }
+
     /// A non-empty string of printable ASCII without escapes at `i`: the
     /// range of its characters, with `i` moved past its closing quote.
     @inline(__always)
@@ -157,21 +180,6 @@ extension CanonicalLineParser {
     /// `[]` or `[ROUTE,ROUTE,…]` at `i`, each route read by `element`.
     @inline(__always)
     mutating func routeList(_ element: (inout CanonicalLineParser) -> Bool) -> Bool {
-        guard i < n, base[i] == UInt8(ascii: "[") else { return false }
-        i += 1
-        if i < n, base[i] == UInt8(ascii: "]") {
-            i += 1
-            return true
-        }
-        while true {
-            guard element(&self), i < n else { return false }
-            if base[i] == UInt8(ascii: ",") {
-                i += 1
-                continue
-            }
-            guard base[i] == UInt8(ascii: "]") else { return false }
-            i += 1
-            return true
-        }
+        elements(element)
     }
 }

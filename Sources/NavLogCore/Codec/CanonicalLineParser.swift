@@ -17,7 +17,8 @@ import Musl
 /// a leading `"data":…` written canonically, if any), and a
 /// `meta` object of little depth exactly as the writer writes it. Every
 /// event kind is covered but `tabs.define`, `state.restore` and
-/// `session.start` with `app` or `device`; route `data` deeper than a few
+/// `session.start` with `app` or `device` (a summary covers those two
+/// but `state.restore`, which is never canonical); route `data` deeper than a few
 /// levels or not written canonically, fields a kind does not define, and
 /// anything else outside that layout are left to the general parser (``parse(_:storage:)`` returns `nil`), as is every
 /// line the general parser would refuse. So a line it reads is one the
@@ -51,6 +52,11 @@ struct CanonicalLineParser {
     var routeCount = 0
     /// Whether the line has a member whose key navlog does not know (summarizing).
     var hasUnknownMember = false
+    /// Where `tabs.define`'s `tabs` array is, brackets included (summarizing).
+    var tabs: Range<Int>?
+    /// Whether a `state.restore` line is summarized too, its state checked
+    /// by ``restoredState()`` (``summarize(_:storage:checksRestoredState:)``).
+    var checksRestoredState = false
 
     /// The event of a canonical line, or `nil` when the line is not in the
     /// layout this path knows (the general parser then decides).
@@ -67,12 +73,19 @@ struct CanonicalLineParser {
     /// The summary of a canonical line, or `nil` when the line is not in the
     /// layout this path knows or has no `seq` (the caller then parses it to
     /// an ``Event``).
+    ///
+    /// With `checksRestoredState`, of a `state.restore` line too when its
+    /// state is one ``restoredState()`` checks: a summary read for its seq,
+    /// `t` and session only (such a line is not canonical, and its summary
+    /// is not folded).
     @inline(__always)
-    static func summarize(_ line: UnsafeRawBufferPointer, storage: LineParserStorage) -> CanonicalLineSummary? {
+    static func summarize(_ line: UnsafeRawBufferPointer, storage: LineParserStorage,
+                          checksRestoredState: Bool = false) -> CanonicalLineSummary? {
         guard line.count >= 2, let start = line.baseAddress else { return nil }
         if !storage.routeData.isEmpty { storage.routeData.removeAll(keepingCapacity: true) }
         var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
                                          storage: storage, summarizing: true)
+        parser.checksRestoredState = checksRestoredState
         guard parser.scan() else { return nil }
         return parser.summary()
     }
@@ -159,6 +172,14 @@ struct CanonicalLineParser {
                     guard let v = routeArray() else { return false }
                     storage.keepParsed { $0.routes = v }
                 }
+            case .state where checksRestoredState:
+                guard restoredState() else { return false }
+            case .tabs where summarizing:
+                guard let range = stringArray() else { return false }
+                tabs = range
+            case .app where summarizing, .device where summarizing:
+                // `session.start`'s objects: checked as `meta` is, not kept (the fold has no use for them).
+                guard flatMetaObject() || metaObject() != nil else { return false }
             case .meta:
                 if summarizing {
                     guard flatMetaObject() || metaObject() != nil else { return false }
@@ -209,7 +230,8 @@ struct CanonicalLineParser {
         // whose key navlog does not know is kept, as it is, by a kind navlog
         // does not know either (its event keeps it in `extra`, and nothing
         // of it reaches the state). A kind whose required fields this path
-        // does not read (`tabs.define`, `state.restore`) never gets here.
+        // does not read (`state.restore`; `tabs.define` but when
+        // summarizing) never gets here.
         guard spec.requiredMask & ~present == 0, present & ~(spec.mask | CanonicalKey.commonMask) == 0,
               !hasUnknownMember || tag == .other
         else { return nil }
@@ -238,7 +260,8 @@ struct CanonicalLineParser {
             tag: tag, seq: seq, t: t, session: sessionRange, scene: range(.scene),
             name: tag == .other ? typeRange : spec.textKey.flatMap { range($0) },
             column: column, visibility: visibility, style: style, sizeClass: sizeClass,
-            count: present & CanonicalKey.count.bit != 0 ? count : nil, hidden: hidden, routes: 0..<routeCount)
+            count: present & CanonicalKey.count.bit != 0 ? count : nil, hidden: hidden, routes: 0..<routeCount,
+            tabs: tabs)
     }
 
     /// The event of a scanned line whose summary is `s` (`storage` is the parser's).
@@ -270,7 +293,7 @@ struct CanonicalLineParser {
         case .split_visibility: kind = .splitVisibility(split: string(s.name!), visibility: s.visibility!)
         case .layout_change: kind = .layoutChange(sizeClass: s.sizeClass!)
         case .other: kind = .other(type: String(decoding: UnsafeRawBufferPointer(rebasing: b[s.name!]), as: UTF8.self))
-        case .tabs_define, .state_restore: preconditionFailure("no summary is made of this kind")
+        case .tabs_define, .state_restore: preconditionFailure("no event is built here of this kind")
         }
         // Short ids come from the name cache (interleaved sessions miss the
         // parser's one-entry memory of the last session).

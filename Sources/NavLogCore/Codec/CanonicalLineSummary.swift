@@ -42,6 +42,9 @@ package struct CanonicalLineSummary {
     /// The route values of `value`, `path` or `selection`: indices into the
     /// parser's route ranges.
     let routes: Range<Int>
+    /// `tabs.define`'s `tabs` array, brackets included: strings without
+    /// escapes, so each name is what lies between two quotes.
+    let tabs: Range<Int>?
 
     /// Whether the event is a `session.end`.
     package var endsSession: Bool { tag == .session_end }

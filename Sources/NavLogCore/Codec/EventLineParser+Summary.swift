@@ -9,6 +9,17 @@ extension EventLineParser {
         return CanonicalLineParser.summarize(line, storage: storage)
     }
 
+    /// The summary of `line` as ``summarize(_:)`` makes it, or of a
+    /// `state.restore` line whose state the fast path checks (it means the
+    /// seq, `t` and session ``parse(_:)`` reads): for a reader that needs no
+    /// more of the line than those and that it is valid — the segment
+    /// writer. Such a line is not canonical: its summary is never folded.
+    @inline(__always)
+    package mutating func key(_ line: UnsafeRawBufferPointer) -> CanonicalLineSummary? {
+        guard storage.usesFastPath, line.count <= EventParser.maxLineBytes else { return nil }
+        return CanonicalLineParser.summarize(line, storage: storage, checksRestoredState: true)
+    }
+
     /// Folds the event that `summary`, of `line` (the line last summarized),
     /// stands for into `projector`'s state: the same change as
     /// `projector.apply(event)` with the event ``parse(_:)`` reads from
@@ -68,9 +79,26 @@ extension EventLineParser {
             _ = projector.changeScene(scene) { scene, _ in scene.dismiss(summary.name.map(string)) }
         case .layout_change:
             _ = projector.changeScene(scene) { scene, _ in scene.sizeClass = summary.sizeClass!; return nil }
-        case .tabs_define, .state_restore:
+        case .tabs_define:
+            let order = tabNames(summary.tabs!, in: line)
+            _ = projector.changeScene(scene) { scene, _ in scene.tabs.define(order); return nil }
+        case .state_restore:
             preconditionFailure("no summary is made of this kind")
         }
         _ = projector.finish(nil, wasEnded: wasEnded)
+    }
+
+    /// The names of a `tabs` array at `range` of `line` (as the fast path
+    /// read it: `[]` or `["A","B",…]`, no escapes, no name empty).
+    private func tabNames(_ range: Range<Int>, in line: UnsafeRawBufferPointer) -> [String] {
+        var names: [String] = []
+        var k = range.lowerBound + 1
+        while k < range.upperBound - 1 {
+            var close = k + 1
+            while line[close] != UInt8(ascii: "\"") { close += 1 }
+            names.append(storage.names.string(UnsafeRawBufferPointer(rebasing: line[(k + 1)..<close])))
+            k = close + 2
+        }
+        return names
     }
 }

@@ -36,7 +36,7 @@ struct SessionFold {
 
     /// The line's seq, `t` and session id; `nil` when it is not a valid event with a seq.
     mutating func key(_ line: UnsafeRawBufferPointer) -> LineKey? {
-        if let summary = parser.summarize(line) {
+        if let summary = parser.key(line) {
             return LineKey(seq: summary.seq, t: summary.t.milliseconds, id: .inLine(summary.session))
         }
         guard let event = try? parser.parse(line), event.seq > 0 else { return nil }

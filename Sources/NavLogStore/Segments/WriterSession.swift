@@ -4,12 +4,15 @@ import NavLogCore
 /// §8): its key, last seq and position, the lines it has accepted for the
 /// commit being gathered and, only once the session reaches a checkpoint,
 /// its chain and state (a short session is never folded).
+///
+/// Its fields every line touches are `@exclusivity(unchecked)`: only the
+/// writer's (caller's) thread uses a session.
 final class WriterSession {
     let key: SessionKey
     /// The last accepted seq (stored or pending; 0 when none).
-    var lastSeq: Int
+    @exclusivity(unchecked) var lastSeq: Int
     /// Events stored (pending ones not counted).
-    var count: Int
+    @exclusivity(unchecked) var count: Int
     /// The chain hash at ``count`` when ``folded``.
     var chain: UInt64
     /// The state after ``count`` events when ``folded``.
@@ -17,11 +20,11 @@ final class WriterSession {
     /// Whether ``chain`` and ``state`` are those at ``count``.
     var folded: Bool
     /// The last stored seq (the pending lines follow it).
-    var storedSeq: Int
+    @exclusivity(unchecked) var storedSeq: Int
     /// Pending lines: where each is in the writer's arena, its seq and `t`.
-    var pending: [(start: Int, length: Int, seq: Int, t: Int64)] = []
+    @exclusivity(unchecked) var pending: [(start: Int, length: Int, seq: Int, t: Int64)] = []
     /// The next session held with the same id hash (``WriterSessionTable``).
-    var sameHash: WriterSession?
+    @exclusivity(unchecked) var sameHash: WriterSession?
 
     /// A session with nothing stored.
     init(key: SessionKey) {

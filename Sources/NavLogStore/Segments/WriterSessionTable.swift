@@ -32,17 +32,6 @@ struct WriterSessionTable {
         count += 1
     }
 
-    /// Every session held.
-    var all: [WriterSession] {
-        var sessions: [WriterSession] = []
-        sessions.reserveCapacity(count)
-        for first in byHash.values {
-            var session: WriterSession? = first
-            while let s = session { sessions.append(s); session = s.sameHash }
-        }
-        return sessions
-    }
-
     /// Forgets every session but `kept`.
     mutating func keepOnly(_ kept: [WriterSession]) {
         byHash.removeAll()

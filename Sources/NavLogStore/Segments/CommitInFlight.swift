@@ -1,0 +1,41 @@
+/// One commit being compressed, written and synced on its own thread while
+/// the writer gathers the next one (at most one at a time): the plan, the
+/// arena holding its lines and the appender are the thread's until
+/// ``land()`` has joined it; the writer touches none of them meanwhile.
+final class CommitInFlight: @unchecked Sendable {
+    /// What the thread did: the commit as appended (its segment, index and
+    /// where the index is), or why not.
+    typealias Landed = (segment: Int, index: CommitIndex, location: CommitIndexLocation)
+
+    /// The arena the commit's lines are in (the writer's again once landed).
+    let arena: ByteBuffer
+    private let plan: CommitPlan
+    private let appender: SegmentAppender
+    private let encoder: LZ4FrameEncoder
+    private var result: Result<Landed, SegmentStoreError>?
+    private var thread: WorkerThread?
+
+    /// Starts writing `plan` (its lines in `arena`) through `appender` on a new thread.
+    init(_ plan: CommitPlan, arena: ByteBuffer, appender: SegmentAppender, encoder: LZ4FrameEncoder) {
+        self.plan = plan
+        self.arena = arena
+        self.appender = appender
+        self.encoder = encoder
+        thread = WorkerThread { [self] in result = Result { () throws(SegmentStoreError) in try write() } }
+    }
+
+    /// On the thread: the commit at the end of the current segment (or a new one), synced.
+    private func write() throws(SegmentStoreError) -> Landed {
+        let (segment, offset) = try appender.prepare()
+        let (bytes, index, location) = try plan.encode(base: offset, encoder: encoder, arena: arena)
+        try appender.append(bytes.bytes, index: location)
+        return (segment, index, location)
+    }
+
+    /// Waits for the thread and gives what it did.
+    func land() throws(SegmentStoreError) -> Landed {
+        thread?.join()
+        thread = nil
+        return try result!.get()
+    }
+}
