@@ -38,4 +38,25 @@ struct SegmentWriterLookupTests {
         #expect(report.problems == [])
         #expect(report.events == Self.sessions.reduce(0) { $0 + $1.lines.count })
     }
+
+    @Test("A re-sent long session is read back once per batch, not once per event")
+    func aResentSessionIsReadBackInBatches() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("store")
+        let session = segmentSessions(1, maxEvents: 1_500, seed: 9)[0]
+        let writer = try SegmentWriter(store: SegmentStore.create(at: path), options: Self.options)
+        for line in session.lines { try writer.add(line) }
+        try writer.close()
+        let reader = try SegmentReader(store: SegmentStore.open(at: path))
+        #expect(try reader.lines(of: session.id) == session.lines)
+        let blocks = reader.blocksDecompressed
+        #expect(blocks > 20)
+
+        let again = try SegmentWriter(store: SegmentStore.open(at: path, writing: true), options: Self.options)
+        for line in session.lines { #expect(try again.add(line) == .duplicate) }
+        try again.close()
+        #expect(again.counts.duplicates == session.lines.count)
+        // Once to resume the session, once for the duplicates (one batch): not once per event.
+        #expect(again.catalog.blocksDecompressed <= 3 * blocks)
+    }
 }

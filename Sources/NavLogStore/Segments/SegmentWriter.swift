@@ -61,6 +61,11 @@ public final class SegmentWriter {
     private let encoder: LZ4FrameEncoder
     /// The commit being written, and its sessions.
     private var inFlight: (commit: CommitInFlight, sessions: [WriterSession])?
+    /// Sessions holding stored lines read back for duplicate checks, and those lines' bytes.
+    private var readBackHolders: [WriterSession] = []
+    private var readBackBytes = 0
+    /// The most bytes of read-back lines kept over all sessions (a re-sent input is checked in bounded memory).
+    static let readBackBudget = 32 << 20
     /// Why a commit failed: the writer takes nothing more then.
     @exclusivity(unchecked) private var failure: SegmentStoreError?
 
@@ -105,7 +110,7 @@ public final class SegmentWriter {
             var existing = try pendingLine(session, seq: facts.seq)
             if existing == nil {
                 try land()
-                existing = try session.storedLine(seq: facts.seq, in: catalog)
+                existing = try storedLine(session, seq: facts.seq)
             }
             guard let existing else {
                 throw .seqNotIncreasing(session: session.key.string, seq: facts.seq, last: session.lastSeq)
@@ -124,6 +129,23 @@ public final class SegmentWriter {
         counts.stored += 1
         if arena.count >= options.commitTarget { try startCommit() }
         return .stored
+    }
+
+    /// The stored line of `session` at `seq`, read back through its cache;
+    /// when the caches of all sessions pass ``readBackBudget`` bytes, they are emptied first.
+    private func storedLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> [UInt8]? {
+        if readBackBytes > Self.readBackBudget {
+            for held in readBackHolders { held.dropReadBack() }
+            readBackHolders.removeAll()
+            readBackBytes = 0
+        }
+        let before = session.readBackBytes
+        let line = try session.storedLine(seq: seq, in: catalog)
+        if session.readBackBytes != before {
+            if before == 0 { readBackHolders.append(session) }
+            readBackBytes += session.readBackBytes - before
+        }
+        return line
     }
 
     /// The last seq of session `id` stored or accepted so far (0 when none):

@@ -81,15 +81,52 @@ final class WriterSession {
         folded = true
     }
 
-    /// The stored line of this session at `seq`, or `nil` when none is stored.
+    /// Stored lines read back for duplicate checks: every stored line with
+    /// a seq in ``readBackSeqs``, in seq order. A cache, so that a re-sent
+    /// session is read back once per batch rather than once per event; the
+    /// writer empties it when all sessions' read-back bytes pass its budget.
+    private(set) var readBack: [(seq: Int, line: [UInt8])] = []
+    private var readBackSeqs: ClosedRange<Int>?
+    /// The bytes of the lines in ``readBack``.
+    private(set) var readBackBytes = 0
+
+    /// The most bytes of stored lines one read back keeps.
+    static let readBackBatch = 256 << 10
+
+    /// The stored line of this session at `seq`, or `nil` when none is
+    /// stored: from ``readBack`` when it covers `seq`, else read back from
+    /// the store with the lines after it (up to ``readBackBatch`` bytes).
     func storedLine(seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) -> [UInt8]? {
+        if readBackSeqs?.contains(seq) != true { try readBack(from: seq, in: catalog) }
+        guard readBackSeqs?.contains(seq) == true else { return nil }
+        var lo = 0, hi = readBack.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if readBack[mid].seq < seq { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < readBack.count && readBack[lo].seq == seq ? readBack[lo].line : nil
+    }
+
+    /// Fills ``readBack`` with the stored lines from `seq` on.
+    private func readBack(from seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) {
+        dropReadBack()
         var fold = SessionFold()
-        var found: [UInt8]?
+        var last: Int?
         try catalog.forEachLine(of: key) { line, _ in
             guard let lineSeq = fold.facts(line)?.seq else { return true }
-            if lineSeq == seq { found = Array(line) }
-            return lineSeq < seq
+            guard lineSeq >= seq else { return true }
+            readBack.append((lineSeq, Array(line)))
+            readBackBytes += line.count
+            last = lineSeq
+            return readBackBytes < Self.readBackBatch
         }
-        return found
+        if let last { readBackSeqs = seq...last }
+    }
+
+    /// Forgets what was read back.
+    func dropReadBack() {
+        readBack = []
+        readBackSeqs = nil
+        readBackBytes = 0
     }
 }
