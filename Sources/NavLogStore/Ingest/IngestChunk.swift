@@ -24,7 +24,7 @@ final class IngestChunk: @unchecked Sendable {
         /// Not an acceptable event.
         case rejected(Refusal)
         /// A canonical line with its seq, stored as it is: its session's bytes are at `session`.
-        case canonical(session: Range<Int>, t: Timestamp)
+        case canonical(session: Range<Int>, seq: Int, t: Timestamp)
         /// Any other acceptable line, as its event (numbered and written canonically when stored).
         case event(Event)
     }
@@ -102,7 +102,7 @@ final class IngestValidator: @unchecked Sendable {
     /// What line `text` (within the length limit) is.
     static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser) -> IngestChunk.Verdict {
         if NDJSONLineReader.isBlank(text) { return .blank }
-        if let summary = parser.summarize(text) { return .canonical(session: summary.session, t: summary.t) }
+        if let summary = parser.summarize(text) { return .canonical(session: summary.session, seq: summary.seq, t: summary.t) }
         let event: Event
         do throws(EventParseError) { event = try parser.parse(text, tryingFastPath: false) } catch {
             return .rejected(.line(error))
@@ -110,7 +110,7 @@ final class IngestValidator: @unchecked Sendable {
         // A canonical line the summary does not read (an object in it, say) is stored as it is too.
         if parser.lastLineIsCanonical, event.seq != 0, let session = SessionSkim.sessionBytes(in: text),
            SessionID.same(event.session, utf8: UnsafeRawBufferPointer(rebasing: text[session])) {
-            return .canonical(session: session, t: event.t)
+            return .canonical(session: session, seq: event.seq, t: event.t)
         }
         return .event(event)
     }

@@ -184,7 +184,7 @@ public final class StoreIngester {
                 report.blankLines += 1
                 return
             case .rejected(let why): refusal = why
-            case .canonical(let session, let t): refusal = try sink.store(line: text, session: session, t: t)
+            case .canonical(let session, let seq, let t): refusal = try sink.store(line: text, session: session, seq: seq, t: t)
             case .event(let event): refusal = try sink.store(event: event)
             }
             if let refusal { reject(refusal, file: file, line: line, bytes: overLimit ? nil : [UInt8](text)) }

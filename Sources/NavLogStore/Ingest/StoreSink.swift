@@ -33,20 +33,29 @@ final class StoreSink {
         self.writer = writer
     }
 
-    /// Stores one canonical line that has its seq; its session id's bytes are at `session`.
-    /// Returns why it is refused, or `nil` (stored, or already stored).
+    /// Stores one canonical line, already read: its `seq`, `t`, and its
+    /// session id's bytes at `session`. Returns why it is refused, or `nil`
+    /// (stored, or already stored).
     ///
     /// - Throws: ``SegmentStoreError`` when the store cannot be read or written.
-    func store(line: UnsafeRawBufferPointer, session: Range<Int>, t: Timestamp) throws(SegmentStoreError) -> Refusal? {
+    func store(line: UnsafeRawBufferPointer, session: Range<Int>, seq: Int, t: Timestamp) throws(SegmentStoreError) -> Refusal? {
         guard !session.isEmpty else { return .emptySession }
         guard Self.inRange(t) else { return .timeOutOfRange }
-        return try add(line, session: try see(UnsafeRawBufferPointer(rebasing: line[session])))
+        let number = try see(UnsafeRawBufferPointer(rebasing: line[session]))
+        return try add(session: number) { () throws(SegmentStoreError) in
+            try writer.add(line, seq: seq, t: t.milliseconds, session: session)
+        }
     }
 
     /// Hands `line`, of session `number`, to the writer and counts what it did; returns why it was refused, or `nil`.
     private func add(_ line: UnsafeRawBufferPointer, session number: Int) throws(SegmentStoreError) -> Refusal? {
+        try add(session: number) { () throws(SegmentStoreError) in try writer.add(line) }
+    }
+
+    /// Runs one of the writer's `add`s for session `number` and counts what it did; returns why it was refused, or `nil`.
+    private func add(session number: Int, _ write: () throws(SegmentStoreError) -> SegmentWriter.Outcome) throws(SegmentStoreError) -> Refusal? {
         let outcome: SegmentWriter.Outcome
-        do { outcome = try writer.add(line) } catch {
+        do { outcome = try write() } catch {
             if let refusal = Self.refusal(error) { return refusal }
             throw error
         }

@@ -105,6 +105,24 @@ public final class SegmentWriter {
               let facts = fold.key(line) else {
             throw .invalidEvent(session: "?", seq: 0, reason: "not a canonical event line with a seq")
         }
+        return try add(line, facts)
+    }
+
+    /// Takes one canonical event line that the caller has already read: its
+    /// `seq`, `t` and the range of its session id's bytes (ingest's
+    /// validating thread reads every line; the writer's thread need not read
+    /// it again). The caller vouches for the facts; otherwise as ``add(_:)-(UnsafeRawBufferPointer)``.
+    @discardableResult
+    package func add(_ line: UnsafeRawBufferPointer, seq: Int, t: Int64, session: Range<Int>) throws(SegmentStoreError) -> Outcome {
+        guard !closed else { throw .closed(store: store.path) }
+        if let failure { throw failure }
+        guard line.count > 0, line.count <= EventParser.maxLineBytes, seq > 0, session.upperBound <= line.count else {
+            throw .invalidEvent(session: "?", seq: seq, reason: "not a canonical event line with a seq")
+        }
+        return try add(line, SessionFold.LineKey(seq: seq, t: t, id: .inLine(session)))
+    }
+
+    private func add(_ line: UnsafeRawBufferPointer, _ facts: SessionFold.LineKey) throws(SegmentStoreError) -> Outcome {
         let session = try facts.id(in: line) { id in Result { () throws(SegmentStoreError) in try findSession(id) } }.get()
         if facts.seq <= session.lastSeq {
             var existing = try pendingLine(session, seq: facts.seq)
