@@ -61,6 +61,40 @@ public enum FuzzEntryPoints {
         checkStateRoundTrip(state)
     }
 
+    /// One NDJSON line through ``EventLineParser/key(_:)``, the segment
+    /// writer's read of a line's seq, `t` and session. The property, for
+    /// every line:
+    /// - when `key` returns facts, the general parser (no fast path) reads
+    ///   the line (so a line it rejects never gets facts), and its event has
+    ///   exactly that seq, that `t` and a session of exactly those bytes;
+    /// - `key` answers for every line ``EventLineParser/summarize(_:)``
+    ///   answers for, with the same facts; the lines it answers for beyond
+    ///   those are `state.restore` events (whose state it checks without
+    ///   building it);
+    /// - `key` returning `nil` says nothing: the caller parses the line.
+    public static func eventLineKey(_ bytes: UnsafeRawBufferPointer) {
+        var keyer = EventLineParser()
+        var summarizer = EventLineParser()
+        var general = EventLineParser(checkingCanonicalForm: false, usingFastPath: false)
+        let key = keyer.key(bytes)
+        let summary = summarizer.summarize(bytes)
+        let expected = Result { () throws(EventParseError) in try general.parse(bytes) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let summary {
+            guard let key, key.seq == summary.seq, key.t == summary.t, key.session == summary.session
+            else { preconditionFailure("fuzz: key misses or differs from a summary: \(text)") }
+        }
+        guard let key else { return }
+        guard case .success(let event) = expected
+        else { preconditionFailure("fuzz: key gives facts of a line the parser rejects: \(text)") }
+        precondition(event.seq == key.seq && event.t == key.t && bytes[key.session].elementsEqual(event.session.utf8),
+                     "fuzz: key's seq, t or session differs from the parser's: \(text)")
+        if summary == nil {
+            guard case .stateRestore = event.kind
+            else { preconditionFailure("fuzz: key answers for a line neither summarized nor a state.restore: \(text)") }
+        }
+    }
+
     /// Arbitrary JSON text as a `state.restore` scene object and as a state
     /// (checkpoint) object; a state that decodes must round-trip through its JSON.
     public static func stateRestore(_ bytes: UnsafeRawBufferPointer) {

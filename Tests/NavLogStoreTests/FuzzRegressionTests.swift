@@ -24,6 +24,7 @@ import NavLogFuzzEntry
     /// Each harness's entry point: the `FuzzEntryPoints` function its file calls.
     static let entryPoints: [String: (name: String, call: @Sendable (UnsafeRawBufferPointer) -> Void)] = [
         "EventLine": ("eventLine", FuzzEntryPoints.eventLine),
+        "EventLineKey": ("eventLineKey", FuzzEntryPoints.eventLineKey),
         "LogReader": ("logFile", FuzzEntryPoints.logFile),
         "StateRestore": ("stateRestore", FuzzEntryPoints.stateRestore),
         "Import": ("importInput", FuzzEntryPoints.importInput),

@@ -228,22 +228,3 @@ import NavLogTestSupport
         #expect(events.allSatisfy { Array($0.session.utf8) == bytes })
     }
 }
-
-/// A writer that leaves syncing to its caller writes the same bytes.
-@Suite struct DeferredSyncTests {
-    @Test func logsWrittenWithoutSyncsAreTheSameBytes() throws {
-        let dir = try TemporaryDirectory()
-        let events = sampleEvents(3000)
-        let options = LogWriterOptions(blockTargetBytes: 16 << 10, checkpointInterval: 500)
-        var deferred = options
-        deferred.syncsDirectoryOnCreate = false
-        deferred.syncsOnClose = false
-        try writeLog(dir.file("synced.navlog"), events, options: options)
-        try writeLog(dir.file("deferred.navlog"), events, options: deferred)
-        #expect(fileBytes(dir.file("deferred.navlog")) == fileBytes(dir.file("synced.navlog")))
-        #expect(try LogVerifier.verify(path: dir.file("deferred.navlog")).problems.isEmpty)
-        let store = try Store(directory: dir.path, create: false)
-        try store.syncLogs([dir.file("deferred.navlog")])
-        #expect(try readEvents(dir.file("deferred.navlog")) == events)
-    }
-}

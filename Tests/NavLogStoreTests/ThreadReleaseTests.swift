@@ -15,8 +15,7 @@ import NavLogTestSupport
         let events = sampleEvents(500)
         let options = LogWriterOptions(durability: .onFlush, maxBlockEvents: 100, sealsInBackground: true)
         let turnstile = ThreadTurnstile()
-        var writer: LogWriter? = try LogWriter(path: path, options: options, preambleSyncer: nil,
-                                               sealerTurnstile: turnstile)
+        var writer: LogWriter? = try LogWriter(path: path, options: options, sealerTurnstile: turnstile)
         turnstile.waitUntilArrived(1)          // the thread waits before its first group
         for event in events.prefix(200) { try writer!.append(event) }   // two blocks wait
         turnstile.admit(upTo: 1)               // it takes both as one group
@@ -67,30 +66,5 @@ import NavLogTestSupport
         turnstile.admit(upTo: 1)
         thread?.join()
         #expect(journal.all == ["used", "freed"])
-    }
-}
-
-/// A ``PreambleSyncer`` is held by its thread and by the tickets it gave
-/// out, never by the writers' threads otherwise: a ticket waited for after
-/// everyone else let go of the syncer still answers, and once stopped and
-/// its tickets gone, nothing keeps it.
-@Suite struct PreambleSyncerLifetimeTests {
-    @Test func aTicketKeepsItsSyncerAndAStoppedSyncerIsLetGo() throws {
-        let dir = try TemporaryDirectory()
-        let path = dir.file("a.navlog")
-        writeFile(path, Array("a preamble".utf8))
-        weak var weakSyncer: PreambleSyncer?
-        do {
-            let ticket: PreambleSyncer.Ticket
-            do {
-                let syncer = PreambleSyncer(directory: dir.path)
-                weakSyncer = syncer
-                ticket = syncer.submit(path)
-            }
-            try ticket.wait()
-            #expect(ticket.isDone)
-            try #require(weakSyncer).stop()
-        }
-        #expect(weakSyncer == nil)
     }
 }

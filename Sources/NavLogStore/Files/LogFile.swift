@@ -193,31 +193,6 @@ final class LogFile {
         #endif
     }
 
-    /// Makes everything written to the file system holding `path` durable
-    /// with one call (Linux `syncfs`, looked up at run time); returns
-    /// `false`, having done nothing, where there is no such call.
-    static func syncFileSystem(containing path: String) throws(LogError) -> Bool {
-        #if os(Linux)
-        guard let syncfs = syncfsFunction else { return false }
-        let file = try LogFile(path: path, mode: .read)
-        while syncfs(file.fd) != 0 {
-            if errno == EINTR { continue }
-            throw LogError.io(path: path, call: "syncfs", errno: errno)
-        }
-        return true
-        #else
-        return false
-        #endif
-    }
-
-    #if os(Linux)
-    /// `syncfs(2)`, which the C library has but Swift's Glibc module does not show.
-    private static let syncfsFunction: (@convention(c) (Int32) -> Int32)? = {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-    }()
-    #endif
-
     /// Whether a file exists at `path`.
     static func exists(_ path: String) -> Bool {
         var st = stat()

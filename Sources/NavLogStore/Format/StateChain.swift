@@ -27,14 +27,6 @@ struct StateChain {
         Self.project(&projector, event)
     }
 
-    /// Folds one canonical line, summarized by `parser`, into the state
-    /// (the ingest's fast path, which has no event).
-    @inline(__always)
-    mutating func apply(_ summary: CanonicalLineSummary, of line: UnsafeRawBufferPointer,
-                        with parser: inout EventLineParser) {
-        parser.fold(summary, line: line, into: &projector)
-    }
-
     /// Ends a block: advances the chain with the current state and returns
     /// h_k and the checkpoint JSON it was computed from.
     mutating func sealBlock() -> (hash: UInt64, json: [UInt8]) {

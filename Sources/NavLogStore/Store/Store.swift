@@ -122,12 +122,10 @@ public struct Store: Sendable {
     /// Where `session`'s log is (`existing`), or else the path a new one
     /// gets (`free`): the first name in the collision sequence that is absent
     /// or holds no event yet.
-    /// Paths in `claimed` (given to other sessions, not yet written) are passed over.
-    func locate(_ session: String, claimed: Set<String> = []) throws(LogError) -> (existing: String?, free: String) {
+    func locate(_ session: String) throws(LogError) -> (existing: String?, free: String) {
         var free: String?
         for attempt in 0..<Self.maxAttempts {
             let path = directory + "/" + Self.fileName(forSession: session, attempt: attempt)
-            if claimed.contains(path) { continue }
             guard LogFile.exists(path) else { return (nil, free ?? path) }
             let held = try LogReader(path: path).session()
             // By bytes: Swift's `==` holds "e\u{301}" and "\u{E9}" equal.
@@ -148,16 +146,6 @@ public struct Store: Sendable {
     /// on), or a new one created.
     public func openWriter(forSession session: String, options: LogWriterOptions = LogWriterOptions()) throws(LogError) -> LogWriter {
         try LogWriter(path: locate(session).free, options: options)
-    }
-
-    /// Makes logs closed without a sync (``LogWriterOptions/syncsOnClose``)
-    /// durable, and the names of logs created without a directory sync
-    /// (``LogWriterOptions/syncsDirectoryOnCreate``): one `syncfs` where
-    /// there is one, else each log in turn and then the directory.
-    func syncLogs(_ paths: [String]) throws(LogError) {
-        if try LogFile.syncFileSystem(containing: directory) { return }
-        for path in paths where LogFile.exists(path) { try LogFile(path: path, mode: .read).sync() }
-        try LogFile.syncDirectory(containing: directory + "/" + Self.logExtension)
     }
 
     // MARK: Listing

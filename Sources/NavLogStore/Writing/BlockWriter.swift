@@ -27,22 +27,13 @@ final class BlockWriter: @unchecked Sendable {
     private(set) var entries: [BlockEntry] = []
     private(set) var checkpoints: [CheckpointRef] = []
     @exclusivity(unchecked) private var unsynced = false
-    /// Who syncs a new file's preamble, if not this writer itself.
-    private let preambleSyncer: PreambleSyncer?
-    /// The handed-over sync of this file's preamble, until it is done.
-    @exclusivity(unchecked) private var preambleSync: PreambleSyncer.Ticket?
-    /// Bytes due at the end of the file (they end at `end`), kept while the
-    /// preamble's sync is under way (``writeAtEnd(_:)``).
-    @exclusivity(unchecked) private var held: ByteBuffer?
     /// When the file was last synced (monotonic milliseconds).
     @exclusivity(unchecked) var lastSyncAt: Int64 = 0
 
-    init(file: LogFile, options: LogWriterOptions, preambleSyncer: PreambleSyncer?, encoder: LZ4FrameEncoder,
-         out: ByteBuffer) {
+    init(file: LogFile, options: LogWriterOptions, encoder: LZ4FrameEncoder, out: ByteBuffer) {
         self.path = file.path
         self.file = file
         self.options = options
-        self.preambleSyncer = preambleSyncer
         self.encoder = encoder
         self.out = out
     }
@@ -88,7 +79,6 @@ final class BlockWriter: @unchecked Sendable {
         } catch {
             throw LogError(path: path, kind: .compression(error), offset: end)
         }
-        try awaitPreamble()
         try file.write(out.bytes, at: end)
         end += Int64(out.count)
         unsynced = true
@@ -129,7 +119,7 @@ final class BlockWriter: @unchecked Sendable {
                                        blockIndex: entry.blockIndex, frameIndex: nextFrameIndex + 2)
         }
         out.append(records)
-        try writeAtEnd(out.bytes)
+        try file.write(out.bytes, at: end)
         end += Int64(out.count)
         nextFrameIndex += checkpoint == nil ? 2 : 3
         entries.append(entry)
@@ -142,7 +132,6 @@ final class BlockWriter: @unchecked Sendable {
     /// Writes the footer and trailer, when they fit (a log too big for one
     /// is read without it), after the last block.
     func writeFooter(eventCount: Int) throws(LogError) {
-        try awaitPreamble()
         let footer = Footer(entries: entries, checkpoints: checkpoints, eventCount: eventCount,
                             footerOffset: end, frameIndex: nextFrameIndex)
         if Footer.frameBytes(blocks: entries.count, checkpoints: checkpoints.count) <= NavLogFormat.maxFooterBytes {
@@ -158,7 +147,6 @@ final class BlockWriter: @unchecked Sendable {
 
     /// Syncs what was written since the last sync.
     func sync() throws(LogError) {
-        try awaitPreamble()
         if unsynced {
             try file.sync()
             unsynced = false
@@ -166,8 +154,7 @@ final class BlockWriter: @unchecked Sendable {
         lastSyncAt = LogFile.monotonicMilliseconds()
     }
 
-    /// Writes a new log's preamble; its sync is handed to the preamble
-    /// syncer when there is one.
+    /// Writes a new log's preamble and makes it and the file's name durable.
     func writePreamble() throws(LogError) {
         var bytes = NavLogFormat.emptyFrame
         FileHeader(blockTargetBytes: UInt32(options.blockTargetBytes),
@@ -175,49 +162,10 @@ final class BlockWriter: @unchecked Sendable {
                    lz4BlockSizeID: options.frameSettings.blockSize.rawValue)
             .appendFrame(to: &bytes)
         try file.write(bytes, at: 0)
-        if let preambleSyncer {
-            preambleSync = preambleSyncer.submit(path)
-        } else {
-            try file.sync()
-        }
-        if options.syncsDirectoryOnCreate { try LogFile.syncDirectory(containing: path) }
+        try file.sync()
+        try LogFile.syncDirectory(containing: path)
         end = Int64(bytes.count)
         nextFrameIndex = 2
-    }
-
-    /// Waits, when the preamble's sync was handed over, until it is done:
-    /// nothing else reaches the file before the preamble is durable. Then
-    /// writes what was held meanwhile.
-    @inline(__always)
-    private func awaitPreamble() throws(LogError) {
-        if let ticket = preambleSync {
-            try ticket.wait()
-            preambleSync = nil
-        }
-        if let held { try writeHeld(held) }
-    }
-
-    /// Writes `bytes` at `end` (the caller then moves `end` past them) —
-    /// or, while the preamble's sync is under way, keeps them after what is
-    /// held already: a thread that seals a new log's first block goes on
-    /// without waiting for the sync, and the bytes reach the file, in
-    /// order, at the next write or sync after it.
-    @inline(__always)
-    private func writeAtEnd(_ bytes: UnsafeRawBufferPointer) throws(LogError) {
-        if let ticket = preambleSync, !ticket.isDone {
-            let buffer = held ?? ByteBuffer(capacity: bytes.count)
-            buffer.append(bytes)
-            held = buffer
-            return
-        }
-        try awaitPreamble()
-        try file.write(bytes, at: end)
-    }
-
-    @inline(never)
-    private func writeHeld(_ buffer: ByteBuffer) throws(LogError) {
-        try file.write(buffer.bytes, at: end - Int64(buffer.count))
-        held = nil
     }
 }
 

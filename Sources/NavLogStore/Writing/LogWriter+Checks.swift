@@ -90,12 +90,4 @@ extension LogWriter {
         if let same = sessionShortKey?.matches(id) { return same }
         return sessionUTF8.withUnsafeBytes { SessionID.same(id, utf8: $0) }
     }
-
-    /// Whether `bytes` are exactly the log's session.
-    @inline(__always)
-    func isLogSession(bytes: UnsafeRawBufferPointer) -> Bool {
-        if let key = sessionShortKey { return key.matches(bytes: bytes) }
-        return sessionUTF8.count == bytes.count
-            && sessionUTF8.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-    }
 }

@@ -89,45 +89,31 @@ public final class LogWriter {
     ///   `.notANavlog` / `.unsupportedVersion` for a foreign file, `.corrupt`
     ///   for damage that is not a torn tail, `.io` for system errors.
     public convenience init(path: String, options: LogWriterOptions = LogWriterOptions()) throws(LogError) {
-        try self.init(path: path, options: options, preambleSyncer: nil)
+        try self.init(path: path, options: options, sealerTurnstile: nil)
     }
 
-    /// Opens (or creates) the log at `path`; a new log's preamble is synced
-    /// by `preambleSyncer` when given, and waited for before anything more
-    /// is written to the file.
-    /// Writes with `buffers`, when given: those a closed writer with the
-    /// same options handed on (``handOnBuffers()``).
-    /// A test may hold the background thread at its passes (``BackgroundSealer``)
-    /// with `sealerTurnstile`.
-    convenience init(path: String, options: LogWriterOptions, preambleSyncer: PreambleSyncer?,
-                     buffers: LogWriterBuffers? = nil, sealerTurnstile: ThreadTurnstile? = nil) throws(LogError) {
+    /// Opens (or creates) the log at `path`. A test may hold the background
+    /// thread at its passes (``BackgroundSealer``) with `sealerTurnstile`.
+    convenience init(path: String, options: LogWriterOptions, sealerTurnstile: ThreadTurnstile?) throws(LogError) {
         let file = try LogFile(path: path, mode: .readWrite)
         try file.lockExclusive()
-        try self.init(lockedFile: file, options: options, preambleSyncer: preambleSyncer, buffers: buffers,
-                      sealerTurnstile: sealerTurnstile)
+        try self.init(lockedFile: file, options: options, sealerTurnstile: sealerTurnstile)
     }
 
     /// Continues a file this process already holds the lock of (repair).
-    init(lockedFile file: LogFile, options: LogWriterOptions, preambleSyncer: PreambleSyncer? = nil,
-         buffers: LogWriterBuffers? = nil, sealerTurnstile: ThreadTurnstile? = nil) throws(LogError) {
+    init(lockedFile file: LogFile, options: LogWriterOptions, sealerTurnstile: ThreadTurnstile? = nil) throws(LogError) {
         self.path = file.path
         self.options = options
-        let out: ByteBuffer, encoder: LZ4FrameEncoder
-        if let buffers {
-            pending = buffers.pending
-            out = buffers.out
-            encoder = buffers.encoder
-        } else {
-            // Sized so that a block, the line that fills it and its frame fit
-            // without growing (a copy of the whole block, and fresh pages).
-            let blockBytes = Self.pendingCapacity(options)
-            pending = ByteBuffer(capacity: blockBytes)
-            out = ByteBuffer(capacity: blockBytes + Self.outRoom)
-            do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
-                throw LogError(path: file.path, kind: .compression(error))
-            }
+        // Sized so that a block, the line that fills it and its frame fit
+        // without growing (a copy of the whole block, and fresh pages).
+        let blockBytes = Self.pendingCapacity(options)
+        pending = ByteBuffer(capacity: blockBytes)
+        let out = ByteBuffer(capacity: blockBytes + Self.outRoom)
+        let encoder: LZ4FrameEncoder
+        do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
+            throw LogError(path: file.path, kind: .compression(error))
         }
-        blocks = BlockWriter(file: file, options: options, preambleSyncer: preambleSyncer, encoder: encoder, out: out)
+        blocks = BlockWriter(file: file, options: options, encoder: encoder, out: out)
         try open()
         blocks.lastSyncAt = LogFile.monotonicMilliseconds()
         if options.sealsInBackground && (options.durability == .everySeal || options.durability == .onFlush) {
@@ -237,11 +223,12 @@ public final class LogWriter {
         return staged[0].0...staged[staged.count - 1].0
     }
 
-    /// Appends `event` whose canonical line (without `\n`) the caller
-    /// already has — a line ``EventLineParser`` found canonical, with the
-    /// event's own seq — so the line is kept instead of written again. The
-    /// same checks as ``append(_:)`` apply; the caller vouches for the line.
-    @discardableResult @inline(__always)
+    /// Appends `event` with `line` (without `\n`) as its stored line, which
+    /// the caller vouches is the event's canonical line with its own seq;
+    /// the same checks as ``append(_:)`` apply to the event. Only the tests
+    /// call it, to write a log whose lines disagree with its index (a faulty
+    /// writer) and check that every reader calls that damage.
+    @discardableResult
     func append(_ event: Event, canonicalLine line: UnsafeRawBufferPointer) throws(LogError) -> Int {
         precondition(event.seq != 0, "a canonical line carries its seq")
         let seq = try check(event)
@@ -250,39 +237,6 @@ public final class LogWriter {
             pending.appendLine(line)
             try accept(event, seq: seq, lineBytes: line.count + 1)
             try afterAppend()
-        }
-        return seq
-    }
-
-    /// Appends a canonical line (without `\n`) that has no event: the
-    /// ingest's fast path. `summary` is the line's, made by `parser`, which
-    /// folds it into the state (``EventLineParser/fold(_:line:into:)``).
-    /// The same refusals as ``append(_:canonicalLine:)``; the caller
-    /// vouches for the line.
-    @discardableResult @inline(__always)
-    func append(canonicalLine line: UnsafeRawBufferPointer, summary: CanonicalLineSummary,
-                parser: inout EventLineParser) throws(LogError) -> Int {
-        let seq = summary.seq
-        let sessionBytes = UnsafeRawBufferPointer(rebasing: line[summary.session])
-        try checkOpen()
-        if session != nil, !isLogSession(bytes: sessionBytes) {
-            let id = String(decoding: sessionBytes, as: UTF8.self)
-            throw LogError(path: path, kind: .rejected(.otherSession(id, log: session!)), seq: seq)
-        }
-        try check(seq: seq)
-        try check(summary.t, seq: seq)
-        guard line.count <= EventParser.maxLineBytes else { throw lineTooLong(line.count, seq: seq) }
-        do {
-            pending.appendLine(line)
-            count(seq: seq, t: summary.t.milliseconds, lineBytes: line.count + 1) {
-                String(decoding: sessionBytes, as: UTF8.self)
-            }
-            chain!.apply(summary, of: line, with: &parser)
-            if shouldSeal { try seal() }
-            try afterAppend()
-        } catch {
-            failure = error
-            throw error
         }
         return seq
     }
@@ -321,9 +275,8 @@ public final class LogWriter {
         }
     }
 
-    /// Seals the open block, writes the footer and trailer, syncs (unless
-    /// ``LogWriterOptions/syncsOnClose`` is off), and releases the lock. The
-    /// writer cannot be used afterwards.
+    /// Seals the open block, writes the footer and trailer, syncs, and
+    /// releases the lock. The writer cannot be used afterwards.
     public func close() throws(LogError) {
         guard !closed else { return }
         if let failure { throw failure }
@@ -331,14 +284,6 @@ public final class LogWriter {
             failure = error
             throw error
         }
-    }
-
-    /// The buffers and compression context of a writer closed without
-    /// failure, for the next writer with the same options; `nil` otherwise.
-    /// The caller promises to drop this writer: it never touches them again.
-    func handOnBuffers() -> LogWriterBuffers? {
-        guard closed, failure == nil, sealer == nil, !blocks.encoder.inFrame else { return nil }
-        return LogWriterBuffers(pending: pending, out: blocks.out, encoder: blocks.encoder)
     }
 
     private func closeFile() throws(LogError) {
@@ -349,7 +294,7 @@ public final class LogWriter {
             self.sealer = nil
         }
         try blocks.writeFooter(eventCount: eventCount)
-        if options.syncsOnClose { try blocks.sync() }
+        try blocks.sync()
         closed = true
         blocks.file.close()
     }

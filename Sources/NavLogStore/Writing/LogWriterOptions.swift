@@ -39,19 +39,6 @@ public struct LogWriterOptions: Hashable, Sendable {
     /// block, or by `flush()` or `close()`, instead of by the `append` whose
     /// block it was. Ignored with the other durability policies.
     public var sealsInBackground: Bool
-    /// Whether creating a log syncs its directory, so that the new file's
-    /// name is durable before `init` returns (default `true`). A caller that
-    /// creates many logs may turn it off and sync the directory once itself
-    /// before it reports them stored, as `navlog ingest` does. The file's
-    /// own preamble is synced either way.
-    public var syncsDirectoryOnCreate: Bool
-    /// Whether `close()` syncs the file after writing its footer (default
-    /// `true`: the log is durable when `close()` returns). A caller that
-    /// closes many logs may turn it off and make them durable together
-    /// before it reports them stored, as `navlog ingest` does (one `syncfs`
-    /// on Linux). Until then a crash may tear the log's tail, which reading
-    /// and `navlog repair` handle as for any unflushed append.
-    public var syncsOnClose: Bool
 
     /// The default block target (see schemas/navlog-format.md §11).
     public static let defaultBlockTargetBytes = 256 << 10
@@ -68,9 +55,7 @@ public struct LogWriterOptions: Hashable, Sendable {
         maxBlockAgeMilliseconds: Int? = nil,
         checkpointInterval: Int = LogWriterOptions.defaultCheckpointInterval,
         frameSettings: LZ4FrameSettings = LZ4FrameSettings(),
-        sealsInBackground: Bool = false,
-        syncsDirectoryOnCreate: Bool = true,
-        syncsOnClose: Bool = true
+        sealsInBackground: Bool = false
     ) {
         self.durability = durability
         self.blockTargetBytes = min(max(blockTargetBytes, 1), LogWriterOptions.maxBlockTargetBytes)
@@ -79,7 +64,5 @@ public struct LogWriterOptions: Hashable, Sendable {
         self.checkpointInterval = max(checkpointInterval, 1)
         self.frameSettings = frameSettings
         self.sealsInBackground = sealsInBackground
-        self.syncsDirectoryOnCreate = syncsDirectoryOnCreate
-        self.syncsOnClose = syncsOnClose
     }
 }
