@@ -14,7 +14,7 @@ import Darwin
 /// and every session's stored events are a prefix of its input events;
 /// a last ingest to the end then leaves exactly the input.
 @Suite struct IngestKillTests {
-    @Test(.timeLimit(.minutes(3))) func killedAtAnyMomentTheStoreHoldsAPrefixOfEachSession() throws {
+    @Test(.timeLimit(.minutes(5))) func killedAtAnyMomentTheStoreHoldsAPrefixOfEachSession() throws {
         let dir = try TemporaryDirectory()
         let text = navlog("generate", "--sessions", "80", "--seed", "13", "--interleave", "--events-per-session", "50-100").stdout
         let input = try dir.file("in.ndjson", text)
@@ -23,6 +23,14 @@ import Darwin
         let total = expected.values.reduce(0) { $0 + $1.count }
         #expect(total > 5000)   // chunks of 4,096 lines: a commit inside the input
         let kills = ProcessInfo.processInfo.environment["NAVLOG_TEST_SANITIZER"] == nil ? 100 : 10
+        // How long a whole ingest takes here (a debug build, a sanitizer, a
+        // loaded machine): the kills are spread evenly over it, each at a
+        // random moment of its own slice, so they fall before, between and
+        // inside its commits whatever the speed.
+        let started = DispatchTime.now().uptimeNanoseconds
+        #expect(navlog("ingest", input, "--store", dir.file("timed"), "--commit-interval", "0").status == 0)
+        let whole = max(DispatchTime.now().uptimeNanoseconds - started, 50_000_000) / 1_000
+        try FileManager.default.removeItem(atPath: dir.file("timed"))
         var rng = SeededGenerator(seed: 29)
         var partial = 0, checked = 0
         var fewest: (count: Int, store: String)?
@@ -35,8 +43,8 @@ import Darwin
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // An ingest of it takes about 0.2 s in a debug build: kills fall before, between and inside its commits.
-            usleep(UInt32(rng.next() % 200_000))
+            let slice = whole / UInt64(kills)
+            usleep(UInt32(slice * UInt64(round) + rng.next() % slice))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             guard FileManager.default.fileExists(atPath: store + "/navlog-store") else { continue }   // killed before it made the store
