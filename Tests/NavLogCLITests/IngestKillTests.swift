@@ -43,8 +43,14 @@ import Darwin
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let slice = whole / UInt64(kills)
-            usleep(UInt32(slice * UInt64(round) + rng.next() % slice))
+            if round % 2 == 0 {
+                let slice = whole / UInt64(kills)
+                usleep(UInt32(slice * UInt64(round) + rng.next() % slice))
+            } else {
+                // The other half wait until a first commit can be read, then kill at once: between commits.
+                let deadline = DispatchTime.now().uptimeNanoseconds + 2 * whole * 1_000
+                while !Self.holdsACommit(store), DispatchTime.now().uptimeNanoseconds < deadline { usleep(500) }
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             guard FileManager.default.fileExists(atPath: store + "/navlog-store") else { continue }   // killed before it made the store
@@ -72,5 +78,11 @@ import Darwin
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try SegmentStoreContents.lines(last) == expected)
         #expect(try SegmentStoreContents.problems(last) == [])
+    }
+
+    /// Whether a reader of `store` sees a commit (while a writer may be writing it).
+    static func holdsACommit(_ store: String) -> Bool {
+        guard let opened = try? SegmentStore.open(at: store), let reader = try? SegmentReader(store: opened) else { return false }
+        return reader.commitCount > 0
     }
 }
