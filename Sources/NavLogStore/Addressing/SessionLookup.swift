@@ -61,11 +61,3 @@ public enum SessionLookupError: Error, Hashable, Sendable, CustomStringConvertib
         }
     }
 }
-
-extension SegmentStore {
-    /// Whether `path` is a directory holding a segment store's manifest
-    /// (it may still be of an unsupported version: ``open(at:writing:)`` says).
-    public static func isSegmentStore(_ path: String) -> Bool {
-        LogFile.exists(path + "/" + SegmentFormat.manifestName)
-    }
-}

@@ -42,7 +42,7 @@ public enum StoreTarget {
     /// What `path` holds.
     public static func layout(of path: String) -> Layout {
         guard LogFile.exists(path) else { return .empty }
-        if LogFile.exists(path + "/" + SegmentFormat.manifestName) { return .segmentStore }
+        if SegmentStore.isSegmentStore(path) { return .segmentStore }
         guard Store.isStore(path), let names = try? DirectoryListing.names(in: path) else { return .other }
         if names.contains(where: { $0.hasSuffix(Store.logExtension) && !$0.hasPrefix(".") }) { return .versionOne }
         let leftovers: Set<String> = [SegmentFormat.lockName, SegmentFormat.manifestName + ".tmp"]

@@ -87,6 +87,13 @@ public final class SegmentStore {
 
     var manifestPath: String { path + "/" + SegmentFormat.manifestName }
 
+    /// Whether `path` is a directory holding a segment store's manifest (a
+    /// directory without one is a version-1 store, or not a store; one with
+    /// it may still be of an unsupported version: ``open(at:writing:)`` says).
+    public static func isSegmentStore(_ path: String) -> Bool {
+        LogFile.exists((path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path) + "/" + SegmentFormat.manifestName)
+    }
+
     /// The path of segment `number`.
     public func segmentPath(_ number: Int) -> String { path + "/" + SegmentFormat.segmentName(number) }
 

@@ -32,11 +32,3 @@ public struct SegmentStorePart: Hashable, Sendable {
 
     private static func step(_ parts: Int) -> UInt64 { UInt64.max / UInt64(parts) &+ 1 }
 }
-
-extension SegmentStore {
-    /// Whether `path` is a directory holding a segment store's manifest
-    /// (a directory without one is a version-1 store, or not a store).
-    public static func manifestExists(in path: String) -> Bool {
-        LogFile.exists((path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path) + "/" + SegmentFormat.manifestName)
-    }
-}

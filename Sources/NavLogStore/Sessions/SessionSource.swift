@@ -47,7 +47,7 @@ public enum SessionSource: Hashable, Sendable {
             }
             var info = stat()
             guard stat(path, &info) == 0 else { throw .missing(path: path, errno: errno) }
-            if (info.st_mode & S_IFMT) == S_IFDIR, SegmentStore.manifestExists(in: path) {
+            if (info.st_mode & S_IFMT) == S_IFDIR, SegmentStore.isSegmentStore(path) {
                 sources += try segmentParts(path)
             } else if (info.st_mode & S_IFMT) == S_IFDIR {
                 do throws(LogError) {

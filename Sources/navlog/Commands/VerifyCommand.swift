@@ -40,7 +40,7 @@ struct VerifyCommand: ParsableCommand {
         var bad = 0, unreadable = 0
         var output = VerifyJSON()
         for log in logs {
-            if SegmentStore.manifestExists(in: log) {
+            if SegmentStore.isSegmentStore(log) {
                 switch verifyStore(log, into: &output) {
                 case .ok: break
                 case .damaged: bad += 1
