@@ -70,7 +70,7 @@ public enum FuzzEntryPoints {
     /// - `key` answers for every line ``EventLineParser/summarize(_:)``
     ///   answers for, with the same facts; the lines it answers for beyond
     ///   those are `state.restore` events (whose state it checks without
-    ///   building it);
+    ///   building it), each canonical (ingest stores it as it is);
     /// - `key` returning `nil` says nothing: the caller parses the line.
     public static func eventLineKey(_ bytes: UnsafeRawBufferPointer) {
         var keyer = EventLineParser()
@@ -92,6 +92,10 @@ public enum FuzzEntryPoints {
         if summary == nil {
             guard case .stateRestore = event.kind
             else { preconditionFailure("fuzz: key answers for a line neither summarized nor a state.restore: \(text)") }
+            // Such a line is stored as it is (ingest, the segment writer): it must be canonical.
+            var canonical = CanonicalWriter()
+            canonical.write(event)
+            precondition(canonical.bytes.elementsEqual(bytes), "fuzz: key answers for a state.restore line that is not canonical: \(text)")
         }
     }
 

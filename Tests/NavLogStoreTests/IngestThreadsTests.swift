@@ -91,6 +91,32 @@ struct IngestThreadsTests {
         #expect(reports[0].sessions == 14 && reports[0].newSessions == 14 && reports[0].rejected > 10)
     }
 
+    /// The sessions counted are exact when the writer forgets sessions
+    /// between commits and reads them back: one stored in this run is not
+    /// counted twice, one stored before is not new, one that only got
+    /// duplicates is not counted.
+    @Test func sessionsAreCountedOnceWhenForgottenAndReadBack() throws {
+        let dir = try TemporaryDirectory()
+        let a = sampleEvents(10, session: "a", seed: 1), b = sampleEvents(5, session: "b", seed: 2)
+        let c = sampleEvents(10, session: "c", seed: 3), d = sampleEvents(10, session: "d", seed: 4)
+        writeFile(dir.file("first.ndjson"), ndjson(Array(a[..<5]) + b))
+        var second: [Event] = []
+        for i in 0..<10 {
+            if i >= 5 { second.append(a[i]) } else { second.append(b[i]) }
+            second += [c[i], d[i]]
+        }
+        writeFile(dir.file("second.ndjson"), ndjson(second))
+        let options = SegmentWriterOptions(blockTarget: 256, commitTarget: 256, sessionsKept: 0)
+        let first = try StoreIngester(store: SegmentStore.create(at: dir.file("store")), options: .init(writerOptions: options))
+            .ingest(paths: [dir.file("first.ndjson")], onReject: { Issue.record("rejected: \($0)") })
+        #expect(first.sessions == 2 && first.newSessions == 2)
+        let report = try StoreIngester(store: SegmentStore.open(at: dir.file("store"), writing: true), options: .init(writerOptions: options))
+            .ingest(paths: [dir.file("second.ndjson")], onReject: { Issue.record("rejected: \($0)") })
+        #expect(report.stored == 25 && report.duplicates == 5)
+        #expect(report.sessions == 3, "a, c and d got events stored; b only duplicates")
+        #expect(report.newSessions == 2, "c and d")
+    }
+
     /// Lines already canonical are stored as they are; the others as their
     /// events' canonical lines: `lz4 -dc` of the store gives exactly those.
     @Test func everyLineIsStoredCanonically() throws {

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavLogCore
 
 /// A run of consecutive input lines of one ingest, copied out of the read
@@ -29,15 +36,17 @@ final class IngestChunk: @unchecked Sendable {
         case event(Event)
     }
 
+    // Every line touches these: they skip run-time exclusivity checks (one
+    // thread at a time, as above), which cost the reading thread ~5 % of its instructions.
     /// The input the lines come from (index into the ingest's inputs).
-    private(set) var file = 0
+    @exclusivity(unchecked) private(set) var file = 0
     /// The lines' bytes, back to back.
     let input = ByteBuffer(capacity: IngestChunk.bytesTarget + (64 << 10))
-    private(set) var lines: [Line] = []
+    @exclusivity(unchecked) private(set) var lines: [Line] = []
     /// One a line, set by the validating thread.
-    var verdicts: [Verdict] = []
+    @exclusivity(unchecked) var verdicts: [Verdict] = []
     /// Bytes of input the chunk covers (lines and their `\n`).
-    private(set) var bytesRead: Int64 = 0
+    @exclusivity(unchecked) private(set) var bytesRead: Int64 = 0
 
     /// Empties the chunk for lines of input `file`.
     func reset(file: Int) {
@@ -89,10 +98,11 @@ final class IngestValidator: @unchecked Sendable {
     func run() {
         // Made on this thread, so that its scratch space lies in this thread's memory.
         var parser = EventLineParser(checkingCanonicalForm: true)
+        var canonical = CanonicalWriter(capacity: 1024)
         while let chunk = input.pop() {
             for (i, line) in chunk.lines.enumerated() {
                 chunk.verdicts.append(line.overLimit.map { .rejected(.line(.lineTooLong(bytes: $0, limit: EventParser.maxLineBytes))) }
-                                      ?? Self.verdict(chunk.bytes(i), &parser))
+                                      ?? Self.verdict(chunk.bytes(i), &parser, &canonical))
             }
             guard output.push(chunk) else { break }
         }
@@ -100,18 +110,32 @@ final class IngestValidator: @unchecked Sendable {
     }
 
     /// What line `text` (within the length limit) is.
-    static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser) -> IngestChunk.Verdict {
+    static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser,
+                        _ canonical: inout CanonicalWriter) -> IngestChunk.Verdict {
         if NDJSONLineReader.isBlank(text) { return .blank }
-        if let summary = parser.summarize(text) { return .canonical(session: summary.session, seq: summary.seq, t: summary.t) }
+        // `key`: a canonical line read without building its event, `state.restore` ones included.
+        if let summary = parser.key(text) { return .canonical(session: summary.session, seq: summary.seq, t: summary.t) }
         let event: Event
         do throws(EventParseError) { event = try parser.parse(text, tryingFastPath: false) } catch {
             return .rejected(.line(error))
         }
-        // A canonical line the summary does not read (an object in it, say) is stored as it is too.
-        if parser.lastLineIsCanonical, event.seq != 0, let session = SessionSkim.sessionBytes(in: text),
-           SessionID.same(event.session, utf8: UnsafeRawBufferPointer(rebasing: text[session])) {
+        // A canonical line the summary does not read (an object in it, say) is stored as it is too:
+        // when the parser vouches for it, or when writing its event canonically gives the line back
+        // (done here, so that the storing thread does not write it again).
+        if event.seq != 0, let session = SessionSkim.sessionBytes(in: text),
+           SessionID.same(event.session, utf8: UnsafeRawBufferPointer(rebasing: text[session])),
+           parser.lastLineIsCanonical || Self.isCanonical(text, event, &canonical) {
             return .canonical(session: session, seq: event.seq, t: event.t)
         }
         return .event(event)
+    }
+
+    /// Whether `text` is `event` written canonically, byte for byte.
+    private static func isCanonical(_ text: UnsafeRawBufferPointer, _ event: Event, _ canonical: inout CanonicalWriter) -> Bool {
+        canonical.reset()
+        canonical.write(event)
+        // memcmp: both hold text.count bytes, and a line is never empty here.
+        return canonical.bytes.count == text.count
+            && canonical.bytes.withUnsafeBytes { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }
     }
 }

@@ -19,8 +19,8 @@ import NavLogCore
 /// that numbers seqs). Lines are stored and rejections reported in input
 /// order, on the calling thread. Memory is bounded by a few chunks in
 /// flight and by the writer's sessions under way
-/// (``SegmentWriterOptions/sessionsKept``); the ids of the sessions seen
-/// are kept to count them.
+/// (``SegmentWriterOptions/sessionsKept``): the writer counts sessions
+/// without keeping the ids of those it has forgotten.
 public final class StoreIngester {
     /// Settings.
     public struct Options: Sendable {
@@ -167,6 +167,7 @@ public final class StoreIngester {
         var inFlight = 0
         var spare: [IngestChunk] = []
         var parser = EventLineParser()
+        var canonical = CanonicalWriter(capacity: 1024)
         var lastCommit = LogFile.monotonicMilliseconds()
 
         func reject(_ refusal: Refusal, file: Int, line: Int, bytes: [UInt8]?) {
@@ -248,7 +249,7 @@ public final class StoreIngester {
                         number += 1
                         countLine(bytes: text.count)
                         do throws(SegmentStoreError) {
-                            try storeLine(IngestValidator.verdict(text, &parser), text, file: fileIndex, line: number, overLimit: false)
+                            try storeLine(IngestValidator.verdict(text, &parser, &canonical), text, file: fileIndex, line: number, overLimit: false)
                         } catch { failure = error }
                     }
                 }

@@ -8,26 +8,18 @@ import NavLogCore
 /// it is above that seq, counts it as a duplicate when the same line is
 /// stored at it, and refuses it otherwise (a conflict, or a seq that does
 /// not increase: contract §5, schemas/segment-store.md §8).
-///
-/// It counts what it did; the sessions it saw are remembered by their id
-/// bytes (``SessionNumbers``) to count sessions, not held open.
 final class StoreSink {
     /// The writer every event goes through.
     let writer: SegmentWriter
     /// Events stored, and events already stored (no-ops).
-    private(set) var stored = 0
-    private(set) var duplicates = 0
+    var stored: Int { writer.counts.stored }
+    var duplicates: Int { writer.counts.duplicates }
     /// Sessions that got an event stored, and of those, the ones the store did not hold before.
-    private(set) var sessionsStored = 0
-    private(set) var newSessions = 0
+    var sessionsStored: Int { writer.counts.sessions }
+    var newSessions: Int { writer.counts.newSessions }
 
     private var canonical = CanonicalWriter(capacity: 1024)
     private var numbered: [Event] = []
-    private var sessions = SessionNumbers()
-    /// Per session seen, by number: ``storedBit``, ``wasEmptyBit``.
-    private var flags: [UInt8] = []
-    private static let storedBit: UInt8 = 1
-    private static let wasEmptyBit: UInt8 = 2
 
     init(writer: SegmentWriter) {
         self.writer = writer
@@ -41,25 +33,15 @@ final class StoreSink {
     func store(line: UnsafeRawBufferPointer, session: Range<Int>, seq: Int, t: Timestamp) throws(SegmentStoreError) -> Refusal? {
         guard !session.isEmpty else { return .emptySession }
         guard Self.inRange(t) else { return .timeOutOfRange }
-        let number = try see(UnsafeRawBufferPointer(rebasing: line[session]))
-        return try add(session: number) { () throws(SegmentStoreError) in
-            try writer.add(line, seq: seq, t: t.milliseconds, session: session)
-        }
+        return try add { () throws(SegmentStoreError) in try writer.add(line, seq: seq, t: t.milliseconds, session: session) }
     }
 
-    /// Hands `line`, of session `number`, to the writer and counts what it did; returns why it was refused, or `nil`.
-    private func add(_ line: UnsafeRawBufferPointer, session number: Int) throws(SegmentStoreError) -> Refusal? {
-        try add(session: number) { () throws(SegmentStoreError) in try writer.add(line) }
-    }
-
-    /// Runs one of the writer's `add`s for session `number` and counts what it did; returns why it was refused, or `nil`.
-    private func add(session number: Int, _ write: () throws(SegmentStoreError) -> SegmentWriter.Outcome) throws(SegmentStoreError) -> Refusal? {
-        let outcome: SegmentWriter.Outcome
-        do { outcome = try write() } catch {
+    /// Runs one of the writer's `add`s (which counts what it did); returns why it was refused, or `nil`.
+    private func add(_ write: () throws(SegmentStoreError) -> SegmentWriter.Outcome) throws(SegmentStoreError) -> Refusal? {
+        do { _ = try write() } catch {
             if let refusal = Self.refusal(error) { return refusal }
             throw error
         }
-        count(outcome, session: number)
         return nil
     }
 
@@ -101,39 +83,10 @@ final class StoreSink {
             guard canonical.bytes.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: canonical.bytes.count) }
             lines.append(canonical.bytes)
         }
-        var id = first.session
-        let number = try id.withUTF8 { raw in Result { () throws(SegmentStoreError) in try see(UnsafeRawBufferPointer(raw)) } }.get()
         for line in lines {
-            let refusal = try line.withUnsafeBytes { raw in
-                Result { () throws(SegmentStoreError) in try add(raw, session: number) }
-            }.get()
-            if let refusal { return refusal }
+            if let refusal = try add({ () throws(SegmentStoreError) in try writer.add(line) }) { return refusal }
         }
         return nil
-    }
-
-    /// The number of session `id` in this run; for a session not seen yet,
-    /// notes whether the store held nothing of it.
-    private func see(_ id: UnsafeRawBufferPointer) throws(SegmentStoreError) -> Int {
-        let (number, isNew) = sessions.number(of: id)
-        if isNew {
-            let last = try writer.lastSeq(of: String(decoding: id, as: UTF8.self))
-            flags.append(last == 0 ? Self.wasEmptyBit : 0)
-        }
-        return number
-    }
-
-    private func count(_ outcome: SegmentWriter.Outcome, session number: Int) {
-        guard outcome == .stored else {
-            duplicates += 1
-            return
-        }
-        stored += 1
-        if flags[number] & Self.storedBit == 0 {
-            flags[number] |= Self.storedBit
-            sessionsStored += 1
-            if flags[number] & Self.wasEmptyBit != 0 { newSessions += 1 }
-        }
     }
 
     /// The refusal a writer's error stands for, or `nil` when it is trouble, not a refusal.

@@ -8,6 +8,8 @@ extension SegmentCatalog {
         var position = 0
         var chain: UInt64 = 0
         var lastSeq = 0
+        /// The number of the last commit read that holds an event of the session.
+        var lastCommitNumber: UInt64 = 0
     }
 
     /// Session `key` after its first `position` events: its last checkpoint
@@ -23,15 +25,17 @@ extension SegmentCatalog {
         for (commit, ref) in checkpoints(of: key).reversed() where ref.position <= position && ref.position < below {
             let checkpoint = try readCheckpoint(commit: commit, ref)
             guard checkpoint.key == key, let restored = checkpoint.state() else { continue }
-            replay = Replay(state: NavigationProjector(state: restored), position: checkpoint.position, chain: checkpoint.chain, lastSeq: checkpoint.seq)
+            replay = Replay(state: NavigationProjector(state: restored), position: checkpoint.position, chain: checkpoint.chain,
+                            lastSeq: checkpoint.seq, lastCommitNumber: index(commits[commit]).number)
             from = commit
             break
         }
         var fold = SessionFold()
         var stored = replay.position > 0
         let skipThrough = replay.lastSeq
-        try forEachLine(of: key, fromCommit: from) { line, _ in
+        try forEachLine(of: key, fromCommit: from) { line, ref in
             stored = true
+            replay.lastCommitNumber = index(ref).number
             guard replay.position < position else { return false }
             guard let seq = fold.facts(line)?.seq, seq > skipThrough else { return true }
             fold.fold(line, into: &replay.state)

@@ -33,6 +33,9 @@ public final class SegmentWriter {
         public var stored = 0
         public var duplicates = 0
         public var commits = 0
+        /// Sessions that got an event stored, and of those, the ones the store held no event of before.
+        public var sessions = 0
+        public var newSessions = 0
     }
 
     public let store: SegmentStore
@@ -42,6 +45,8 @@ public final class SegmentWriter {
     public var recoveries: [SegmentRecovery] { appender.recoveries }
 
     let catalog: SegmentCatalog
+    /// The number of the writer's first commit: a session with an event in it or later was counted before.
+    private let runStart: UInt64
     private let appender: SegmentAppender
     // Fields every line touches are `@exclusivity(unchecked)`: only the
     // caller's thread uses them (a commit's thread has its own), and their
@@ -76,6 +81,7 @@ public final class SegmentWriter {
         self.store = store
         self.options = options
         catalog = try SegmentCatalog(store: store)
+        runStart = catalog.lastCommitNumber + 1
         appender = try SegmentAppender(store: store, catalog: catalog, options: options)
         stored = StoredSessionFilter(catalog: catalog)
         do { encoder = try LZ4FrameEncoder(settings: options.lz4) } catch { throw .compression(error) }
@@ -145,6 +151,11 @@ public final class SegmentWriter {
         arena.appendLine(line)
         session.lastSeq = facts.seq
         counts.stored += 1
+        if !session.counted {
+            session.counted = true
+            counts.sessions += 1
+            if !session.wasStored { counts.newSessions += 1 }
+        }
         if arena.count >= options.commitTarget { try startCommit() }
         return .stored
     }
@@ -177,11 +188,11 @@ public final class SegmentWriter {
     private func findSession(_ id: UnsafeRawBufferPointer) throws(SegmentStoreError) -> WriterSession {
         let hash = XXHash64.hash(id)
         if let known = sessions.find(id, hash: hash) { return known }
-        let key = SessionKey(id: Array(id))
+        let key = SessionKey(copying: id, hash: hash)
         let session: WriterSession
         if stored.mayHold(hash, in: catalog) {
             try land()
-            session = try WriterSession.resume(key, from: catalog)
+            session = try WriterSession.resume(key, from: catalog, runStart: runStart)
         } else {
             session = WriterSession(key: key)
         }

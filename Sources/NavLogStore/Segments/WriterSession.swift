@@ -14,17 +14,20 @@ final class WriterSession {
     /// Events stored (pending ones not counted).
     @exclusivity(unchecked) var count: Int
     /// The chain hash at ``count`` when ``folded``.
-    var chain: UInt64
+    @exclusivity(unchecked) var chain: UInt64
     /// The state after ``count`` events when ``folded``.
-    var state: NavigationProjector?
+    @exclusivity(unchecked) var state: NavigationProjector?
     /// Whether ``chain`` and ``state`` are those at ``count``.
-    var folded: Bool
+    @exclusivity(unchecked) var folded: Bool
     /// The last stored seq (the pending lines follow it).
     @exclusivity(unchecked) var storedSeq: Int
     /// Pending lines: where each is in the writer's arena, its seq and `t`.
     @exclusivity(unchecked) var pending: [(start: Int, length: Int, seq: Int, t: Int64)] = []
-    /// The next session held with the same id hash (``WriterSessionTable``).
-    @exclusivity(unchecked) var sameHash: WriterSession?
+    /// Whether the store held events of it before the writer's run began
+    /// (as far as the writer can tell when it first holds the session).
+    let wasStored: Bool
+    /// Whether the writer has counted it among the sessions that got an event stored in its run.
+    @exclusivity(unchecked) var counted: Bool
 
     /// A session with nothing stored.
     init(key: SessionKey) {
@@ -35,9 +38,11 @@ final class WriterSession {
         state = nil
         folded = false
         storedSeq = 0
+        wasStored = false
+        counted = false
     }
 
-    private init(key: SessionKey, replay: SegmentCatalog.Replay) {
+    private init(key: SessionKey, replay: SegmentCatalog.Replay, counted: Bool) {
         self.key = key
         lastSeq = replay.lastSeq
         count = replay.position
@@ -45,14 +50,18 @@ final class WriterSession {
         state = replay.state
         folded = true
         storedSeq = replay.lastSeq
+        wasStored = true
+        self.counted = counted
     }
 
     /// Reads back what the writer needs of a session from the store: from
     /// its last checkpoint (or its start) through its last stored event.
-    /// A session not stored comes back empty.
-    static func resume(_ key: SessionKey, from catalog: SegmentCatalog) throws(SegmentStoreError) -> WriterSession {
+    /// A session not stored comes back empty; one with an event in commit
+    /// `runStart` or later (the writer's own, made before it forgot the
+    /// session) comes back counted.
+    static func resume(_ key: SessionKey, from catalog: SegmentCatalog, runStart: UInt64) throws(SegmentStoreError) -> WriterSession {
         guard let replay = try catalog.replay(key) else { return WriterSession(key: key) }
-        return WriterSession(key: key, replay: replay)
+        return WriterSession(key: key, replay: replay, counted: replay.lastCommitNumber >= runStart)
     }
 
     /// Whether the commit being gathered folds this session's pending
@@ -81,52 +90,22 @@ final class WriterSession {
         folded = true
     }
 
-    /// Stored lines read back for duplicate checks: every stored line with
-    /// a seq in ``readBackSeqs``, in seq order. A cache, so that a re-sent
-    /// session is read back once per batch rather than once per event; the
-    /// writer empties it when all sessions' read-back bytes pass its budget.
-    private(set) var readBack: [(seq: Int, line: [UInt8])] = []
-    private var readBackSeqs: ClosedRange<Int>?
-    /// The bytes of the lines in ``readBack``.
-    private(set) var readBackBytes = 0
-
-    /// The most bytes of stored lines one read back keeps.
-    static let readBackBatch = 256 << 10
+    /// Stored lines read back for duplicate checks (``StoredLines``); `nil`
+    /// for nearly every session, so that holding one costs a pointer.
+    private var readBack: StoredLines?
+    /// The bytes of the lines read back.
+    var readBackBytes: Int { readBack?.bytes ?? 0 }
 
     /// The stored line of this session at `seq`, or `nil` when none is
-    /// stored: from ``readBack`` when it covers `seq`, else read back from
-    /// the store with the lines after it (up to ``readBackBatch`` bytes).
+    /// stored: from the lines read back when they cover `seq`, else read
+    /// back from the store with the lines after it.
     func storedLine(seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) -> [UInt8]? {
-        if readBackSeqs?.contains(seq) != true { try readBack(from: seq, in: catalog) }
-        guard readBackSeqs?.contains(seq) == true else { return nil }
-        var lo = 0, hi = readBack.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if readBack[mid].seq < seq { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < readBack.count && readBack[lo].seq == seq ? readBack[lo].line : nil
-    }
-
-    /// Fills ``readBack`` with the stored lines from `seq` on.
-    private func readBack(from seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) {
-        dropReadBack()
-        var fold = SessionFold()
-        var last: Int?
-        try catalog.forEachLine(of: key) { line, _ in
-            guard let lineSeq = fold.facts(line)?.seq else { return true }
-            guard lineSeq >= seq else { return true }
-            readBack.append((lineSeq, Array(line)))
-            readBackBytes += line.count
-            last = lineSeq
-            return readBackBytes < Self.readBackBatch
-        }
-        if let last { readBackSeqs = seq...last }
+        if readBack?.covers(seq) != true { readBack = try StoredLines(of: key, from: seq, in: catalog) }
+        return readBack?.line(seq: seq)
     }
 
     /// Forgets what was read back.
     func dropReadBack() {
-        readBack = []
-        readBackSeqs = nil
-        readBackBytes = 0
+        readBack = nil
     }
 }

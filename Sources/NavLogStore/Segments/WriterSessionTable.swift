@@ -5,37 +5,51 @@ import Darwin
 #endif
 
 /// The writer's sessions in memory, found by the bytes of their id as the
-/// line holds them: a table from the id's XXH64 to the sessions with that
-/// hash (chained through ``WriterSession/sameHash``), so looking a line's
-/// session up makes no `String` and no array.
+/// line holds them, so looking a line's session up makes no `String` and
+/// no array: an open-addressing table indexed by the id's XXH64 itself (it
+/// is hashed already), probing linearly, at most half full.
 struct WriterSessionTable {
-    private var byHash: [UInt64: WriterSession] = [:]
+    /// A power of two.
+    private var slots = [WriterSession?](repeating: nil, count: 1024)
     private(set) var count = 0
 
     /// The session whose id is `id` (with XXH64 `hash`), if held.
     func find(_ id: UnsafeRawBufferPointer, hash: UInt64) -> WriterSession? {
-        var candidate = byHash[hash]
-        while let session = candidate {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while let session = slots[slot] {
             // memcmp: both buffers hold id.count bytes (an empty one may have no address, so it is not called).
-            if session.key.id.count == id.count,
+            if session.key.hash == hash, session.key.id.count == id.count,
                id.isEmpty || session.key.id.withUnsafeBytes({ memcmp($0.baseAddress!, id.baseAddress!, id.count) == 0 }) {
                 return session
             }
-            candidate = session.sameHash
+            slot = (slot + 1) & mask
         }
         return nil
     }
 
+    /// Adds a session not held.
     mutating func insert(_ session: WriterSession) {
-        session.sameHash = byHash[session.key.hash]
-        byHash[session.key.hash] = session
+        if (count + 1) * 2 > slots.count {
+            let held = slots
+            slots = [WriterSession?](repeating: nil, count: slots.count * 2)
+            for case let other? in held { place(other) }
+        }
+        place(session)
         count += 1
     }
 
     /// Forgets every session but `kept`.
     mutating func keepOnly(_ kept: [WriterSession]) {
-        byHash.removeAll()
+        for slot in slots.indices { slots[slot] = nil }
         count = 0
         for session in kept { insert(session) }
+    }
+
+    private mutating func place(_ session: WriterSession) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: session.key.hash) & mask
+        while slots[slot] != nil { slot = (slot + 1) & mask }
+        slots[slot] = session
     }
 }
