@@ -39,6 +39,8 @@ public final class NDJSONLineReader {
     private let ownsFD: Bool
     private let limit: Int
     private let chunk: Int
+    /// Whether reads may wait for a writer (a pipe, a socket, a terminal: not a regular file).
+    private let waitsForWriter: Bool
 
     /// Opens `path` for reading; `-` reads standard input.
     public init(path: String, maxLineBytes: Int = EventParser.maxLineBytes) throws(NDJSONReadError) {
@@ -59,6 +61,8 @@ public final class NDJSONLineReader {
             fd = opened
             ownsFD = true
         }
+        var info = stat()
+        waitsForWriter = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
 
     deinit { if ownsFD { close(fd) } }
@@ -67,6 +71,18 @@ public final class NDJSONLineReader {
     public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
         let buffer = ByteBuffer(capacity: bufferCapacity)
         try forEachLine(readingInto: { buffer }, body)
+    }
+
+    /// ``forEachLine(_:)``, told when the input pauses. When it is a pipe
+    /// or a terminal (whose reads wait for a writer), `wait` says before
+    /// each read how many milliseconds it may wait (`nil`: as long as it
+    /// takes); when that passes with no input, `paused` is called (what a
+    /// collector's pipe does between bursts), and the read then waits as
+    /// long as it takes.
+    func forEachLine<E: Error>(wait: () -> Int?, paused: () throws(E) -> Void,
+                               _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
+        let buffer = ByteBuffer(capacity: bufferCapacity)
+        try forEachLine(readingInto: { buffer }, wait: wait, paused: paused, body)
     }
 
     /// The capacity a buffer given to ``forEachLine(readingInto:_:)`` must have.
@@ -80,8 +96,8 @@ public final class NDJSONLineReader {
     /// that buffer again; a caller that gives the same buffer every time has
     /// the bytes only during `body`.
     @inline(__always)
-    func forEachLine<E: Error>(readingInto nextBuffer: () -> ByteBuffer,
-                               _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
+    func forEachLine<E: Error>(readingInto nextBuffer: () -> ByteBuffer, wait: () -> Int? = { nil },
+                               paused: () throws(E) -> Void = {}, _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
         var buffer = nextBuffer()
         precondition(buffer.capacity >= bufferCapacity)
         var base = buffer.base
@@ -91,6 +107,7 @@ public final class NDJSONLineReader {
         var skipping: Int? = nil  // length so far of an over-limit line being skipped
         var eof = false
         var classified = false  // whether the first bytes were looked at (InputContent)
+        var pausedSinceInput = false  // whether `paused` was called and no input came since
         while true {
             // Hand out every complete line in the buffer.
             var scanFrom = start
@@ -142,7 +159,12 @@ public final class NDJSONLineReader {
             base = buffer.base
             start = 0
             let room = bufferCapacity - filled
+            if waitsForWriter, !pausedSinceInput, let milliseconds = wait(), !Self.inputComes(fd, within: milliseconds) {
+                do { try paused() } catch { throw .body(error) }
+                pausedSinceInput = true
+            }
             let n = read(fd, base + filled, min(room, chunk))
+            if n > 0 { pausedSinceInput = false }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .read(NDJSONReadError(path: path, operation: "read", errno: errno))
@@ -158,6 +180,13 @@ public final class NDJSONLineReader {
             }
             filled += n
         }
+    }
+
+    /// Whether input can be read from `fd` within `milliseconds` (or the
+    /// wait was interrupted: the read then tells).
+    private static func inputComes(_ fd: Int32, within milliseconds: Int) -> Bool {
+        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, Int32(clamping: max(0, milliseconds))) != 0
     }
 
     private func deliver<E: Error>(_ body: (Line) throws(E) -> Void, _ line: Line) throws(NDJSONFailure<E>) {

@@ -27,8 +27,9 @@ public final class StoreIngester {
         /// How the store is written.
         public var writerOptions: SegmentWriterOptions
         /// Milliseconds after which what was stored is committed (synced)
-        /// at the next chunk's end, even when a commit is not full: how
-        /// long a slow input (a collector's pipe) waits to be durable. 0
+        /// at the next chunk's end, or as soon as a pipe's input pauses,
+        /// even when a commit is not full: how long a slow input (a
+        /// collector's pipe) waits to be durable and seen by readers. 0
         /// commits after every chunk; `nil` only when a commit is full and at the end.
         public var commitInterval: Int?
 
@@ -277,8 +278,23 @@ public final class StoreIngester {
                     throw .io(LogError(reading: error))
                 }
                 var chunk = newChunk(file: fileIndex)
+                // A pipe whose input pauses: what was read is stored and committed
+                // once the commit interval has passed, without waiting for a full chunk.
+                func commitWhatWasRead() throws(ReadingEnd) {
+                    do throws(SegmentStoreError) {
+                        if !chunk.lines.isEmpty {
+                            try handOut(chunk)
+                            chunk = newChunk(file: fileIndex)
+                        }
+                        while inFlight > 0 { try finishOldest() }
+                        try sink.writer.commit()
+                        lastCommit = LogFile.monotonicMilliseconds()
+                    } catch { throw .failed(error) }
+                }
+                let interval = options.commitInterval
                 do throws(NDJSONFailure<ReadingEnd>) {
-                    try reader.forEachLine { (line) throws(ReadingEnd) in
+                    try reader.forEachLine(wait: { interval.map { Int(lastCommit + Int64($0) - LogFile.monotonicMilliseconds()) } },
+                                           paused: commitWhatWasRead) { (line) throws(ReadingEnd) in
                         countLine(bytes: line.overLimitBytes ?? line.bytes.count)
                         chunk.add(line)
                         lastLine = line.number
