@@ -29,16 +29,21 @@ import Darwin
         #expect(r.status == 0, "\(r.stderr)")
     }
 
+    /// A store (`dir/store`) holding the first `count` of `lines`, and the session of the first line.
+    static func store(holdingFirst count: Int, of lines: [String], in dir: TemporaryDirectory) throws -> (store: String, id: String) {
+        let store = dir.file("store")
+        try ingest(lines[..<count], into: store, dir, name: "first.ndjson")
+        return (store, session(of: lines[0]))
+    }
+
     /// Three ingests, one after another, while one `cat --follow` (and one
     /// with filters) runs: each ingest's events of the session are printed
     /// before the next ingest starts, then Ctrl-C ends it with exit 0; in
     /// the end every event was printed once, in order, none of another session.
     @Test(.timeLimit(.minutes(3))) func followsAStoredSessionAcrossCommits() throws {
         let dir = try TemporaryDirectory()
-        let store = dir.file("store")
         let all = Self.lines(sessions: 3, events: 150, seed: 5)
-        let id = Self.session(of: all[0])
-        try Self.ingest(all[0..<150], into: store, dir, name: "1.ndjson")
+        let (store, id) = try Self.store(holdingFirst: 150, of: all, in: dir)
         let follower = try FollowingProcess(["cat", store, "--session", id, "--follow"])
         let filtered = try FollowingProcess(["cat", store, "--session", id, "--follow", "--from", "40", "--type", "stack.push"])
         var start = 150
@@ -72,18 +77,11 @@ import Darwin
     /// in order, and ends by itself (exit 0) once seq N is printed.
     @Test(.timeLimit(.minutes(3))) func followsAStoredSessionWhileOneIngestWrites() throws {
         let dir = try TemporaryDirectory()
-        let store = dir.file("store")
         let all = Self.lines(sessions: 3, events: 4000, seed: 8)
-        let id = Self.session(of: all[0])
-        try Self.ingest(all[0..<300], into: store, dir, name: "start.ndjson")
+        let (store, id) = try Self.store(holdingFirst: 300, of: all, in: dir)
         let rest = try dir.file("rest.ndjson", all[300...].joined(separator: "\n") + "\n")
         let follower = try FollowingProcess(["cat", store, "--session", id, "--follow", "--to", "4000"])
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: navlogBinary())
-        writer.arguments = ["ingest", rest, "--store", store, "--commit-interval", "0"]
-        writer.standardOutput = FileHandle.nullDevice
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
+        let writer = try startNavlog(["ingest", rest, "--store", store, "--commit-interval", "0"])
         let ended = follower.finish(seconds: 150)
         writer.waitUntilExit()
         #expect(writer.terminationStatus == 0)
@@ -103,14 +101,8 @@ import Darwin
         let follower = try FollowingProcess(["cat", log, "--follow"])
         #expect(follower.waitForLines(200) == Array(all[0..<200]))
         signal(SIGPIPE, SIG_IGN)
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: navlogBinary())
-        writer.arguments = ["append", log, "--durability", "every-append"]
         let input = Pipe()
-        writer.standardInput = input
-        writer.standardOutput = FileHandle.nullDevice
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
+        let writer = try startNavlog(["append", log, "--durability", "every-append"], input: input)
         for end in [400, 600] {
             try input.fileHandleForWriting.write(contentsOf: Data((all[(end - 200)..<end].joined(separator: "\n") + "\n").utf8))
             let printed = follower.waitForLines(end)
@@ -160,12 +152,7 @@ import Darwin
         let before = try funnel(store).sessions
         let after = try funnel(whole)
         #expect(before > 0 && before < after.sessions)
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: navlogBinary())
-        writer.arguments = ["ingest", rest, "--store", store, "--commit-interval", "0"]
-        writer.standardOutput = FileHandle.nullDevice
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
+        let writer = try startNavlog(["ingest", rest, "--store", store, "--commit-interval", "0"])
         var answers: [Int] = []
         repeat {
             answers.append(try funnel(store).sessions)

@@ -71,3 +71,16 @@ final class FollowingProcess: @unchecked Sendable {
         return (status, lines, lock.withLock { String(decoding: errors, as: UTF8.self) })
     }
 }
+
+/// Starts the `navlog` under test with `arguments`, its output discarded;
+/// `input`, when given, is its standard input.
+func startNavlog(_ arguments: [String], input: Pipe? = nil) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: navlogBinary())
+    process.arguments = arguments
+    if let input { process.standardInput = input }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
+}
