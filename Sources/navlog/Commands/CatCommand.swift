@@ -26,7 +26,7 @@ struct CatCommand: ParsableCommand {
               navlog cat s-1.navlog
               navlog cat s-1.navlog --from 100 --to 200 --type stack.push
               navlog cat store/ --session s-000001
-              navlog cat store/ --session s-000001 --follow
+              navlog cat store/ --session s-000001 --follow --to 20
             """
     )
 
