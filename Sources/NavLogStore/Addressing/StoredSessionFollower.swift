@@ -3,9 +3,10 @@ import NavLogCore
 /// Follows one session of a segment store while a writer appends to it
 /// (schemas/segment-store.md §9, "Following"): each ``next(_:)`` hands out
 /// the session's lines committed since the last call, in seq order, each
-/// once. The store's commits are walked again only when its segment files
-/// changed (a new segment, or the last one grew or was cut); what is handed
-/// out is always a prefix of the session.
+/// once. The store is looked at again only when its segment files changed
+/// (a new segment, or the last one grew or was cut), and then only from the
+/// end of the last commit read; what is handed out is always a prefix of
+/// the session.
 ///
 /// ```swift
 /// let follower = StoredSessionFollower(try StoredSession(store: "events", session: "s-1"))
@@ -21,7 +22,7 @@ public final class StoredSessionFollower {
     /// that found nothing (50 ms: a commit is seen about that long after it is made).
     public static let pollMicroseconds: UInt32 = 50_000
 
-    /// The session followed, read through the store's commits as of the last walk.
+    /// The session followed, read through the store's commits as of the last look.
     private var session: StoredSession
     /// Commits of ``session``'s catalog already read.
     private var commitsRead = 0
@@ -51,10 +52,11 @@ public final class StoredSessionFollower {
     public func next(_ body: (UnsafeRawBufferPointer, Int) throws(SegmentStoreError) -> Void) throws(SegmentStoreError) -> Int {
         if !fresh {
             guard try storeChanged() else { return 0 }
-            let again = try StoredSession(store: session.store, session: session.id)
-            // Commits are only ever added; fewer of them means the store was replaced: read it again from its start.
-            if again.catalog.commits.count < commitsRead { commitsRead = 0 }
-            session = again
+            if try !session.catalog.takeInGrowth() {
+                // The store no longer holds what was read (it was replaced): read it again from its start.
+                session = try StoredSession(store: session.store, session: session.id)
+                commitsRead = 0
+            }
         }
         fresh = false
         var cursor = try SessionLineCursor(catalog: session.catalog, key: session.key, fromCommit: commitsRead, afterSeq: lastSeq)
