@@ -21,14 +21,8 @@ import Darwin
         let log = dir.file("s.navlog")
         let all = StoreCommandTests.session(events: 3000, seed: 17).split(separator: "\n").map(String.init)
         signal(SIGPIPE, SIG_IGN)
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: navlogBinary())
-        writer.arguments = ["append", log, "--durability", "every-append"]
         let input = Pipe()
-        writer.standardInput = input
-        writer.standardOutput = FileHandle.nullDevice
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
+        let writer = try startNavlog(["append", log, "--durability", "every-append"], input: input)
         let handle = input.fileHandleForWriting
 
         var counts: [Int] = []

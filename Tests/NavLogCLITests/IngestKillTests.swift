@@ -36,13 +36,8 @@ import Darwin
         var fewest: (count: Int, store: String)?
         for round in 0..<kills {
             let store = dir.file("store-\(round)")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: navlogBinary())
             // A commit after every chunk of lines: kills fall between commits and inside them.
-            process.arguments = ["ingest", input, "--store", store, "--commit-interval", "0"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try startNavlog(["ingest", input, "--store", store, "--commit-interval", "0"])
             if round % 2 == 0 {
                 let slice = whole / UInt64(kills)
                 usleep(UInt32(slice * UInt64(round) + rng.next() % slice))

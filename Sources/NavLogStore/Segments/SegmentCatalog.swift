@@ -32,14 +32,52 @@ final class SegmentCatalog {
         do { decoder = try LZ4FrameDecoder() } catch { throw .compression(error) }
         var previous: UInt64 = 0
         for number in try store.segmentNumbers() {
-            do {
-                let file = try LogFile(path: store.segmentPath(number), mode: .read)
-                let contents = try SegmentWalker(file: file, number: number, verifying: verifying).walk(previousCommit: previous)
-                previous = contents.commits.last?.number ?? previous
-                segments.append(Segment(file: file, contents: contents))
-                for i in contents.commits.indices { commits.append(CommitRef(segment: segments.count - 1, commit: i)) }
-            } catch { throw .io(error) }
+            previous = try walkSegment(number, previousCommit: previous, verifying: verifying)
         }
+    }
+
+    /// Walks segment `number` and adds it and its commits; the number of its last commit (`previousCommit` when none).
+    private func walkSegment(_ number: Int, previousCommit previous: UInt64, verifying: Bool) throws(SegmentStoreError) -> UInt64 {
+        do {
+            let file = try LogFile(path: store.segmentPath(number), mode: .read)
+            let contents = try SegmentWalker(file: file, number: number, verifying: verifying).walk(previousCommit: previous)
+            segments.append(Segment(file: file, contents: contents))
+            for i in contents.commits.indices { commits.append(CommitRef(segment: segments.count - 1, commit: i)) }
+            return contents.commits.last?.number ?? previous
+        } catch { throw .io(error) }
+    }
+
+    /// Takes in what a writer committed since this reading catalog walked
+    /// the store (a follower, §9): the last segment is walked on from the
+    /// end of its last commit, and segments added since are walked. Returns
+    /// `false`, changing nothing, when the store no longer holds what was
+    /// read (the last segment shrank below it, or a segment went away): the
+    /// caller opens the store again.
+    func takeInGrowth() throws(SegmentStoreError) -> Bool {
+        let numbers = try store.segmentNumbers()
+        guard let last = segments.last else {
+            var previous: UInt64 = 0
+            for number in numbers { previous = try walkSegment(number, previousCommit: previous, verifying: false) }
+            return true
+        }
+        guard numbers.count >= segments.count, numbers.prefix(segments.count).elementsEqual(segments.map(\.contents.number)) else {
+            return false
+        }
+        let before = commits.last { $0.segment < segments.count - 1 }.map { index($0).number } ?? 0
+        let walked: SegmentContents
+        do {
+            guard try last.file.size() >= last.contents.committedEnd else { return false }
+            walked = try SegmentWalker(file: last.file, number: last.contents.number, verifying: false)
+                .walk(previousCommit: before, resuming: last.contents)
+        } catch { throw .io(error) }
+        guard walked.commits.count >= last.contents.commits.count else { return false }
+        for i in last.contents.commits.count..<walked.commits.count { commits.append(CommitRef(segment: segments.count - 1, commit: i)) }
+        segments[segments.count - 1].contents = walked
+        var previous = walked.commits.last?.number ?? before
+        for number in numbers.dropFirst(segments.count) {
+            previous = try walkSegment(number, previousCommit: previous, verifying: false)
+        }
+        return true
     }
 
     /// The commit index at `ref`.

@@ -36,7 +36,11 @@ struct SegmentWalker {
     }
 
     /// Walks the segment; commits must be numbered from `previousCommit + 1` on.
-    func walk(previousCommit: UInt64) throws(LogError) -> SegmentContents {
+    /// `resuming`: what an earlier reading walk of the same segment found
+    /// (a follower's, §9): its commits are kept and the walk goes on from
+    /// the end of the last one, unless the segment is now sealed (its footer
+    /// is read) or shorter than that end (it is walked again whole).
+    func walk(previousCommit: UInt64, resuming known: SegmentContents? = nil) throws(LogError) -> SegmentContents {
         let number = contents.number
         var c = contents
         let head = try window.view(at: 0, count: SegmentFormat.preambleBytes)
@@ -62,6 +66,13 @@ struct SegmentWalker {
         }
         var offset = c.committedEnd
         var expected: UInt64? = previousCommit + 1
+        if let known, !verifying, known.header != nil, known.committedEnd <= c.fileSize {
+            c.commits = known.commits
+            c.indexLocations = known.indexLocations
+            c.committedEnd = known.committedEnd
+            offset = known.committedEnd
+            expected = (known.commits.last?.number).map { $0 + 1 } ?? expected
+        }
         var blocks: [(offset: Int64, length: Int, checksum: UInt32?)] = []
         var checkpoints: [CommitIndexLocation] = []
         func stop(_ kind: SegmentDamage.Kind, at where_: Int64) -> Bool {

@@ -17,10 +17,16 @@ struct CatCommand: ParsableCommand {
             A session of a store is named with --session: `navlog cat STORE --session ID` \
             prints that session's events as its own log would.
 
+            With --follow, cat goes on printing the events a writer adds (`navlog append` to \
+            a log, `navlog ingest` to a store) as they are committed, each once and in seq \
+            order, until Ctrl-C (exit 0) or, with --to N, until the session passes seq N. \
+            The log or the session must exist when cat starts.
+
             Examples:
               navlog cat s-1.navlog
               navlog cat s-1.navlog --from 100 --to 200 --type stack.push
               navlog cat store/ --session s-000001
+              navlog cat store/ --session s-000001 --follow --to 20
             """
     )
 
@@ -39,12 +45,16 @@ struct CatCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Only events of this type (repeatable).", valueName: "type"))
     var type: [String] = []
 
+    @Flag(name: [.customShort("f"), .long], help: "Keep printing events as a writer commits them, until Ctrl-C.")
+    var follow = false
+
     func validate() throws {
         if let from, from < 0 { throw ValidationError("--from must be 0 or more, got \(from)") }
         if let to, to < 0 { throw ValidationError("--to must be 0 or more, got \(to)") }
     }
 
     func run() throws {
+        if follow { return try runFollowing() }
         if session != nil || SessionLookup.isStore(log) {
             switch try SessionInput.open(log, session: session) {
             case .log(let reader, let file): return try printLog(reader, file)
