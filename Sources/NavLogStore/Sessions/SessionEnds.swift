@@ -16,8 +16,8 @@ import NavLogCore
 ///
 /// The first read records one pair (session hash, line) per run of lines
 /// of one session (a run ends where the next line is another session's),
-/// sorts them by hash (``PairSorter``, spilled to temporary files past a
-/// few million runs), keeps the last line of each hash, and sorts those by
+/// sorts them by hash (``PairSorter``, spilled to temporary files past
+/// 1M runs), keeps the last line of each hash, and sorts those by
 /// line. Sessions whose ids share a hash (XXH64) keep one end, the last
 /// line of them all: the others are finished at the input's end. Standard
 /// input is copied to a temporary file first (read twice, it is read from
