@@ -34,6 +34,7 @@ let suites: [BenchmarkSuite] = [
     SegmentWriteBenchmark.suite,
     StoreLookupBenchmark.suite,
     StoreBenchmark.suite,
+    MemoryBenchmark.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

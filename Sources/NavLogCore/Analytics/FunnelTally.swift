@@ -13,13 +13,14 @@ public struct FunnelTally: Hashable, Sendable {
     public private(set) var sessions = 0
     /// Sessions that reached each step.
     public private(set) var reached: [Int]
-    /// For each step after the first, the milliseconds from the previous
-    /// step of every session that reached it.
-    public private(set) var gaps: [[Int64]]
+    /// For each step after the first, how many of the sessions that reached
+    /// it took each time (milliseconds) from the previous step: counts, not a
+    /// value per session, so memory follows the distinct times, not the sessions.
+    public private(set) var gaps: [[Int64: Int]]
 
     public init(steps: Int) {
         reached = [Int](repeating: 0, count: steps)
-        gaps = [[Int64]](repeating: [], count: steps)
+        gaps = [[Int64: Int]](repeating: [:], count: steps)
     }
 
     /// Counts one session.
@@ -27,7 +28,7 @@ public struct FunnelTally: Hashable, Sendable {
         sessions += 1
         for k in 0..<min(path.reached, reached.count) {
             reached[k] += 1
-            if k > 0 { gaps[k].append(path.times[k].milliseconds - path.times[k - 1].milliseconds) }
+            if k > 0 { gaps[k][path.times[k].milliseconds - path.times[k - 1].milliseconds, default: 0] += 1 }
         }
     }
 
@@ -36,13 +37,13 @@ public struct FunnelTally: Hashable, Sendable {
         sessions += other.sessions
         for k in reached.indices {
             reached[k] += other.reached[k]
-            gaps[k].append(contentsOf: other.gaps[k])
+            gaps[k].merge(other.gaps[k], uniquingKeysWith: +)
         }
     }
 
     /// The report rows, one per step.
     ///
-    /// - Complexity: O(g log g) for g recorded gaps (the medians sort them).
+    /// - Complexity: O(g log g) for g distinct gaps (the medians sort them).
     public func rows(patterns: [String]) -> [FunnelRow] {
         reached.indices.map { k in
             let first = reached[0]
@@ -58,14 +59,25 @@ public struct FunnelTally: Hashable, Sendable {
         }
     }
 
-    /// The median in whole milliseconds: the middle value, or for an even
-    /// count the mean of the middle two rounded half away from zero.
-    static func median(_ values: [Int64]) -> Int64? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let mid = sorted.count / 2
-        if sorted.count % 2 == 1 { return sorted[mid] }
-        let sum = sorted[mid - 1] + sorted[mid]
+    /// The median in whole milliseconds of the values counted in `counts`
+    /// (value → how many times): the middle value, or for an even count the
+    /// mean of the middle two rounded half away from zero.
+    static func median(_ counts: [Int64: Int]) -> Int64? {
+        let total = counts.values.reduce(0, +)
+        guard total > 0 else { return nil }
+        let sorted = counts.sorted { $0.key < $1.key }
+        // The value at 0-based rank `rank` of the sorted values.
+        func value(at rank: Int) -> Int64 {
+            var seen = 0
+            for (value, count) in sorted {
+                seen += count
+                if rank < seen { return value }
+            }
+            return sorted[sorted.count - 1].key
+        }
+        let mid = total / 2
+        if total % 2 == 1 { return value(at: mid) }
+        let sum = value(at: mid - 1) + value(at: mid)
         return sum >= 0 ? (sum + 1) / 2 : -((-sum + 1) / 2)
     }
 }

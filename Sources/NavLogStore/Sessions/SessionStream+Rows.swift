@@ -64,6 +64,22 @@ extension SessionStream {
                         _ body: (Event, ScreenView?) -> Void) throws(SessionStreamError) {
         var states: [SessionID: NavigationProjector] = [:]
         var views: [ScreenView] = []
+        if case .ndjson(let path) = source {
+            // A session's state goes at its last line: memory follows the sessions under way.
+            try forEachNDJSONEvent(path) { original, endsSession in
+                let event = redactor.map { $0.redact(original) } ?? original
+                let id = SessionID(event.session)
+                if endsSession {
+                    var state = states.removeValue(forKey: id) ?? NavigationProjector(session: event.session)
+                    state.apply(event, screenViews: &views)
+                } else {
+                    states[id, default: NavigationProjector(session: event.session)].apply(event, screenViews: &views)
+                }
+                body(event, views.last)
+                views.removeAll(keepingCapacity: true)
+            }
+            return
+        }
         // A segment store's sessions come one after another: one state at a time.
         var oneAtATime = false
         if case .segments = source { oneAtATime = true }

@@ -76,23 +76,7 @@ public struct SessionStream: Sendable {
                 preconditionFailure("LogCursor.forEach threw \(error)")
             }
         case .ndjson(let path):
-            let reader: NDJSONEventReader
-            do { reader = try NDJSONEventReader(path: path) } catch { throw .ndjson(error) }
-            var sequencer = Sequencer()
-            var rejected = 0
-            do {
-                try reader.forEach(sequencer: &sequencer) { (result) throws(Never) in
-                    switch result {
-                    case .success(let event): body(event)
-                    case .failure(let reject):
-                        rejected += 1
-                        onNote(.rejected(reject, ordinal: rejected))
-                    }
-                }
-            } catch {
-                if case .read(let error) = error { throw .ndjson(error) }
-            }
-            if rejected > 0 { throw .rejectedLines(path: path, count: rejected) }
+            try forEachNDJSONEvent(path) { event, _ in body(event) }
         case .segments(let part):
             try SegmentPartScan(part).forEachEvent { event, _ in body(event) }
         }
@@ -100,8 +84,9 @@ public struct SessionStream: Sendable {
 
     /// Calls `body` with each session of `source`, complete, after its last
     /// event. A log is one session, followed in O(its occurrences) memory;
-    /// an NDJSON file's sessions are followed side by side and handed out at
-    /// its end, in order of first appearance; a segment store part's
+    /// an NDJSON file's sessions are followed side by side, each handed out
+    /// at its last line (``forEachNDJSONEvent(_:_:)``), so memory follows the
+    /// sessions under way; a segment store part's
     /// sessions one after another, each after its last event. `keepsMarks: false` records
     /// screen views only; `names` finds screen names built before.
     package func forEachSession(in source: SessionSource, keepsMarks: Bool, scratch: LogScanScratch? = nil,
@@ -115,21 +100,26 @@ public struct SessionStream: Sendable {
                 recorder!.add(event, names: names)
             }
             if let recorder { body(recorder) }
-        case .ndjson:
-            var index: [SessionID: Int] = [:]
-            var recorders: [SessionOccurrences] = []
-            try forEachEvent(in: source) { event in
+        case .ndjson(let path):
+            // The sessions under way, each with its order of first appearance.
+            var open: [SessionID: (first: Int, recorder: SessionOccurrences)] = [:]
+            var appeared = 0
+            try forEachNDJSONEvent(path) { event, endsSession in
                 let key = SessionID(event.session)
-                if let i = index[key] {
-                    recorders[i].add(event, names: names)
-                } else {
-                    index[key] = recorders.count
-                    var recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
+                if endsSession {
+                    var recorder = open.removeValue(forKey: key)?.recorder
+                        ?? SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
                     recorder.add(event, names: names)
-                    recorders.append(recorder)
+                    body(recorder)
+                } else {
+                    open[key, default: {
+                        appeared += 1
+                        return (appeared, SessionOccurrences(session: event.session, keepsMarks: keepsMarks))
+                    }()].recorder.add(event, names: names)
                 }
             }
-            for recorder in recorders { body(recorder) }
+            // Sessions whose last line was rejected, or that share a hash with a later one.
+            for entry in open.values.sorted(by: { $0.first < $1.first }) { body(entry.recorder) }
         case .segments(let part):
             var recorder: SessionOccurrences?
             try SegmentPartScan(part).forEachEvent { event, startsSession in

@@ -20,8 +20,8 @@ public enum SessionStreamError: Error, Sendable {
     /// An NDJSON input cannot be opened or read.
     case ndjson(NDJSONReadError)
     /// An NDJSON input had `count` rejected lines (each reported as a
-    /// ``SessionStream/Note/rejected(_:ordinal:)``); its sessions are not
-    /// handed out.
+    /// ``SessionStream/Note/rejected(_:ordinal:)``); the read ends with it
+    /// after the file (its sessions that ended before may have been handed out).
     case rejectedLines(path: String, count: Int)
     /// A segment store cannot be opened or read, or a block of it is damaged.
     case store(SegmentStoreError)

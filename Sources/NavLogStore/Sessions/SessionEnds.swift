@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+
+/// Where each session of an NDJSON input ends: the numbers of the lines
+/// that are their session's last, found by a first read that only skims
+/// each line for its session. A reader that finishes a session at its last
+/// line keeps in memory only the sessions under way (begun, not ended),
+/// whatever the number of sessions, one after another or interleaved, and
+/// never finishes a session that has lines further on.
+///
+/// The first read records one pair (session hash, line) per run of lines
+/// of one session (a run ends where the next line is another session's),
+/// sorts them by hash (``PairSorter``, spilled to temporary files past
+/// 1M runs), keeps the last line of each hash, and sorts those by
+/// line. Sessions whose ids share a hash (XXH64) keep one end, the last
+/// line of them all: the others are finished at the input's end. Standard
+/// input is copied to a temporary file first (read twice, it is read from
+/// there: ``readPath``).
+///
+/// ```swift
+/// let ends = try SessionEnds(path: "events.ndjson")
+/// var next = try ends.next()                    // the first session's last line
+/// // at line `next`: finish that line's session, then `next = try ends.next()`
+/// ```
+final class SessionEnds {
+    /// The input's name as the user gave it (`-` for standard input).
+    let path: String
+    /// Where the input is read from: `path`, or the copy of standard input.
+    let readPath: String
+    /// Lines read by the first read (the input's lines beyond are not read).
+    private(set) var lines = 0
+    private let byLine: PairSorter
+    private let chunk: Int
+    private var spooled: String?
+
+    /// Reads `path` once; `chunk` pairs are sorted in memory before they spill to a file.
+    init(path: String, chunk: Int = 1 << 20) throws(SessionStreamError) {
+        self.path = path
+        self.chunk = chunk
+        byLine = PairSorter(chunk: chunk)
+        if path == "-" {
+            let copy = try Self.spoolStandardInput()
+            spooled = copy
+            readPath = copy
+        } else {
+            readPath = path
+        }
+        let runs = try skimRuns()
+        do throws(LogError) {
+            var group: (hash: UInt64, line: UInt64)?
+            while let run = try runs.next() {
+                if let g = group, g.hash != run.first { try byLine.add(PairSorter.Pair(g.line, 0)) }
+                group = (run.first, run.second)
+            }
+            if let group { try byLine.add(PairSorter.Pair(group.line, 0)) }
+        } catch {
+            throw .log(error)
+        }
+    }
+
+    deinit { if let spooled { unlink(spooled) } }
+
+    /// The next line (1-based) that ends a session, in ascending order; `nil` after the last.
+    func next() throws(SessionStreamError) -> Int? {
+        do throws(LogError) {
+            return try byLine.next().map { Int($0.first) }
+        } catch {
+            throw .log(error)
+        }
+    }
+
+    /// An NDJSON read error, named as the user named the input.
+    func named(_ error: NDJSONReadError) -> NDJSONReadError {
+        NDJSONReadError(path: path, problem: error.problem)
+    }
+
+    /// Reads the input once: (session hash, last line) for each run of one session's lines.
+    private func skimRuns() throws(SessionStreamError) -> PairSorter {
+        let runs = PairSorter(chunk: chunk)
+        let reader: NDJSONLineReader
+        do { reader = try NDJSONLineReader(path: readPath) } catch { throw .ndjson(named(error)) }
+        var parser = EventLineParser()
+        var current: [UInt8] = []
+        var run: (hash: UInt64, line: Int)?
+        do throws(NDJSONFailure<LogError>) {
+            try reader.forEachLine { (line) throws(LogError) in
+                lines = line.number
+                guard !line.isBlank, line.overLimitBytes == nil else { return }
+                // The session as the parser reads it; a line it rejects ends no session.
+                let same: Bool
+                if let range = SessionSkim.sessionBytes(in: line.bytes) {
+                    let id = UnsafeRawBufferPointer(rebasing: line.bytes[range])
+                    same = run != nil && id.elementsEqual(current)
+                    if !same { current = Array(id) }
+                } else if let event = try? parser.parse(line.bytes) {
+                    same = run != nil && event.session.utf8.elementsEqual(current)
+                    if !same { current = Array(event.session.utf8) }
+                } else {
+                    return
+                }
+                if !same {
+                    if let run { try runs.add(PairSorter.Pair(run.hash, UInt64(run.line))) }
+                    run = (XXHash64.hash(current), line.number)
+                } else {
+                    run!.line = line.number
+                }
+            }
+        } catch {
+            switch error {
+            case .read(let error): throw .ndjson(named(error))
+            case .body(let error): throw .log(error)
+            }
+        }
+        do throws(LogError) {
+            if let run { try runs.add(PairSorter.Pair(run.hash, UInt64(run.line))) }
+        } catch {
+            throw .log(error)
+        }
+        return runs
+    }
+
+    /// Copies standard input to a new temporary file; its path.
+    private static func spoolStandardInput() throws(SessionStreamError) -> String {
+        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(directory)/navlog-stdin-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let spool = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard fd >= 0 else { throw .log(.io(path: spool, call: "mkstemp", errno: errno)) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                unlink(spool)
+                throw .ndjson(NDJSONReadError(path: "-", operation: "read", errno: code))
+            }
+            if n == 0 { return spool }
+            var done = 0
+            while done < n {
+                let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + done, n - done) }
+                if w < 0 {
+                    if errno == EINTR { continue }
+                    let code = errno
+                    unlink(spool)
+                    throw .log(.io(path: spool, call: "write", errno: code))
+                }
+                done += w
+            }
+        }
+    }
+}
