@@ -41,11 +41,15 @@ struct AnalyticsQuestion: Sendable {
 /// What one question measured on one source.
 struct QuestionFigures {
     var navlogSeconds: [Double] = []
+    /// navlog's user + system CPU seconds.
+    var navlogCPU: [Double] = []
     var navlogRSS = 0
     /// DuckDB's own seconds: CSV reads and queries (`--timing`).
     var duckDBSeconds: [Double] = []
     /// The DuckDB process: Python's start, `import duckdb`, CSV reads, queries.
     var duckDBProcessSeconds: [Double] = []
+    /// The DuckDB process's user + system CPU seconds (Python's start included).
+    var duckDBProcessCPU: [Double] = []
     var duckDBRSS = 0
     /// Whether the two CSV answers were byte for byte the same.
     var equal = false
@@ -83,7 +87,10 @@ extension AnalyticsQuestion {
         _ source: PreparedSource, navlog: String, stdout: String, into figures: inout QuestionFigures, timed: Bool
     ) throws(BenchmarkFailure) {
         let run = try ChildProcess.runChecked(navlog, navlogArguments(source.input), stdoutPath: stdout)
-        if timed { figures.navlogSeconds.append(run.seconds) }
+        if timed {
+            figures.navlogSeconds.append(run.seconds)
+            figures.navlogCPU.append(run.cpuSeconds)
+        }
         figures.navlogRSS = max(figures.navlogRSS, run.peakRSS)
     }
 
@@ -102,6 +109,7 @@ extension AnalyticsQuestion {
         if timed {
             figures.duckDBSeconds.append(seconds)
             figures.duckDBProcessSeconds.append(run.seconds)
+            figures.duckDBProcessCPU.append(run.cpuSeconds)
         }
         figures.duckDBRSS = max(figures.duckDBRSS, run.peakRSS)
     }
