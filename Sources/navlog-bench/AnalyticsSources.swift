@@ -22,6 +22,7 @@ struct AnalyticsSource {
     static func chosen(_ names: String?) throws(BenchmarkFailure) -> [AnalyticsSource] {
         guard let names else { return all }
         let wanted = names.split(separator: ",").map { $0.uppercased() }
+        if wanted.isEmpty { throw BenchmarkFailure("analytics: --corpus takes A,B,C,D,N") }
         for name in wanted where !all.contains(where: { $0.corpus.name == name }) {
             throw BenchmarkFailure("analytics: no corpus \(name) (--corpus takes A,B,C,D,N)")
         }
