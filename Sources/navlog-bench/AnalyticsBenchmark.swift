@@ -141,10 +141,10 @@ enum AnalyticsBenchmark {
     /// `tools/` of the repository this is run from, as an absolute path.
     static func toolsDirectory() throws(BenchmarkFailure) -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buffer, buffer.count) != nil else { throw BenchmarkFailure("analytics: cannot read the working directory") }
+        guard getcwd(&buffer, buffer.count) != nil else { throw BenchmarkFailure("cannot read the working directory") }
         let tools = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/tools"
         for name in ["funnel.sql", "paths.sql", "duckdb-funnel", "duckdb-paths", "duckdb-segments"] where access(tools + "/" + name, R_OK) != 0 {
-            throw BenchmarkFailure("analytics: run from the repository root (\(tools)/\(name) not found)")
+            throw BenchmarkFailure("run from the repository root (\(tools)/\(name) not found)")
         }
         return tools
     }
@@ -155,7 +155,7 @@ enum AnalyticsBenchmark {
         defer { unlink(out) }
         let run = try ChildProcess.run("/usr/bin/env", ["python3", "-c", "import duckdb; print(duckdb.__version__)"], stdoutPath: out)
         guard run.status == 0, let text = readTextFile(out) else {
-            throw BenchmarkFailure("analytics: needs python3 with the duckdb module (tools/setup --test, or python3 -m pip install duckdb)")
+            throw BenchmarkFailure("needs python3 with the duckdb module (tools/setup --test, or python3 -m pip install duckdb)")
         }
         return text.filter { !$0.isNewline }
     }

@@ -22,9 +22,9 @@ struct AnalyticsSource {
     static func chosen(_ names: String?) throws(BenchmarkFailure) -> [AnalyticsSource] {
         guard let names else { return all }
         let wanted = names.split(separator: ",").map { $0.uppercased() }
-        if wanted.isEmpty { throw BenchmarkFailure("analytics: --corpus takes A,B,C,D,N") }
+        if wanted.isEmpty { throw BenchmarkFailure("--corpus takes A,B,C,D,N") }
         for name in wanted where !all.contains(where: { $0.corpus.name == name }) {
-            throw BenchmarkFailure("analytics: no corpus \(name) (--corpus takes A,B,C,D,N)")
+            throw BenchmarkFailure("no corpus \(name) (--corpus takes A,B,C,D,N)")
         }
         return all.filter { wanted.contains($0.corpus.name) }
     }
