@@ -1,252 +1,162 @@
-import NavLogCore
-import NavLogSample
-import NavLogStore
-import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// `navlog-bench analytics [--sessions N] [--mean-events M] [--runs R] [--work DIR]`
-///
-/// On a store of generated sessions (default 10,000 sessions, about 1.1M events):
-/// - `navlog funnel STORE` (3 steps) against DuckDB running `tools/funnel.sql`
-///   over `navlog export screens --with-marks` CSV (the duckdb Python module,
-///   via `tools/duckdb-funnel`; DuckDB's time includes reading the CSV), both
-///   as whole processes, and DuckDB's in-process time without Python's start;
-/// - export throughput (events/s) and peak RSS of `navlog export events` and
-///   `export screens` on a store a tenth the size and on the full store.
-///
-/// Run from the repository root after `swift build -c release`
-/// (`.build/release/navlog-bench analytics`).
-func runAnalyticsBenchmark(_ arguments: [String]) {
-    var sessions = 10_000, mean = 110, runs = 5
-    var work: String?
-    var i = 0
-    while i < arguments.count {
-        let value = i + 1 < arguments.count ? arguments[i + 1] : ""
-        switch arguments[i] {
-        case "--sessions": sessions = Int(value) ?? sessions
-        case "--mean-events": mean = Int(value) ?? mean
-        case "--runs": runs = Int(value) ?? runs
-        case "--work": work = value
-        default:
-            printError("navlog-bench analytics: unknown argument \(arguments[i]) (--sessions N, --mean-events M, --runs R, --work DIR)")
-            exit(2)
+/// `navlog-bench analytics`: issue 26's benchmark. On corpora A–D of the
+/// store benchmark stored with `navlog ingest`, and on N, an NDJSON of 1M
+/// short sessions read as it is, times as whole processes (wall time, peak
+/// RSS from `wait4`), round-robin in the same run:
+/// - `navlog funnel` (3 steps; 5 steps with `--within` and `--by`) and
+///   `navlog paths`, beside DuckDB (the Python module) answering the same
+///   question in plain SQL over `navlog export screens --with-marks` CSV
+///   (`tools/duckdb-funnel` with tools/funnel.sql, `tools/duckdb-paths` with
+///   tools/paths.sql), DuckDB's time its CSV reads and queries (`--timing`);
+///   the two CSV answers are compared byte for byte;
+/// - `navlog export screens` to /dev/null: rows per second and peak RSS.
+/// Each figure is set against issue 26's target. Different answers print
+/// DIFFERENT and make the run fail (exit 1) after the tables.
+enum AnalyticsBenchmark {
+    static let suite = BenchmarkSuite(
+        name: "analytics",
+        summary: "funnel, paths vs DuckDB over export screens CSV; export screens rows/s; peak RSS (issue 26)",
+        options: ["--corpus A,B,C,D,N (default all; N is the NDJSON of 1M short sessions, read directly)",
+                  "--corpora DIR (generated corpora, kept; default $TMPDIR/navlog-bench-corpora)",
+                  "--work DIR (stores and CSVs, kept; default $TMPDIR/navlog-bench-analytics)",
+                  "--navlog PATH (default: the navlog next to navlog-bench); run from the repository root (tools/)"]) { options in
+        try run(options)
+    }
+
+    /// Issue 26's targets (peak RSS: the store benchmark's, ``StoreBenchmark/rssTarget``).
+    static let ratioTarget = 0.5
+    static let exportRowsTarget = 5e6
+    static let rssTarget = StoreBenchmark.rssTarget
+
+    static func run(_ options: BenchmarkOptions) throws {
+        let navlog = try ChildProcess.navlogBinary(options)
+        let tools = try toolsDirectory()
+        let sources = try AnalyticsSource.chosen(options.string("corpus"))
+        let tmp = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+        let corpora = options.string("corpora") ?? tmp + "/navlog-bench-corpora"
+        let work = options.string("work") ?? tmp + "/navlog-bench-analytics"
+        mkdir(corpora, 0o755)
+        mkdir(work, 0o755)
+        print("analytics benchmark: navlog \(navlog); peer DuckDB \(try duckDBVersion(work: work)) (Python module, 2 threads) "
+              + "over `navlog export screens --with-marks` CSV; \(options.runs) timed rounds after a checking round")
+        print("preparing (corpora in \(corpora), stores and CSVs in \(work)):")
+        var prepared: [PreparedSource] = []
+        for source in sources {
+            prepared.append(try source.prepare(navlog: navlog, corpora: corpora, work: work, tools: tools))
         }
-        i += 2
-    }
-    guard access("tools/funnel.sql", R_OK) == 0 else {
-        printError("navlog-bench analytics: run from the repository root (tools/funnel.sql not found)")
-        exit(2)
-    }
-    let navlog = siblingExecutable("navlog")
-    let dir = try! work ?? TemporaryDirectory(keep: true).path
-    print("analytics benchmark · \(machineDescription())")
-    print("navlog: \(navlog) · peer: DuckDB \(pythonDuckDBVersion()) (Python module) running tools/funnel.sql · median of \(runs) runs")
-
-    let big = BenchStore(path: dir + "/store-\(sessions)", sessions: sessions, mean: mean)
-    let small = BenchStore(path: dir + "/store-\(sessions / 10)", sessions: sessions / 10, mean: mean)
-    for store in [small, big] { store.ensure() }
-
-    // Funnel: navlog vs DuckDB.
-    let steps = ["tab:*", "Recipe/*", "mark:purchase"]
-    let csv = dir + "/steps-\(sessions).csv"
-    let exported = runProcess(navlog, ["export", "screens", big.path, "--with-marks"], stdoutPath: csv)
-    precondition(exported.status == 0, "export failed")
-    let navlogArgs = ["funnel", big.path, "--format", "csv"] + steps.flatMap { ["--step", $0] }
-    let duckArgs = ["tools/duckdb-funnel", csv] + steps.flatMap { ["--step", $0] }
-    let ours = runProcess(navlog, navlogArgs, capture: true)
-    let theirs = runProcess("/usr/bin/env", ["python3"] + duckArgs, capture: true)
-    let agree = ours.output == theirs.output
-    print("\nfunnel (3 steps: \(steps.joined(separator: " → "))) on \(big.summary)")
-    print(ours.output, terminator: "")
-    print("same numbers from DuckDB: \(agree ? "yes" : "NO")")
-    var navlogTimes: [Double] = [], duckTimes: [Double] = [], duckInner: [Double] = []
-    var navlogCPU: [Double] = [], duckCPU: [Double] = []
-    for _ in 0..<runs {
-        let a = runProcess(navlog, navlogArgs, stdoutPath: "/dev/null")
-        let b = runProcess("/usr/bin/env", ["python3"] + duckArgs, stdoutPath: "/dev/null")
-        navlogTimes.append(a.seconds)
-        navlogCPU.append(a.cpuSeconds)
-        duckTimes.append(b.seconds)
-        duckCPU.append(b.cpuSeconds)
-        duckInner.append(duckDBQuerySeconds(csv: csv, steps: steps))
-    }
-    let n = median(navlogTimes), d = median(duckTimes), di = median(duckInner)
-    print("navlog funnel            \(fixed(n, 3)) s  (runs: \(list(navlogTimes)))")
-    print("duckdb, whole process    \(fixed(d, 3)) s  (runs: \(list(duckTimes)))")
-    print("duckdb, query only       \(fixed(di, 3)) s  (read CSV + funnel.sql, no Python start; runs: \(list(duckInner)))")
-    print("ratio navlog / duckdb: \(fixed(n / d, 2))× (whole process), \(fixed(n / di, 2))× (query only)")
-    print("CPU seconds (user + system, median): navlog \(fixed(median(navlogCPU), 3)), duckdb whole process \(fixed(median(duckCPU), 3))")
-
-    // Export throughput and peak memory, small vs big store.
-    print("\nexport (to /dev/null), peak RSS of the navlog process")
-    for kind in [["events", "--format", "csv"], ["events", "--format", "ndjson"], ["screens"]] {
-        for store in [small, big] {
-            var times: [Double] = []
-            var rss = 0
-            for _ in 0..<max(1, runs / 2 + 1) {
-                let r = runProcess(navlog, ["export", kind[0], store.path] + kind.dropFirst(), stdoutPath: "/dev/null")
-                times.append(r.seconds)
-                rss = max(rss, r.peakRSS)
+        var figures = [[QuestionFigures]](repeating: [], count: prepared.count)
+        var exports = [ExportFigures](repeating: ExportFigures(), count: prepared.count)
+        for (k, source) in prepared.enumerated() {
+            print("measuring \(source.source.name) …")
+            for question in AnalyticsQuestion.all {
+                figures[k].append(try question.check(source, navlog: navlog, tools: tools, work: work))
             }
-            let t = median(times)
-            let name = kind.joined(separator: " ")
-            print("export " + name + String(repeating: " ", count: max(0, 22 - name.count))
-                  + "\(store.events) events  \(fixed(t, 3)) s  \(Int(Double(store.events) / t)) events/s  peak RSS \(fixed(Double(rss) / 1_048_576, 1)) MiB")
+            for _ in 0..<options.runs {
+                for (q, question) in AnalyticsQuestion.all.enumerated() {
+                    try question.time(source, navlog: navlog, tools: tools, work: work, into: &figures[k][q])
+                }
+                let export = try ChildProcess.runChecked(navlog, ["export", "screens", source.input])
+                exports[k].seconds.append(export.seconds)
+                exports[k].cpu.append(export.cpuSeconds)
+                exports[k].peakRSS = max(exports[k].peakRSS, export.peakRSS)
+            }
+        }
+        printSources(prepared)
+        for (q, question) in AnalyticsQuestion.all.enumerated() {
+            printQuestion(question, prepared, figures.map { $0[q] })
+        }
+        printExports(prepared, exports)
+        try failOnDifferences(prepared, figures)
+    }
+
+    /// What `export screens` measured on one source.
+    struct ExportFigures {
+        var seconds: [Double] = []
+        /// User + system CPU seconds.
+        var cpu: [Double] = []
+        var peakRSS = 0
+    }
+
+    static func printSources(_ prepared: [PreparedSource]) {
+        print("\nSources (events and rows of the corpus; store as `du` after `navlog ingest`):\n")
+        var table = Table("corpus", "what", "events", "screen views", "store", "store layout")
+        for p in prepared {
+            table.add(p.source.name, p.source.shape, "\(p.events)", "\(p.screenRows)",
+                      p.source.stored ? megabytes(p.storeBytes) : "–", p.layout)
+        }
+        table.print()
+    }
+
+    static func printQuestion(_ question: AnalyticsQuestion, _ prepared: [PreparedSource], _ figures: [QuestionFigures]) {
+        print("\(question.title): navlog beside DuckDB, medians")
+        print("(DuckDB: its CSV reads and queries; its whole process, Python's start included, beside; "
+              + "CPU: user + system seconds of the process; target navlog ÷ DuckDB ≤ \(ratioTarget))\n")
+        var table = Table("corpus", "navlog", "peak RSS (≤ \(rssTarget >> 20) MiB)", "DuckDB", "DuckDB process",
+                          "navlog ÷ DuckDB (≤ \(ratioTarget))", "DuckDB peak RSS", "CPU navlog", "CPU DuckDB process", "answers")
+        for (p, f) in zip(prepared, figures) {
+            let ours = Timings.median(f.navlogSeconds), theirs = Timings.median(f.duckDBSeconds)
+            table.add(p.source.name, seconds(ours), StoreBenchmark.rss(f.navlogRSS), seconds(theirs),
+                      seconds(Timings.median(f.duckDBProcessSeconds)),
+                      StoreBenchmark.against(ours / theirs, ratioTarget, atLeast: false),
+                      mebibytes(f.duckDBRSS), seconds(Timings.median(f.navlogCPU)), seconds(Timings.median(f.duckDBProcessCPU)),
+                      f.equal ? "EQUAL" : "DIFFERENT")
+        }
+        table.print()
+    }
+
+    static func printExports(_ prepared: [PreparedSource], _ exports: [ExportFigures]) {
+        print("export screens (to /dev/null): rows per second of wall time, medians\n")
+        var table = Table("corpus", "rows", "time", "rows/s (≥ \(rate(exportRowsTarget)))", "peak RSS (≤ \(rssTarget >> 20) MiB)", "CPU")
+        for (p, e) in zip(prepared, exports) {
+            let t = Timings.median(e.seconds), perSecond = Double(p.screenRows) / t
+            table.add(p.source.name, "\(p.screenRows)", seconds(t),
+                      rate(perSecond) + (perSecond >= exportRowsTarget ? " met" : " missed"), StoreBenchmark.rss(e.peakRSS),
+                      seconds(Timings.median(e.cpu)))
+        }
+        table.print()
+    }
+
+    /// Prints each pair of different answers and fails the run.
+    static func failOnDifferences(_ prepared: [PreparedSource], _ figures: [[QuestionFigures]]) throws(BenchmarkFailure) {
+        var different: [String] = []
+        for (p, row) in zip(prepared, figures) {
+            for (question, f) in zip(AnalyticsQuestion.all, row) where !f.equal {
+                let location = f.answers.map { "navlog's answer in \($0.navlog), DuckDB's in \($0.duckDB)" } ?? ""
+                print("DIFFERENT: \(p.source.name), \(question.key): \(location)")
+                different.append("\(p.source.name) \(question.key)")
+            }
+        }
+        if !different.isEmpty {
+            throw BenchmarkFailure("DIFFERENT answers from navlog and DuckDB: \(different.joined(separator: ", "))")
         }
     }
-    if work == nil { print("\n(store kept in \(dir); pass --work DIR to reuse it)") }
-}
 
-/// A store directory of generated sessions, written once with ``LogWriter``.
-struct BenchStore {
-    let path: String
-    let sessions: Int
-    let mean: Int
-    var events: Int { (try? readCount()) ?? 0 }
+    static func seconds(_ value: Double) -> String { format(value, digits: 3) + " s" }
 
-    var summary: String { "\(sessions) sessions, \(events) events" }
-
-    func ensure() {
-        if access(path + "/.complete", R_OK) == 0 { return }
-        mkdir(path, 0o755)
-        let generator = SampleGenerator(.init(sessions: sessions, seed: 42, eventsPerSession: SampleGenerator.Options.eventsPerSession(mean: mean)))
-        var total = 0
-        let start = monotonicSeconds()
-        for index in 0..<sessions {
-            let events = Array(generator.session(at: index))
-            do {
-                let writer = try LogWriter(path: path + "/" + generator.sessionID(index) + ".navlog")
-                try writer.append(contentsOf: events)
-                try writer.close()
-            } catch { fatalError("writing the store: \(error)") }
-            total += events.count
+    /// `tools/` of the repository this is run from, as an absolute path.
+    static func toolsDirectory() throws(BenchmarkFailure) -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { throw BenchmarkFailure("cannot read the working directory") }
+        let tools = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/tools"
+        for name in ["funnel.sql", "paths.sql", "duckdb-funnel", "duckdb-paths", "duckdb-segments"] where access(tools + "/" + name, R_OK) != 0 {
+            throw BenchmarkFailure("run from the repository root (\(tools)/\(name) not found)")
         }
-        if let f = fopen(path + "/.complete", "w") {
-            fputs("\(total)\n", f)
-            fclose(f)
+        return tools
+    }
+
+    /// The duckdb Python module's version, or a failure saying how to install it.
+    static func duckDBVersion(work: String) throws(BenchmarkFailure) -> String {
+        let out = work + "/duckdb.version"
+        defer { unlink(out) }
+        let run = try ChildProcess.run("/usr/bin/env", ["python3", "-c", "import duckdb; print(duckdb.__version__)"], stdoutPath: out)
+        guard run.status == 0, let text = readTextFile(out) else {
+            throw BenchmarkFailure("needs python3 with the duckdb module (tools/setup --test, or python3 -m pip install duckdb)")
         }
-        print("wrote \(path) (\(sessions) sessions, \(total) events) in \(fixed(monotonicSeconds() - start, 1)) s")
+        return text.filter { !$0.isNewline }
     }
-
-    private func readCount() throws -> Int {
-        guard let f = fopen(path + "/.complete", "r") else { return 0 }
-        defer { fclose(f) }
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard fgets(&buffer, 64, f) != nil else { return 0 }
-        return Int(cString(buffer).trimmingCharacters(in: " \n")) ?? 0
-    }
-}
-
-/// What a child process did.
-struct ProcessResult {
-    var status: Int32
-    var seconds: Double
-    var peakRSS: Int
-    var output: String
-    /// User + system CPU seconds of the process.
-    var cpuSeconds: Double = 0
-}
-
-/// Runs `executable` with `arguments`, stdout to a file (or captured), and
-/// measures its wall time and peak RSS (wait4's rusage).
-func runProcess(_ executable: String, _ arguments: [String], stdoutPath: String? = nil, capture: Bool = false) -> ProcessResult {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    let captureDirectory = capture ? try! TemporaryDirectory() : nil
-    let capturePath = captureDirectory?.file("out")
-    if let target = stdoutPath ?? capturePath {
-        posix_spawn_file_actions_addopen(&actions, 1, target, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for p in argv { free(p) } }
-    var pid: pid_t = 0
-    let start = monotonicSeconds()
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-    precondition(spawned == 0, "cannot run \(executable)")
-    var status: Int32 = 0
-    var usage = rusage()
-    _ = wait4(pid, &status, 0, &usage)
-    let seconds = monotonicSeconds() - start
-    var output = ""
-    if let capturePath, let f = fopen(capturePath, "r") {
-        var buffer = [CChar](repeating: 0, count: 1 << 16)
-        while fgets(&buffer, Int32(buffer.count), f) != nil { output += cString(buffer) }
-        fclose(f)
-    }
-    captureDirectory?.remove()
-    let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    return ProcessResult(status: (status >> 8) & 0xFF, seconds: seconds, peakRSS: Int(usage.ru_maxrss) * 1024, output: output, cpuSeconds: cpu)
-}
-
-/// DuckDB's own time for reading the CSV and running tools/funnel.sql,
-/// measured inside Python after `import duckdb`.
-func duckDBQuerySeconds(csv: String, steps: [String]) -> Double {
-    let script = """
-        import sys, time, types, duckdb
-        df = types.ModuleType('df'); df.__file__ = 'tools/duckdb-funnel'; exec(open('tools/duckdb-funnel').read(), df.__dict__)
-        sql = df.sql_for(sys.argv[2:], None)
-        con = duckdb.connect()
-        con.execute('PRAGMA threads=2')
-        start = time.monotonic()
-        con.execute("CREATE VIEW screens AS SELECT * FROM read_csv('%s', header = true, all_varchar = true)" % sys.argv[1])
-        con.execute(sql).fetchall()
-        print(time.monotonic() - start)
-        """
-    let r = runProcess("/usr/bin/env", ["python3", "-c", script, csv] + steps, capture: true)
-    return Double(r.output.trimmingCharacters(in: " \n")) ?? .nan
-}
-
-func pythonDuckDBVersion() -> String {
-    let r = runProcess("/usr/bin/env", ["python3", "-c", "import duckdb; print(duckdb.__version__)"], capture: true)
-    return r.status == 0 ? r.output.trimmingCharacters(in: " \n") : "(missing: python3 -m pip install duckdb)"
-}
-
-/// An executable next to this one (`.build/release/navlog`).
-func siblingExecutable(_ name: String) -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard n > 0 else { return ".build/release/" + name }
-    let path = cString(buffer)
-    return String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) + "/" + name
-}
-
-/// The median of the finite values (a failed run gives NaN and is left out).
-private func median(_ values: [Double]) -> Double {
-    let sorted = values.filter(\.isFinite).sorted()
-    guard !sorted.isEmpty else { return .nan }
-    let mid = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}
-
-private func list(_ values: [Double]) -> String { values.map { fixed($0, 3) }.joined(separator: " ") }
-
-/// `v` with `digits` decimals.
-private func fixed(_ v: Double, _ digits: Int) -> String {
-    guard v.isFinite else { return "\(v)" }
-    var scale = 1.0
-    for _ in 0..<digits { scale *= 10 }
-    let units = Int((abs(v) * scale).rounded())
-    let whole = units / Int(scale), fraction = String(units % Int(scale))
-    let sign = v < 0 && units != 0 ? "-" : ""
-    return sign + "\(whole)" + (digits > 0 ? "." + String(repeating: "0", count: digits - fraction.count) + fraction : "")
-}
-
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let c = s.first, set.contains(c) { s = s.dropFirst() }
-        while let c = s.last, set.contains(c) { s = s.dropLast() }
-        return String(s)
-    }
-}
-
-/// The text of a NUL-terminated C buffer.
-func cString(_ buffer: [CChar]) -> String {
-    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

@@ -46,7 +46,12 @@ enum Machine {
 
 /// A whole small text file, or `nil`.
 func readTextFile(_ path: String) -> String? {
-    guard let file = fopen(path, "r") else { return nil }
+    readBytes(path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// A whole file's bytes, or `nil` when it cannot be opened or read.
+func readBytes(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -55,5 +60,5 @@ func readTextFile(_ path: String) -> String? {
         if n <= 0 { break }
         bytes += chunk[0..<n]
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return ferror(file) == 0 ? bytes : nil
 }

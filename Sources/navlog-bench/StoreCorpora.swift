@@ -36,8 +36,10 @@ struct StoreCorpus {
         if access(path, R_OK) == 0 { return path }
         print("generating corpus \(name) (\(shape)) into \(path) …")
         let partial = path + ".partial"
-        _ = try ChildProcess.runChecked(navlog, ["generate", "--sessions", "\(sessions)", "--events-per-session", eventsPerSession,
-                                                "--interleave", "--live-sessions", "\(live)", "--seed", "\(seed)", "-o", partial])
+        // `live` 0: sessions one after another (no --interleave).
+        let interleave = live > 0 ? ["--interleave", "--live-sessions", "\(live)"] : []
+        _ = try ChildProcess.runChecked(navlog, ["generate", "--sessions", "\(sessions)", "--events-per-session", eventsPerSession]
+                                        + interleave + ["--seed", "\(seed)", "-o", partial])
         guard rename(partial, path) == 0 else { throw BenchmarkFailure("cannot rename \(partial) to \(path)") }
         return path
     }

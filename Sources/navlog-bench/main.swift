@@ -22,9 +22,7 @@ let suites: [BenchmarkSuite] = [
     BenchmarkSuite(name: "timetravel", summary: "ingest vs lz4 -1, bisect of two 10M-event logs vs full replay (issue 4)") { options in
         runTimeTravelBenchmark(runs: options.runs)
     },
-    BenchmarkSuite(name: "analytics", summary: "funnel vs DuckDB over tools/funnel.sql, export throughput and RSS (issue 5)") { _ in
-        runAnalyticsBenchmark(suiteArguments)
-    },
+    AnalyticsBenchmark.suite,
     BenchmarkSuite(name: "recorder", summary: "recorder caller cost and sustained rate beside the raw LogWriter (issue 6)") { _ in
         runRecorderBenchmark()
     },
