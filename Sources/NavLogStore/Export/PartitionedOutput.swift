@@ -57,6 +57,7 @@ public final class PartitionedOutput: @unchecked Sendable {
     private let directory: String
     private let suffix: String
     private let header: [UInt8]
+    private let byDay: Bool
     private let limits: Limits
     private var buffers: [Int64: [UInt8]] = [:]
     private var buffered = 0
@@ -67,11 +68,14 @@ public final class PartitionedOutput: @unchecked Sendable {
     private var lock = pthread_mutex_t()
 
     /// Creates `directory` (its parent must exist), or takes it when it is
-    /// empty. `fileExtension` is `csv` or `ndjson`; `header` starts every part.
-    public init(directory: String, fileExtension: String, header: [UInt8], limits: Limits = Limits()) throws(Failure) {
+    /// empty. `fileExtension` is `csv` or `ndjson`; `header` starts every
+    /// part; `byDay` says whether rows come in day partitions (then no rows
+    /// make no part).
+    public init(directory: String, fileExtension: String, header: [UInt8], byDay: Bool, limits: Limits = Limits()) throws(Failure) {
         self.directory = directory
         suffix = "." + fileExtension + ".gz"
         self.header = header
+        self.byDay = byDay
         self.limits = limits
         if mkdir(directory, 0o755) != 0 {
             let code = errno
@@ -118,9 +122,9 @@ public final class PartitionedOutput: @unchecked Sendable {
         }
     }
 
-    /// Writes every buffered row and finishes every open part; with no
-    /// partitions, writes one part (the header alone) even when there were
-    /// no rows. Returns the number of part files written.
+    /// Writes every buffered row and finishes every open part; not `byDay`,
+    /// writes one part (the header alone) even when there were no rows.
+    /// Returns the number of part files written.
     @discardableResult
     public func finish() throws(LogError) -> Int {
         pthread_mutex_lock(&lock)
@@ -128,7 +132,7 @@ public final class PartitionedOutput: @unchecked Sendable {
         if let failure { throw failure }
         do throws(LogError) {
             for day in buffers.keys.sorted() { try flush(day) }
-            if nextPart.isEmpty && buffers.isEmpty { try flush(Self.noDay, evenIfEmpty: true) }
+            if nextPart.isEmpty && !byDay { try flush(Self.noDay, evenIfEmpty: true) }
             for day in open.keys.sorted() { try open.removeValue(forKey: day)!.file.finish() }
         } catch {
             failure = error

@@ -78,13 +78,13 @@ extension ExportOptions {
             return
         }
         try InputOutputChecks.refuseOverwriting(output, option: "--output", inputs: inputs)
+        let byDay = partitionBy == .day
         let parts: PartitionedOutput
         do {
-            parts = try PartitionedOutput(directory: output, fileExtension: format.rawValue, header: header)
+            parts = try PartitionedOutput(directory: output, fileExtension: format.rawValue, header: header, byDay: byDay)
         } catch {
             throw CLIFailure.trouble(error.description)
         }
-        let byDay = partitionBy == .day
         var unread: SessionStreamError?
         do {
             try stream.writeRows(redactor: redactor, to: { parts.write(frames: $0) }) { PartitionedRows(make(), byDay: byDay) }
