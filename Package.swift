@@ -18,12 +18,14 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
         ),
+        // zlib's deflate for gzip exports (`export --output DIR`); macOS ships it.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Pure core: events, route values, state, projection, screens. No I/O.
         .target(name: "NavLogCore"),
         // Synthetic sessions for `navlog generate`, tests and benchmarks; not in the NavLog product.
         .target(name: "NavLogSample", dependencies: ["NavLogCore"]),
         // Storage: the .navlog format on liblz4's frame API.
-        .target(name: "NavLogStore", dependencies: ["NavLogCore", "CLZ4"]),
+        .target(name: "NavLogStore", dependencies: ["NavLogCore", "CLZ4", "CZlib"]),
         // Recording from an app: a background-writer recorder on LogWriter.
         .target(name: "NavLogRecorder", dependencies: ["NavLogCore", "NavLogStore"]),
         // What the libFuzzer harnesses (Fuzz/, tools/fuzz) and the fuzz regression tests call; in no product.

@@ -5,23 +5,30 @@
 -- chains, the best start per session (most steps; the earliest start on a
 -- tie), an optional inclusive window from the start, sessions that never
 -- reach step 1 counted, medians of an even count the mean of the middle two
--- (rounded half away from zero to whole milliseconds). Not here: --order
--- strict, --exclude, --by, --from/--to. At most 8 steps.
+-- (rounded half away from zero to whole milliseconds), and with --by one
+-- funnel per segment: the value of a field of each session's first
+-- session.start ('' without one). Not here: --order strict, --exclude,
+-- --from/--to. At most 8 steps.
 --
 -- Input: a table or view named `screens` holding the rows of
 --   navlog export screens STORE --with-marks > steps.csv
+-- or of its parts, `--output steps/ --partition-by day` (docs/export.md)
 -- (columns session,seq,t,scene,screen,kind), every column read as text:
 --   DuckDB:    CREATE VIEW screens AS SELECT * FROM read_csv('steps.csv', header = true, all_varchar = true);
---   Spark SQL: CREATE TEMPORARY VIEW screens USING csv OPTIONS (path 'steps.csv', header 'true');
+--   Spark SQL: CREATE TEMPORARY VIEW screens USING csv
+--                OPTIONS (path 'steps/', header 'true', escape '"', multiLine 'true');
 -- then run this file (DuckDB: `.read tools/funnel.sql`; spark-sql: `-f`).
 --
--- Edit the two parts marked EDIT: the steps, and the window in
--- milliseconds (NULL for none). The output has the columns of
--- `navlog funnel --format csv`.
+-- Edit the parts marked EDIT: the steps, the window in milliseconds (NULL
+-- for none) and the segment (--by). The output has the columns of
+-- `navlog funnel --format csv`, with a first column `segment` ('' when not
+-- segmented: drop it then). tools/duckdb-funnel and tools/spark-funnel fill
+-- them in.
 --
 -- Written in the SQL both DuckDB and Spark SQL accept: no recursive CTE, no
 -- engine-specific date functions (times are taken apart as text), LIKE with
--- an explicit ESCAPE, min_by, window functions.
+-- an explicit ESCAPE, min_by, window functions. Only the segment's JSON
+-- field differs: json_extract_string in DuckDB, get_json_object in Spark.
 
 WITH
 params AS (
@@ -34,6 +41,20 @@ steps AS (
     (2, 'Recipe/*'),
     (3, 'mark:purchase')
   ) AS s(step, pattern)
+),
+-- Each session and its segment: a field of its first session.start (the
+-- `start` row with the least seq; its screen holds the event's JSON line).
+session_starts AS (
+  SELECT session, min_by(screen, CAST(seq AS BIGINT)) AS start_line
+  FROM screens
+  WHERE kind = 'start'
+  GROUP BY session
+),
+segments AS (
+  SELECT a.session,
+         '' AS segment  -- EDIT: e.g. COALESCE(json_extract_string(s.start_line, '$.app.version'), '') for --by app.version
+  FROM (SELECT DISTINCT session FROM screens) AS a
+  LEFT JOIN session_starts s ON s.session = a.session
 ),
 -- Each step: what it matches (screen, mark or url) and its glob as a LIKE
 -- pattern (`*` → `%`; `%`, `_` and the escape `!` taken literally).
@@ -59,7 +80,7 @@ parts AS (
          CAST(substring(t, 12, 2) AS BIGINT) * 3600000 + CAST(substring(t, 15, 2) AS BIGINT) * 60000
            + CAST(substring(t, 18, 2) AS BIGINT) * 1000 + CAST(substring(t, 21, 3) AS BIGINT) AS ms_of_day
   FROM screens
-  WHERE kind <> 'session'
+  WHERE kind IN ('screen', 'mark', 'url')
 ),
 occurrences AS (
   SELECT session, seq, kind, name,
@@ -153,9 +174,9 @@ best AS (
   ) AS r
   WHERE rank_in_session = 1
 ),
--- One row per (session, step reached), with the milliseconds from the previous step.
+-- One row per (session, step reached), with its segment and the milliseconds from the previous step.
 reached AS (
-  SELECT s.step, b.session,
+  SELECT s.step, b.session, g.segment,
          CASE s.step
            WHEN 2 THEN b.ms2 - b.ms1
            WHEN 3 THEN b.ms3 - b.ms2
@@ -166,46 +187,48 @@ reached AS (
            WHEN 8 THEN b.ms8 - b.ms7
          END AS gap_ms
   FROM best b
+  JOIN segments g ON g.session = b.session
   JOIN steps s ON s.step <= b.depth
 ),
 counts AS (
-  SELECT step, COUNT(*) AS n FROM reached GROUP BY step
+  SELECT segment, step, COUNT(*) AS n FROM reached GROUP BY segment, step
 ),
 ranked AS (
-  SELECT step, gap_ms,
-         ROW_NUMBER() OVER (PARTITION BY step ORDER BY gap_ms) AS rn,
-         COUNT(*) OVER (PARTITION BY step) AS cnt
+  SELECT segment, step, gap_ms,
+         ROW_NUMBER() OVER (PARTITION BY segment, step ORDER BY gap_ms) AS rn,
+         COUNT(*) OVER (PARTITION BY segment, step) AS cnt
   FROM reached
   WHERE step > 1
 ),
 medians AS (
-  SELECT step, CAST(ROUND(AVG(CAST(gap_ms AS DOUBLE))) AS BIGINT) AS median_ms
+  SELECT segment, step, CAST(ROUND(AVG(CAST(gap_ms AS DOUBLE))) AS BIGINT) AS median_ms
   FROM ranked
   WHERE rn = CAST(FLOOR((cnt + 1) / 2) AS BIGINT) OR rn = CAST(FLOOR((cnt + 2) / 2) AS BIGINT)
-  GROUP BY step
+  GROUP BY segment, step
 ),
+-- Sessions by segment, whether or not they reached step 1.
 totals AS (
-  SELECT COUNT(DISTINCT session) AS sessions FROM screens
+  SELECT segment, COUNT(*) AS sessions FROM segments GROUP BY segment
 ),
 table_rows AS (
-  SELECT s.step, s.pattern,
+  SELECT t.segment, s.step, s.pattern,
          COALESCE(c.n, 0) AS sessions,
          COALESCE(c1.n, 0) AS first_n,
          CASE WHEN s.step = 1 THEN t.sessions ELSE COALESCE(cp.n, 0) END AS previous_n,
          m.median_ms
   FROM steps s
   CROSS JOIN totals t
-  LEFT JOIN counts c ON c.step = s.step
-  LEFT JOIN counts c1 ON c1.step = 1
-  LEFT JOIN counts cp ON cp.step = s.step - 1
-  LEFT JOIN medians m ON m.step = s.step
+  LEFT JOIN counts c ON c.segment = t.segment AND c.step = s.step
+  LEFT JOIN counts c1 ON c1.segment = t.segment AND c1.step = 1
+  LEFT JOIN counts cp ON cp.segment = t.segment AND cp.step = s.step - 1
+  LEFT JOIN medians m ON m.segment = t.segment AND m.step = s.step
 )
 -- Fractions rounded half up to 4 decimals exactly: floor((floor(2·10⁴·n/d) + 1) / 2).
-SELECT step, pattern, sessions,
+SELECT segment, step, pattern, sessions,
        CASE WHEN first_n > 0
             THEN CAST(FLOOR((FLOOR(sessions * 20000.0 / first_n) + 1) / 2) / 10000.0 AS DECIMAL(10, 4)) END AS conversion_from_start,
        CASE WHEN previous_n > 0
             THEN CAST(FLOOR((FLOOR(sessions * 20000.0 / previous_n) + 1) / 2) / 10000.0 AS DECIMAL(10, 4)) END AS conversion_from_previous,
        CAST(median_ms / 1000.0 AS DECIMAL(18, 3)) AS median_seconds_from_previous
 FROM table_rows
-ORDER BY step;
+ORDER BY segment, step;

@@ -143,7 +143,7 @@ enum AnalyticsBenchmark {
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getcwd(&buffer, buffer.count) != nil else { throw BenchmarkFailure("cannot read the working directory") }
         let tools = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/tools"
-        for name in ["funnel.sql", "paths.sql", "duckdb-funnel", "duckdb-paths", "duckdb-segments"] where access(tools + "/" + name, R_OK) != 0 {
+        for name in ["funnel.sql", "paths.sql", "duckdb-funnel", "duckdb-paths"] where access(tools + "/" + name, R_OK) != 0 {
             throw BenchmarkFailure("run from the repository root (\(tools)/\(name) not found)")
         }
         return tools

@@ -28,7 +28,7 @@ struct AnalyticsQuestion: Sendable {
         AnalyticsQuestion(
             title: "funnel, 5 steps --within 10m --by app.version (\(fiveSteps.joined(separator: " → ")))", key: "funnel5",
             navlogArguments: { ["funnel", $0, "--format", "csv", "--within", "10m", "--by", "app.version"] + steps(fiveSteps) },
-            duckDBRunner: { ("duckdb-funnel", [$0.screensCSV, "--within-ms", "600000", "--segments", $0.segmentsCSV] + steps(fiveSteps)) }),
+            duckDBRunner: { ("duckdb-funnel", [$0.screensCSV, "--within-ms", "600000", "--by", "app.version"] + steps(fiveSteps)) }),
         AnalyticsQuestion(
             title: "paths (the 10 most frequent transitions)", key: "paths",
             navlogArguments: { ["paths", $0, "--format", "csv", "--top", "10"] },

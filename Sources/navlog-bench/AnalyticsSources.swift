@@ -51,8 +51,6 @@ struct PreparedSource {
     let input: String
     /// `navlog export screens INPUT --with-marks`, made in this run by this navlog.
     let screensCSV: String
-    /// `tools/duckdb-segments CORPUS --by app.version` (`session,segment`).
-    let segmentsCSV: String
     /// Events in the corpus.
     let events: Int
     /// Rows of `navlog export screens INPUT` (screen views).
@@ -78,15 +76,8 @@ extension AnalyticsSource {
         let screens = base + "-screens.csv"
         let exported = try ChildProcess.runChecked(navlog, ["export", "screens", input, "--with-marks"], stdoutPath: screens)
         print("  \(name): export screens --with-marks → \(screens) in \(format(exported.seconds, digits: 2)) s")
-        let segments = work + "/" + String(corpus.fileName.dropLast(".ndjson".count)) + "-app.version.csv"
-        if access(segments, R_OK) != 0 {
-            let partial = segments + ".partial"
-            let made = try ChildProcess.runChecked(tools + "/duckdb-segments", [corpusPath, "--by", "app.version"], stdoutPath: partial)
-            guard rename(partial, segments) == 0 else { throw BenchmarkFailure("cannot rename \(partial) to \(segments)") }
-            print("  \(name): tools/duckdb-segments --by app.version → \(segments) in \(format(made.seconds, digits: 2)) s")
-        }
         return PreparedSource(
-            source: self, corpus: corpusPath, input: input, screensCSV: screens, segmentsCSV: segments,
+            source: self, corpus: corpusPath, input: input, screensCSV: screens,
             events: try StoreBenchmark.lineCount(corpusPath), screenRows: try Self.screenRows(screens),
             storeBytes: stored ? allocatedBytes(input) : 0,
             layout: stored ? (access(input + "/navlog-store", F_OK) == 0 ? "segments" : "v1 layout") : "–")

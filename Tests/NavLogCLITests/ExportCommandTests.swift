@@ -33,10 +33,12 @@ import NavLogTestSupport
         #expect(r.stdout == """
             session,seq,t,scene,screen,kind
             s-a,1,2026-11-20T10:00:00.000Z,,,session
+            s-a,1,2026-11-20T10:00:00.000Z,main,"{""app"":{""version"":""1.0""},""device"":{""idiom"":""phone""},""seq"":1,""session"":""s-a"",""t"":""2026-11-20T10:00:00.000Z"",""type"":""session.start""}",start
             s-a,2,2026-11-20T10:00:01.000Z,main,Home,screen
             s-a,3,2026-11-20T10:00:03.000Z,main,Recipe/pie,screen
             s-a,4,2026-11-20T10:00:04.000Z,main,purchase,mark
             s-b,1,2026-11-20T10:00:00.500Z,,,session
+            s-b,1,2026-11-20T10:00:00.500Z,main,"{""app"":{""version"":""2.0""},""seq"":1,""session"":""s-b"",""t"":""2026-11-20T10:00:00.500Z"",""type"":""session.start""}",start
             s-b,2,2026-11-20T10:00:01.500Z,main,Recipe/tart,screen
             s-b,3,2026-11-20T10:00:20.500Z,main,purchase,mark
             s-c,1,2026-11-20T10:05:00.000Z,,,session

@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import NavLogCore
+import NavLogStore
 
 /// `navlog export …`: flat rows for a warehouse (contract §4). A command
 /// group: each kind of row is a subcommand.
@@ -19,6 +20,7 @@ struct ExportCommand: ParsableCommand {
                   > events.csv
               navlog export swiftui-path s-1.navlog --stack home > path.json
               navlog export log store/ --session s-000001 -o s-000001.navlog
+              navlog export screens store/ --with-marks --output screens/ --partition-by day
             """,
         subcommands: [ExportScreensCommand.self, ExportEventsCommand.self, ExportSwiftUIPathCommand.self, ExportLogCommand.self]
     )
@@ -38,10 +40,17 @@ struct ExportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The key of --redact's hash (else $NAVLOG_REDACT_KEY).", valueName: "key"))
     var redactKey: String?
 
+    @Option(help: ArgumentHelp("Write gzip part files (part-NNNNN.csv.gz or .ndjson.gz) into this new or empty directory instead of standard output.", valueName: "dir"), completion: .directory)
+    var output: String?
+
+    @Option(help: ArgumentHelp("day: Hive-style partitions DIR/dt=YYYY-MM-DD/ by the UTC day of each row's t (with --output).", valueName: "unit"))
+    var partitionBy: ExportPartition?
+
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("export: give at least one log, store or NDJSON file") }
         try InputOutputChecks.standardInputOnce(inputs)
         if redactKey != nil && !redact { throw ValidationError("export: --redact-key goes with --redact") }
+        if partitionBy != nil && output == nil { throw ValidationError("export: --partition-by goes with --output DIR") }
         if redact && key == nil {
             throw ValidationError("export: --redact needs a key: --redact-key KEY or the environment variable NAVLOG_REDACT_KEY")
         }
@@ -57,3 +66,33 @@ struct ExportOptions: ParsableArguments {
     var redactor: EventRedactor? { redact ? key.map { EventRedactor(key: Array($0.utf8)) } : nil }
 }
 
+
+extension ExportOptions {
+    /// Writes `header` and the rows of `make` for every event of the inputs
+    /// to standard output or, with `--output`, as gzip part files there.
+    func write<Rows: ExportRows>(header: [UInt8], _ make: @escaping @Sendable () -> Rows) throws {
+        let stream = try SessionStream(commandLine: inputs)
+        guard let output else {
+            Output.write(header)
+            try stream.writeRows(redactor: redactor, to: { Output.write($0) }, make)
+            return
+        }
+        try InputOutputChecks.refuseOverwriting(output, option: "--output", inputs: inputs)
+        let byDay = partitionBy == .day
+        let parts: PartitionedOutput
+        do {
+            parts = try PartitionedOutput(directory: output, fileExtension: format.rawValue, header: header, byDay: byDay)
+        } catch {
+            throw CLIFailure.trouble(error.description)
+        }
+        var unread: SessionStreamError?
+        do {
+            try stream.writeRows(redactor: redactor, to: { parts.write(frames: $0) }) { PartitionedRows(make(), byDay: byDay) }
+        } catch {
+            unread = error
+        }
+        // The parts of what was read are finished (whole gzip files) before an input's failure is reported.
+        do { try parts.finish() } catch { throw CLIFailure(error) }
+        if let unread { throw unread }
+    }
+}

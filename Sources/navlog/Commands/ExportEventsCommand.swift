@@ -25,14 +25,10 @@ struct ExportEventsCommand: ParsableCommand {
     @OptionGroup var options: ExportOptions
 
     func run() throws {
-        let inputs = try SessionStream(commandLine: options.inputs)
         let ndjson = options.format == .ndjson
-        if !ndjson {
-            var csv = CSVWriter()
-            csv.row(EventCSVColumns.header)
-            Output.write(csv.bytes)
-        }
-        try inputs.writeRows(redactor: options.redactor, to: { Output.write($0) }) { EventRows(ndjson: ndjson) }
+        var csv = CSVWriter()
+        if !ndjson { csv.row(EventCSVColumns.header) }
+        try options.write(header: csv.bytes) { EventRows(ndjson: ndjson) }
     }
 }
 

@@ -12,35 +12,38 @@ struct ExportScreensCommand: ParsableCommand {
             (contract §2). CSV columns are exactly session,seq,t,scene,screen; NDJSON lines \
             have the same keys. With --with-marks a sixth column, kind, says what a row is: \
             screen (a screen view), mark (screen holds the mark's label), url (screen holds the \
-            deep link's URL) or session (one row at each session's first event, screen empty), \
+            deep link's URL), start (screen holds a session.start event's canonical JSON line, \
+            for --by) or session (one row at each session's first event, screen empty), \
             which is what tools/funnel.sql reads to compute funnels with mark: and url: steps.
+
+            --output DIR writes gzip part files (DIR/part-NNNNN.csv.gz) instead of standard \
+            output; with --partition-by day, Hive-style DIR/dt=YYYY-MM-DD/part-NNNNN.csv.gz by \
+            the UTC day of each row's t, which DuckDB, Spark and BigQuery load as they are \
+            (docs/export.md).
 
             Examples:
               navlog export screens store/ > screens.csv
               navlog export screens store/ --with-marks > steps.csv
+              navlog export screens store/ --with-marks --output steps/ --partition-by day
               duckdb -c "SELECT screen, count(*) FROM 'screens.csv' GROUP BY 1 ORDER BY 2"
             """
     )
 
     @OptionGroup var options: ExportOptions
 
-    @Flag(help: "Add mark, deep-link and session rows and a kind column (for tools/funnel.sql).")
+    @Flag(help: "Add mark, deep-link, session-start and session rows and a kind column (for tools/funnel.sql).")
     var withMarks = false
 
     func run() throws {
-        let inputs = try SessionStream(commandLine: options.inputs)
         let ndjson = options.format == .ndjson, withMarks = self.withMarks
-        if !ndjson {
-            var csv = CSVWriter()
-            csv.row(["session", "seq", "t", "scene", "screen"] + (withMarks ? ["kind"] : []))
-            Output.write(csv.bytes)
-        }
-        try inputs.writeRows(redactor: options.redactor, to: { Output.write($0) }) { ScreenRows(ndjson: ndjson, withMarks: withMarks) }
+        var csv = CSVWriter()
+        if !ndjson { csv.row(["session", "seq", "t", "scene", "screen"] + (withMarks ? ["kind"] : [])) }
+        try options.write(header: csv.bytes) { ScreenRows(ndjson: ndjson, withMarks: withMarks) }
     }
 }
 
 /// Rows of `export screens`: screen views, and with `--with-marks` marks,
-/// deep links and one row at each session's first event.
+/// deep links, session starts and one row at each session's first event.
 struct ScreenRows: ExportRows {
     let ndjson: Bool
     let withMarks: Bool
@@ -61,6 +64,10 @@ struct ScreenRows: ExportRows {
             switch event.kind {
             case .mark(let label): row(event, label, "mark", to: &out)
             case .urlOpen(let url): row(event, url, "url", to: &out)
+            case .sessionStart:
+                scratch.reset()
+                scratch.write(event)
+                row(event, String(decoding: scratch.bytes, as: UTF8.self), "start", to: &out)
             default: break
             }
         }

@@ -21,6 +21,11 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case csv, ndjson
 }
 
+/// `export --partition-by`: how part files are split into directories.
+enum ExportPartition: String, ExpressibleByArgument, CaseIterable {
+    case day
+}
+
 /// `bisect --align`: compare by event position or by seq.
 enum BisectAlignment: String, ExpressibleByArgument, CaseIterable {
     case position, seq

@@ -5,9 +5,9 @@ import NavLogTestSupport
 /// The DuckDB runners `navlog-bench analytics` sets beside navlog (the
 /// Python module; `tools/setup --test` installs it) give exactly navlog's
 /// CSV on a generated segment store: `tools/duckdb-paths` (tools/paths.sql)
-/// that of `navlog paths`, and `tools/duckdb-funnel --segments` over
-/// `tools/duckdb-segments --by FIELD` that of `navlog funnel --by FIELD`.
-@Suite struct PathsAndSegmentsSQLTests {
+/// that of `navlog paths`, and `tools/duckdb-funnel --by FIELD` that of
+/// `navlog funnel --by FIELD`.
+@Suite struct PathsAndFunnelBySQLTests {
     static func tool(_ name: String) -> String { repositoryRoot.appendingPathComponent("tools/" + name).path }
 
     /// 300 interleaved sessions of 2–30 events as NDJSON, stored with `navlog ingest`, and the store's screens CSVs.
@@ -37,20 +37,14 @@ import NavLogTestSupport
         }
     }
 
-    @Test func duckDBFunnelBySegmentsAgreesWithNavlog() throws {
+    @Test func duckDBFunnelByAgreesWithNavlog() throws {
         let dir = try TemporaryDirectory()
         let s = try Self.store(dir)
-        let exported = navlog("export", "events", s.store, "--format", "csv")
-        #expect(exported.status == 0, "\(exported.stderr)")
-        let events = try dir.file("events.csv", exported.stdout)
         let steps = ["tab:home", "Category/*", "Recipe/*", "Step/*", "mark:add-to-cart"].flatMap { ["--step", $0] }
-        // A string field from the NDJSON, with a window; an object field from the events CSV (its canonical text).
-        for (field, source, within) in [("app.version", s.ndjson, true), ("device", events, false)] {
-            let segments = run(Self.tool("duckdb-segments"), [source, "--by", field])
-            #expect(segments.status == 0, "tools/duckdb-segments failed: \(segments.stderr)")
-            let segmentsCSV = try dir.file("segments.csv", segments.stdout)
+        // A string field with a window, and one without.
+        for (field, within) in [("app.version", true), ("device.idiom", false)] {
             let ours = navlog(["funnel", s.store, "--format", "csv", "--by", field] + (within ? ["--within", "10m"] : []) + steps)
-            let theirs = run(Self.tool("duckdb-funnel"), [s.withMarks, "--segments", segmentsCSV] + (within ? ["--within-ms", "600000"] : []) + steps)
+            let theirs = run(Self.tool("duckdb-funnel"), [s.withMarks, "--by", field] + (within ? ["--within-ms", "600000"] : []) + steps)
             #expect(ours.status == 0, "\(ours.stderr)")
             #expect(theirs.status == 0, "tools/duckdb-funnel failed: \(theirs.stderr)")
             #expect(ours.stdout == theirs.stdout, "--by \(field)")
