@@ -131,6 +131,10 @@ public struct SessionStream: Sendable {
             }
             for recorder in recorders { body(recorder) }
         case .segments(let part):
+            if let projection = part.projection, let blocks = projection.blocks {
+                projection.forEachSession(of: part, blocks: blocks, keepsMarks: keepsMarks, body)
+                return
+            }
             var recorder: SessionOccurrences?
             try SegmentPartScan(part).forEachEvent { event, startsSession in
                 if startsSession {

@@ -56,24 +56,39 @@ struct ScreenRows: ExportRows {
 
     mutating func write(_ event: Event, view: ScreenView?, to out: inout [UInt8]) {
         if withMarks {
-            if lastSession.map({ !SessionID.same(event.session, $0) }) ?? true, seen.insert(SessionID(event.session)).inserted { row(event, "", "session", to: &out) }
+            if lastSession.map({ !SessionID.same(event.session, $0) }) ?? true, seen.insert(SessionID(event.session)).inserted {
+                row(event.session, event.seq, event.t, "", "", "session", to: &out)
+            }
             lastSession = event.session
             switch event.kind {
-            case .mark(let label): row(event, label, "mark", to: &out)
-            case .urlOpen(let url): row(event, url, "url", to: &out)
+            case .mark(let label): row(event.session, event.seq, event.t, event.sceneID, label, "mark", to: &out)
+            case .urlOpen(let url): row(event.session, event.seq, event.t, event.sceneID, url, "url", to: &out)
             default: break
             }
         }
-        if let view { row(event, view.screen, "screen", to: &out) }
+        if let view { row(event.session, event.seq, event.t, event.sceneID, view.screen, "screen", to: &out) }
     }
 
-    private mutating func row(_ event: Event, _ screen: String, _ kind: String, to out: inout [UInt8]) {
-        let scene = kind == "session" ? "" : event.sceneID
+    static var readsOccurrences: Bool { true }
+
+    /// The same rows from a whole session's occurrences (a store's screen projection).
+    mutating func write(_ session: SessionOccurrences, to out: inout [UInt8]) {
+        if withMarks, let seq = session.firstEventSeq, let t = session.firstEventTime, seen.insert(SessionID(session.session)).inserted {
+            row(session.session, seq, t, "", "", "session", to: &out)
+        }
+        lastSession = session.session
+        for o in session.occurrences where withMarks || o.target == .screen {
+            row(session.session, o.seq, o.t, o.scene, o.name, o.target.rawValue, to: &out)
+        }
+    }
+
+    private mutating func row(_ session: String, _ seq: Int, _ t: Timestamp, _ scene: String, _ screen: String, _ kind: String,
+                              to out: inout [UInt8]) {
         if ndjson {
             scratch.reset()
             var object: [String: JSONValue] = [
-                "session": .string(event.session), "seq": .number(String(event.seq)),
-                "t": .string(event.t.rfc3339), "scene": .string(scene), "screen": .string(screen),
+                "session": .string(session), "seq": .number(String(seq)),
+                "t": .string(t.rfc3339), "scene": .string(scene), "screen": .string(screen),
             ]
             if withMarks { object["kind"] = .string(kind) }
             scratch.write(object: object)
@@ -81,10 +96,10 @@ struct ScreenRows: ExportRows {
             out.append(0x0A)
         } else {
             csv.reset()
-            csv.field(event.session, first: true)
-            csv.field(event.seq, first: false)
+            csv.field(session, first: true)
+            csv.field(seq, first: false)
             scratch.reset()
-            event.t.appendRFC3339(to: &scratch.bytes)
+            t.appendRFC3339(to: &scratch.bytes)
             scratch.bytes.withUnsafeBufferPointer { csv.field(bytes: $0, first: false) }
             csv.field(scene, first: false)
             csv.field(screen, first: false)
