@@ -90,7 +90,8 @@ struct ProjectionColumnReader {
 
     /// A blob: the range of its bytes.
     mutating func blob() throws(ScreenProjectionError) -> Range<Int> {
-        let n = try count(limit: bytes.count - at)
+        let n = Int(try integer(bytes: 4))
+        guard n <= bytes.count - at else { throw .malformed("blob of \(n) bytes at byte \(at - 4) is cut short") }
         defer { at += n }
         return at..<(at + n)
     }

@@ -70,9 +70,11 @@ public enum ScreenProjectionIndex {
     }
 
     /// Adds a `projection` problem to `report` for each projection file that
-    /// is damaged, cut short, differs from the events, or does not cover its
-    /// segment; and for a missing one when other segments have one. A store
-    /// whose events cannot be read whole is not checked here (its damage is
+    /// is damaged, cut short inside a record, or differs from the events; and
+    /// for a segment not covered whole before one that has a projection (a
+    /// hole). A projection that covers a prefix of the store's commits is
+    /// behind (commits written since `reindex`), not damaged. A store whose
+    /// events cannot be read whole is not checked here (its damage is
     /// reported already).
     static func check(_ catalog: SegmentCatalog, report: inout SegmentStoreReport) throws(SegmentStoreError) {
         let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
@@ -89,10 +91,7 @@ public enum ScreenProjectionIndex {
             func damage(_ offset: Int64, _ commit: UInt64?, _ why: String) {
                 report.problems.append(SegmentDamage(segment: name, offset: offset, commit: commit, kind: .projection(why)))
             }
-            guard let file = files[segment.number] else {
-                damage(0, nil, "missing, where other segments have one (navlog reindex rebuilds it)")
-                continue
-            }
+            guard let file = files[segment.number] else { continue }
             for (k, block) in file.blocks.enumerated() {
                 if k >= expected.count {
                     damage(file.offsets[k], block.commit, "a block for a commit the segment does not hold")
@@ -100,11 +99,14 @@ public enum ScreenProjectionIndex {
                     damage(file.offsets[k], segment.commits[k].number, "block \(k + 1) is not what the events of its commit give")
                 }
             }
-            if let problem = file.problem {
-                damage(problem.offset, nil, problem.why)
-            } else if file.blocks.count < expected.count {
-                damage(file.offsets.last ?? 0, nil, "covers \(file.blocks.count) of the segment's \(expected.count) commits")
-            }
+            if let problem = file.problem { damage(problem.offset, nil, problem.why) }
         }
+        // A hole: a segment not covered whole, before one with a projection.
+        guard let short = set.segments.firstIndex(where: { (files[$0.number]?.blocks.count ?? 0) < $0.commits.count }),
+              set.segments[(short + 1)...].contains(where: { files[$0.number] != nil }) else { return }
+        let segment = set.segments[short]
+        let name = ScreenProjectionFormat.fileName(segment.number)
+        let why = files[segment.number].map { "covers \($0.blocks.count) of the segment's \(segment.commits.count) commits" } ?? "missing"
+        report.problems.append(SegmentDamage(segment: name, offset: 0, kind: .projection(why + ", where later segments have a projection")))
     }
 }
