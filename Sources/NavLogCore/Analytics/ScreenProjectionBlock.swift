@@ -7,12 +7,12 @@ public struct ScreenProjectionRun: Hashable, Sendable {
     /// The seq and time of the run's first event.
     public var firstSeq: Int
     public var firstT: Timestamp
-    /// The canonical line of the session's first `session.start`, when in this run; else empty.
-    public var sessionStart: [UInt8]
+    /// The session's first `session.start`, when in this run.
+    public var sessionStart: Event?
     /// In seq order.
     public var occurrences: [FunnelOccurrence]
 
-    public init(session: String, firstSeq: Int, firstT: Timestamp, sessionStart: [UInt8], occurrences: [FunnelOccurrence]) {
+    public init(session: String, firstSeq: Int, firstT: Timestamp, sessionStart: Event?, occurrences: [FunnelOccurrence]) {
         self.session = session
         self.firstSeq = firstSeq
         self.firstT = firstT
@@ -36,18 +36,25 @@ public struct ScreenProjectionBlock: Sendable {
     /// reader matches a pattern against these, not against every row.
     public let names: [String]
     let scenes: [String]
+    /// The `session.start` events, each without its session, seq and time (a template).
+    let starts: [Event]
     package let bytes: [UInt8]
     let baseT: Int64
-    let idEnd, rowEnd, firstSeq, firstT, startEnd: ProjectionColumn
-    let ids, starts: Range<Int>
+    let idEnd, rowEnd, firstSeq, firstT, start, startSeq, startT: ProjectionColumn
+    let ids: Range<Int>
     let kind, name, scene, dseq, dt: ProjectionColumn
 
     static let kinds: [FunnelStep.Target] = [.screen, .mark, .url]
+    /// The session a `session.start` template is written with (its seq is 1, its time 0).
+    static let templateSession = "-"
+
 
     /// The body of the block of one commit; `runs` in session-key order.
     public static func encode(commit: UInt64, indexOffset: Int64, runs: [ScreenProjectionRun]) -> [UInt8] {
         var names: [String] = [], nameIndex: [String: Int] = [:]
         var scenes: [String] = [], sceneIndex: [String: Int] = [:]
+        var starts: [String] = [], startIndex: [String: Int] = [:]
+        var writer = CanonicalWriter()
         func index(_ s: String, _ table: inout [String], _ map: inout [String: Int]) -> UInt64 {
             if let i = map[s] { return UInt64(i) }
             map[s] = table.count
@@ -55,14 +62,25 @@ public struct ScreenProjectionBlock: Sendable {
             return UInt64(table.count - 1)
         }
         let baseT = runs.map(\.firstT.milliseconds).min() ?? 0
-        var idEnd: [UInt64] = [], rowEnd: [UInt64] = [], firstSeq: [UInt64] = [], firstT: [UInt64] = [], startEnd: [UInt64] = []
-        var ids: [UInt8] = [], starts: [UInt8] = []
+        var idEnd: [UInt64] = [], rowEnd: [UInt64] = [], firstSeq: [UInt64] = [], firstT: [UInt64] = []
+        var start: [UInt64] = [], startSeq: [UInt64] = [], startT: [UInt64] = []
+        var ids: [UInt8] = []
         var kind: [UInt64] = [], name: [UInt64] = [], scene: [UInt64] = [], dseq: [UInt64] = [], dt: [UInt64] = []
         for run in runs {
             ids += run.session.utf8
             idEnd.append(UInt64(ids.count))
-            starts += run.sessionStart
-            startEnd.append(UInt64(starts.count))
+            if var event = run.sessionStart {
+                startSeq.append(ProjectionColumnWriter.zigzag(Int64(event.seq &- run.firstSeq)))
+                startT.append(ProjectionColumnWriter.zigzag(event.t.milliseconds &- run.firstT.milliseconds))
+                (event.session, event.seq, event.t) = (Self.templateSession, 1, Timestamp(milliseconds: 0))
+                writer.reset()
+                writer.write(event)
+                start.append(index(String(decoding: writer.bytes, as: UTF8.self), &starts, &startIndex) + 1)
+            } else {
+                start.append(0)
+                startSeq.append(0)
+                startT.append(0)
+            }
             firstSeq.append(UInt64(bitPattern: Int64(run.firstSeq)))
             firstT.append(ProjectionColumnWriter.zigzag(run.firstT.milliseconds &- baseT))
             var seq = run.firstSeq, t = run.firstT.milliseconds
@@ -85,9 +103,9 @@ public struct ScreenProjectionBlock: Sendable {
         w.integer(UInt64(kind.count), bytes: 4)
         w.strings(names)
         w.strings(scenes)
-        for column in [idEnd, rowEnd, firstSeq, firstT, startEnd] { w.column(column) }
+        w.strings(starts)
+        for column in [idEnd, rowEnd, firstSeq, firstT, start, startSeq, startT] { w.column(column) }
         w.blob(ids)
-        w.blob(starts)
         for column in [kind, name, scene, dseq, dt] { w.column(column) }
         return w.bytes
     }
@@ -102,13 +120,19 @@ public struct ScreenProjectionBlock: Sendable {
         rowCount = try r.count(limit: bytes.count)
         names = try r.strings()
         scenes = try r.strings()
+        var starts: [Event] = []
+        for line in try r.strings() {
+            do { starts.append(try EventParser.parse(line)) } catch { throw .malformed("a session.start template is not an event: \(error)") }
+        }
+        self.starts = starts
         idEnd = try r.column(count: sessionCount)
         rowEnd = try r.column(count: sessionCount)
         firstSeq = try r.column(count: sessionCount)
         firstT = try r.column(count: sessionCount)
-        startEnd = try r.column(count: sessionCount)
+        start = try r.column(count: sessionCount)
+        startSeq = try r.column(count: sessionCount)
+        startT = try r.column(count: sessionCount)
         ids = try r.blob()
-        starts = try r.blob()
         kind = try r.column(count: rowCount)
         name = try r.column(count: rowCount)
         scene = try r.column(count: rowCount)
@@ -116,7 +140,7 @@ public struct ScreenProjectionBlock: Sendable {
         dt = try r.column(count: rowCount)
         guard r.at == bytes.count else { throw .malformed("\(bytes.count - r.at) bytes after the last column") }
         try r.checkEnds(idEnd, limit: ids.count, "id")
-        try r.checkEnds(startEnd, limit: starts.count, "session.start")
+        try r.checkBelow(start, starts.count + 1, "session.start index")
         try r.checkEnds(rowEnd, limit: rowCount, "row")
         let lastRow = sessionCount == 0 ? 0 : rowEnd.int(sessionCount - 1, in: bytes)
         guard lastRow == rowCount else { throw .malformed("the sessions hold \(lastRow) rows, \(rowCount) listed") }
@@ -142,8 +166,6 @@ public struct ScreenProjectionBlock: Sendable {
 
     /// Session `i`'s run, whole.
     public func run(_ i: Int) -> ScreenProjectionRun {
-        let startFrom = i == 0 ? 0 : startEnd.int(i - 1, in: bytes)
-        let start = Array(bytes[(starts.lowerBound + startFrom)..<(starts.lowerBound + startEnd.int(i, in: bytes))])
         let seq0 = Int(truncatingIfNeeded: firstSeq.value(i, in: bytes))
         let t0 = baseT &+ ProjectionColumn.unzigzag(firstT.value(i, in: bytes))
         var seq = seq0, t = t0
@@ -156,7 +178,16 @@ public struct ScreenProjectionBlock: Sendable {
             occurrences.append(FunnelOccurrence(seq: seq, t: Timestamp(milliseconds: t), target: Self.kinds[kind.int(r, in: bytes)],
                                                 name: names[name.int(r, in: bytes)], scene: scenes[scene.int(r, in: bytes)]))
         }
-        return ScreenProjectionRun(session: String(decoding: sessionID(i), as: UTF8.self), firstSeq: seq0,
-                                   firstT: Timestamp(milliseconds: t0), sessionStart: start, occurrences: occurrences)
+        let session = String(decoding: sessionID(i), as: UTF8.self)
+        var sessionStart: Event?
+        if case let s = start.int(i, in: bytes), s > 0 {
+            var event = starts[s - 1]
+            event.session = session
+            event.seq = seq0 &+ Int(truncatingIfNeeded: ProjectionColumn.unzigzag(startSeq.value(i, in: bytes)))
+            event.t = Timestamp(milliseconds: t0 &+ ProjectionColumn.unzigzag(startT.value(i, in: bytes)))
+            sessionStart = event
+        }
+        return ScreenProjectionRun(session: session, firstSeq: seq0, firstT: Timestamp(milliseconds: t0),
+                                   sessionStart: sessionStart, occurrences: occurrences)
     }
 }

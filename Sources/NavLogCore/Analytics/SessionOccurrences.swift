@@ -30,8 +30,7 @@ public struct SessionOccurrences: Sendable {
     }
 
     /// The session as its screen projection keeps it (schemas/screen-projection.md):
-    /// its runs, in commit order. A `session.start` line that does not parse is
-    /// left out (its block's checksum held, so it was written as one).
+    /// its runs, in commit order.
     package init(runs: [ScreenProjectionRun], keepsMarks: Bool) {
         session = runs.first?.session ?? ""
         projector = NavigationProjector(session: session)
@@ -39,7 +38,7 @@ public struct SessionOccurrences: Sendable {
         firstEventTime = runs.first?.firstT
         firstEventSeq = runs.first?.firstSeq
         for run in runs {
-            if sessionStart == nil, !run.sessionStart.isEmpty { sessionStart = try? EventParser.parse(run.sessionStart) }
+            if sessionStart == nil { sessionStart = run.sessionStart }
             occurrences += keepsMarks ? run.occurrences : run.occurrences.filter { $0.target == .screen }
         }
     }

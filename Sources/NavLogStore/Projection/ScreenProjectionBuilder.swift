@@ -48,10 +48,9 @@ enum ScreenProjectionBuilder {
         var byCommit = [[ScreenProjectionRun]](repeating: [], count: part.commits)
         let scan = try SegmentPartScan(part)
         let names = ScreenNameCache()
-        var writer = CanonicalWriter()
         var recorder: SessionOccurrences?
         /// The current session's runs: commit, first event, occurrences recorded before it, its `session.start`.
-        var runs: [(commit: Int, seq: Int, t: Timestamp, from: Int, start: [UInt8])] = []
+        var runs: [(commit: Int, seq: Int, t: Timestamp, from: Int, start: Event?)] = []
         func finish() {
             guard let recorder else { return }
             for (k, run) in runs.enumerated() {
@@ -69,15 +68,11 @@ enum ScreenProjectionBuilder {
                 recorder = SessionOccurrences(session: event.session, keepsMarks: true)
             }
             if runs.last?.commit != scan.lineCommit {
-                runs.append((scan.lineCommit, event.seq, event.t, recorder!.occurrences.count, []))
+                runs.append((scan.lineCommit, event.seq, event.t, recorder!.occurrences.count, nil))
             }
             let hadStart = recorder!.sessionStart != nil
             recorder!.add(event, names: names)
-            if !hadStart, let start = recorder!.sessionStart {
-                writer.reset()
-                writer.write(start)
-                runs[runs.count - 1].start = writer.bytes
-            }
+            if !hadStart, let start = recorder!.sessionStart { runs[runs.count - 1].start = start }
         }
         finish()
         return (byCommit, sessions)
