@@ -121,8 +121,11 @@ public struct ScreenProjectionBlock: Sendable {
         names = try r.strings()
         scenes = try r.strings()
         var starts: [Event] = []
-        for line in try r.strings() {
-            do { starts.append(try EventParser.parse(line)) } catch { throw .malformed("a session.start template is not an event: \(error)") }
+        var parser = EventLineParser()
+        for var line in try r.strings() {
+            let event = line.withUTF8 { utf8 in Result { () throws(EventParseError) in try parser.parse(UnsafeRawBufferPointer(utf8)) } }
+            guard case .success(let event) = event else { throw .malformed("a session.start template is not an event") }
+            starts.append(event)
         }
         self.starts = starts
         idEnd = try r.column(count: sessionCount)

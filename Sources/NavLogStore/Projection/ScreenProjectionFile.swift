@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import NavLogCore
 
 /// Constants of the screen projection, format 1.0; each is defined in
@@ -100,14 +101,30 @@ struct ScreenProjectionFile {
             file.problem = (0, "header: not a version \(ScreenProjectionFormat.majorVersion) projection of segment \(number)")
             return file
         }
+        // The records one after another (their checksums), then their bodies decoded on two threads.
+        var bodies: [(offset: Int, body: [UInt8])] = []
         while at < bytes.count {
             let offset = at
-            guard let body = record(ScreenProjectionFormat.blockTag) else { return file }
-            do throws(ScreenProjectionError) {
-                file.blocks.append(try ScreenProjectionBlock(decoding: body))
-                file.offsets.append(Int64(offset))
-            } catch {
-                file.problem = (Int64(offset), error.description)
+            guard let body = record(ScreenProjectionFormat.blockTag) else { break }
+            bodies.append((offset, body))
+        }
+        let records = bodies
+        let decoded = ResultSlots<Result<ScreenProjectionBlock, ScreenProjectionError>>(count: records.count)
+        let workers = SessionStream.defaultWorkers
+        DispatchQueue.concurrentPerform(iterations: min(workers, max(1, records.count))) { worker in
+            for i in stride(from: worker, to: records.count, by: workers) {
+                decoded.set(i, Result { () throws(ScreenProjectionError) in try ScreenProjectionBlock(decoding: records[i].body) })
+            }
+        }
+        for i in bodies.indices {
+            switch decoded.value(i) {
+            case .success(let block)?:
+                file.blocks.append(block)
+                file.offsets.append(Int64(bodies[i].offset))
+            case .failure(let error)?:
+                file.problem = (Int64(bodies[i].offset), error.description)
+                return file
+            case nil:
                 return file
             }
         }
