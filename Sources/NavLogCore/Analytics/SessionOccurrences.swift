@@ -17,6 +17,8 @@ public struct SessionOccurrences: Sendable {
     public private(set) var sessionStart: Event?
     /// The time of the first event.
     public private(set) var firstEventTime: Timestamp?
+    /// The seq of the first event.
+    public private(set) var firstEventSeq: Int?
     private var projector: NavigationProjector
     private let keepsMarks: Bool
 
@@ -25,6 +27,20 @@ public struct SessionOccurrences: Sendable {
         self.session = session
         projector = NavigationProjector(session: session)
         self.keepsMarks = keepsMarks
+    }
+
+    /// The session as its screen projection keeps it (schemas/screen-projection.md):
+    /// its runs, in commit order.
+    package init(runs: [ScreenProjectionRun], keepsMarks: Bool) {
+        session = runs.first?.session ?? ""
+        projector = NavigationProjector(session: session)
+        self.keepsMarks = keepsMarks
+        firstEventTime = runs.first?.firstT
+        firstEventSeq = runs.first?.firstSeq
+        for run in runs {
+            if sessionStart == nil { sessionStart = run.sessionStart }
+            occurrences += keepsMarks ? run.occurrences : run.occurrences.filter { $0.target == .screen }
+        }
     }
 
     /// When the session started: its first `session.start`, else its first event.
@@ -38,7 +54,10 @@ public struct SessionOccurrences: Sendable {
     /// ``add(_:)`` finding screen names built before in `names` (one table
     /// serves all the sessions a thread follows).
     package mutating func add(_ event: Event, names: ScreenNameCache?) {
-        if firstEventTime == nil { firstEventTime = event.t }
+        if firstEventTime == nil {
+            firstEventTime = event.t
+            firstEventSeq = event.seq
+        }
         switch event.kind {
         case .mark(let label):
             if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .mark, name: label, scene: event.sceneID)) }

@@ -24,6 +24,8 @@ public struct SegmentDamage: Hashable, Sendable, CustomStringConvertible {
         case segment(String)
         /// A file in the store directory the store does not know.
         case unknownFile
+        /// A screen-projection file (schemas/screen-projection.md) that is damaged, cut short or not what the events give.
+        case projection(String)
     }
 
     /// The segment's file name (or the unknown file's).
@@ -60,6 +62,7 @@ public struct SegmentDamage: Hashable, Sendable, CustomStringConvertible {
         case .bloomFilter(let why): what = "Bloom filter: \(why)"
         case .segment(let why): what = why
         case .unknownFile: what = "a file the store does not know"
+        case .projection(let why): what = "screen projection: \(why)"
         }
         return "\(place): \(what)"
     }

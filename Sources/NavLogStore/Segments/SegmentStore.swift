@@ -108,6 +108,7 @@ public final class SegmentStore {
         do {
             return try DirectoryListing.names(in: path).filter { name in
                 !known.contains(name) && SegmentFormat.segmentNumber(name) == nil && !name.contains(SegmentFormat.segmentSuffix + ".torn-")
+                    && ScreenProjectionFormat.segmentNumber(name) == nil
             }.sorted()
         } catch { throw .io(error) }
     }

@@ -45,6 +45,7 @@ public enum SegmentVerifier {
         }
         report.commits = catalog.commits.count
         report.sessions = checker.sessionCount
+        if report.isIntactButTail { try ScreenProjectionIndex.check(catalog, report: &report) }
         return report
     }
 }

@@ -24,6 +24,8 @@ final class SegmentPartScan {
     /// Cursors with a line, as a min-heap by (key, commit).
     private var heap: [Int] = []
     private var fold = SessionFold()
+    /// The commit (index into the store's commits) of the line handed out last.
+    private(set) var lineCommit = 0
     /// The segment and block of the line handed out last (for a message).
     private var place: (segment: String, offset: Int64) = ("", 0)
 
@@ -65,6 +67,7 @@ final class SegmentPartScan {
                 pop()
                 while true {
                     place = (catalog.segments[cursors[c].ref.segment].file.path, catalog.index(cursors[c].ref).blocks[cursors[c].block].offset)
+                    lineCommit = c
                     let range = cursors[c].start..<cursors[c].end, first = starts
                     try cursors[c].bytes.withUnsafeBytes { raw in
                         Result { () throws(SessionStreamError) in try body(UnsafeRawBufferPointer(rebasing: raw[range]), first) }

@@ -11,6 +11,8 @@ public struct SegmentStorePart: Hashable, Sendable {
     /// This part's number, from 0, and how many parts the store is split into.
     public let part: Int
     public let parts: Int
+    /// The store's screen projection, read instead of the events when it covers every commit read.
+    package var projection: ScreenProjectionSet?
 
     /// How many parts a store is split into (so that several threads can read it).
     public static let defaultParts = 16

@@ -77,8 +77,11 @@ public enum SessionSource: Hashable, Sendable {
             }
         }
         let parts = catalog.commits.isEmpty ? 1 : SegmentStorePart.defaultParts
+        let projection = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
         return (0..<parts).map { part in
-            .segments(SegmentStorePart(store: catalog.store.path, commits: catalog.commits.count, part: part, parts: parts))
+            var piece = SegmentStorePart(store: catalog.store.path, commits: catalog.commits.count, part: part, parts: parts)
+            piece.projection = projection
+            return .segments(piece)
         }
     }
 

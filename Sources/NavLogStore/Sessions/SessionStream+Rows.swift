@@ -39,6 +39,19 @@ extension SessionStream {
                     }
                 } else {
                     guard shared.waitForTurn(index) else { continue }
+                    if redactor == nil, Rows.readsOccurrences, case .segments(let part) = source,
+                       let projection = part.projection, let blocks = projection.blocks {
+                        projection.forEachSession(of: part, blocks: blocks, keepsMarks: true) { session in
+                            rows.write(session, to: &out)
+                            if out.count >= 1 << 16 {
+                                output(out)
+                                out.removeAll(keepingCapacity: true)
+                            }
+                        }
+                        output(out)
+                        shared.finishTurn(index, failure: nil)
+                        continue
+                    }
                     do throws(SessionStreamError) {
                         try events(of: source, redactor: redactor, scratch: scratch) { event, view in
                             rows.write(event, view: view, to: &out)

@@ -121,6 +121,10 @@ public struct SessionStream: Sendable {
             // Sessions whose last line was rejected, or that share a hash with a later one.
             for entry in open.values.sorted(by: { $0.first < $1.first }) { body(entry.recorder) }
         case .segments(let part):
+            if let projection = part.projection, let blocks = projection.blocks {
+                projection.forEachSession(of: part, blocks: blocks, keepsMarks: keepsMarks, body)
+                return
+            }
             var recorder: SessionOccurrences?
             try SegmentPartScan(part).forEachEvent { event, startsSession in
                 if startsSession {

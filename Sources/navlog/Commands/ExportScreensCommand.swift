@@ -12,8 +12,8 @@ struct ExportScreensCommand: ParsableCommand {
             (contract §2). CSV columns are exactly session,seq,t,scene,screen; NDJSON lines \
             have the same keys. With --with-marks a sixth column, kind, says what a row is: \
             screen (a screen view), mark (screen holds the mark's label), url (screen holds the \
-            deep link's URL), start (screen holds a session.start event's canonical JSON line, \
-            for --by) or session (one row at each session's first event, screen empty), \
+            deep link's URL), start (screen holds the session's first session.start event's \
+            canonical JSON line, for --by) or session (one row at each session's first event, screen empty), \
             which is what tools/funnel.sql reads to compute funnels with mark: and url: steps.
 
             --output DIR writes gzip part files (DIR/part-NNNNN.csv.gz) instead of standard \
@@ -51,6 +51,8 @@ struct ScreenRows: ExportRows {
     private var scratch = CanonicalWriter()
     private var lastSession: String?
     private var seen: Set<SessionID> = []
+    /// Sessions whose first `session.start` has its row.
+    private var started: Set<SessionID> = []
 
     init(ndjson: Bool, withMarks: Bool) {
         self.ndjson = ndjson
@@ -59,28 +61,54 @@ struct ScreenRows: ExportRows {
 
     mutating func write(_ event: Event, view: ScreenView?, to out: inout [UInt8]) {
         if withMarks {
-            if lastSession.map({ !SessionID.same(event.session, $0) }) ?? true, seen.insert(SessionID(event.session)).inserted { row(event, "", "session", to: &out) }
+            if lastSession.map({ !SessionID.same(event.session, $0) }) ?? true, seen.insert(SessionID(event.session)).inserted {
+                row(event.session, event.seq, event.t, "", "", "session", to: &out)
+            }
             lastSession = event.session
             switch event.kind {
-            case .mark(let label): row(event, label, "mark", to: &out)
-            case .urlOpen(let url): row(event, url, "url", to: &out)
-            case .sessionStart:
-                scratch.reset()
-                scratch.write(event)
-                row(event, String(decoding: scratch.bytes, as: UTF8.self), "start", to: &out)
+            case .mark(let label): row(event.session, event.seq, event.t, event.sceneID, label, "mark", to: &out)
+            case .urlOpen(let url): row(event.session, event.seq, event.t, event.sceneID, url, "url", to: &out)
+            case .sessionStart where started.insert(SessionID(event.session)).inserted: startRow(event, to: &out)
             default: break
             }
         }
-        if let view { row(event, view.screen, "screen", to: &out) }
+        if let view { row(event.session, event.seq, event.t, event.sceneID, view.screen, "screen", to: &out) }
     }
 
-    private mutating func row(_ event: Event, _ screen: String, _ kind: String, to out: inout [UInt8]) {
-        let scene = kind == "session" ? "" : event.sceneID
+    static var readsOccurrences: Bool { true }
+
+    /// The same rows from a whole session's occurrences (a store's screen projection).
+    mutating func write(_ session: SessionOccurrences, to out: inout [UInt8]) {
+        if withMarks, let seq = session.firstEventSeq, let t = session.firstEventTime, seen.insert(SessionID(session.session)).inserted {
+            row(session.session, seq, t, "", "", "session", to: &out)
+        }
+        lastSession = session.session
+        // The first session.start's row goes where its event is: before the rows of its seq and after.
+        var start = withMarks ? session.sessionStart : nil
+        for o in session.occurrences where withMarks || o.target == .screen {
+            if let event = start, o.seq >= event.seq {
+                startRow(event, to: &out)
+                start = nil
+            }
+            row(session.session, o.seq, o.t, o.scene, o.name, o.target.rawValue, to: &out)
+        }
+        if let event = start { startRow(event, to: &out) }
+    }
+
+    /// The `start` row of a `session.start` event: its canonical line.
+    private mutating func startRow(_ event: Event, to out: inout [UInt8]) {
+        scratch.reset()
+        scratch.write(event)
+        row(event.session, event.seq, event.t, event.sceneID, String(decoding: scratch.bytes, as: UTF8.self), "start", to: &out)
+    }
+
+    private mutating func row(_ session: String, _ seq: Int, _ t: Timestamp, _ scene: String, _ screen: String, _ kind: String,
+                              to out: inout [UInt8]) {
         if ndjson {
             scratch.reset()
             var object: [String: JSONValue] = [
-                "session": .string(event.session), "seq": .number(String(event.seq)),
-                "t": .string(event.t.rfc3339), "scene": .string(scene), "screen": .string(screen),
+                "session": .string(session), "seq": .number(String(seq)),
+                "t": .string(t.rfc3339), "scene": .string(scene), "screen": .string(screen),
             ]
             if withMarks { object["kind"] = .string(kind) }
             scratch.write(object: object)
@@ -88,10 +116,10 @@ struct ScreenRows: ExportRows {
             out.append(0x0A)
         } else {
             csv.reset()
-            csv.field(event.session, first: true)
-            csv.field(event.seq, first: false)
+            csv.field(session, first: true)
+            csv.field(seq, first: false)
             scratch.reset()
-            event.t.appendRFC3339(to: &scratch.bytes)
+            t.appendRFC3339(to: &scratch.bytes)
             scratch.bytes.withUnsafeBufferPointer { csv.field(bytes: $0, first: false) }
             csv.field(scene, first: false)
             csv.field(screen, first: false)

@@ -52,6 +52,7 @@ extension SegmentDamage {
         case .bloomFilter: "bloomFilter"
         case .segment: "segment"
         case .unknownFile: "unknownFile"
+        case .projection: "projection"
         }
     }
 
@@ -59,7 +60,7 @@ extension SegmentDamage {
     var reason: String {
         switch kind {
         case .tornTail(let why), .header(let why), .dataFrame(let why), .commitIndex(let why), .checkpoint(let why),
-             .frame(let why), .line(let why), .bloomFilter(let why), .segment(let why): why
+             .frame(let why), .line(let why), .bloomFilter(let why), .segment(let why), .projection(let why): why
         case .unknownFile: "a file the store does not know"
         }
     }

@@ -1,0 +1,196 @@
+/// What the screen projection keeps of one session's run in one commit
+/// (schemas/screen-projection.md §2): its screen views, marks and deep
+/// links, its first event, and its first `session.start` when that is in
+/// this run.
+public struct ScreenProjectionRun: Hashable, Sendable {
+    public var session: String
+    /// The seq and time of the run's first event.
+    public var firstSeq: Int
+    public var firstT: Timestamp
+    /// The session's first `session.start`, when in this run.
+    public var sessionStart: Event?
+    /// In seq order.
+    public var occurrences: [FunnelOccurrence]
+
+    public init(session: String, firstSeq: Int, firstT: Timestamp, sessionStart: Event?, occurrences: [FunnelOccurrence]) {
+        self.session = session
+        self.firstSeq = firstSeq
+        self.firstT = firstT
+        self.sessionStart = sessionStart
+        self.occurrences = occurrences
+    }
+}
+
+/// One commit's screen projection as the body of an `NLVB` record
+/// (schemas/screen-projection.md §2): dictionary-encoded names and scenes,
+/// delta-coded seq and time, in fixed-width columns. ``encode(commit:indexOffset:runs:)``
+/// writes it; ``init(decoding:)`` checks every width, offset and index, so
+/// that reading a session's rows afterwards cannot go out of range.
+public struct ScreenProjectionBlock: Sendable {
+    /// The commit it covers: its number and the offset of its `NLCI` frame.
+    public let commit: UInt64
+    public let indexOffset: Int64
+    public let sessionCount: Int
+    public let rowCount: Int
+    /// The block's names (screen names, mark labels, URLs), each once: a
+    /// reader matches a pattern against these, not against every row.
+    public let names: [String]
+    let scenes: [String]
+    /// The `session.start` events, each without its session, seq and time (a template).
+    let starts: [Event]
+    package let bytes: [UInt8]
+    let baseT: Int64
+    let idEnd, rowEnd, firstSeq, firstT, start, startSeq, startT: ProjectionColumn
+    let ids: Range<Int>
+    let kind, name, scene, dseq, dt: ProjectionColumn
+
+    static let kinds: [FunnelStep.Target] = [.screen, .mark, .url]
+    /// The session a `session.start` template is written with (its seq is 1, its time 0).
+    static let templateSession = "-"
+
+
+    /// The body of the block of one commit; `runs` in session-key order.
+    public static func encode(commit: UInt64, indexOffset: Int64, runs: [ScreenProjectionRun]) -> [UInt8] {
+        var names: [String] = [], nameIndex: [String: Int] = [:]
+        var scenes: [String] = [], sceneIndex: [String: Int] = [:]
+        var starts: [String] = [], startIndex: [String: Int] = [:]
+        var writer = CanonicalWriter()
+        func index(_ s: String, _ table: inout [String], _ map: inout [String: Int]) -> UInt64 {
+            if let i = map[s] { return UInt64(i) }
+            map[s] = table.count
+            table.append(s)
+            return UInt64(table.count - 1)
+        }
+        let baseT = runs.map(\.firstT.milliseconds).min() ?? 0
+        var idEnd: [UInt64] = [], rowEnd: [UInt64] = [], firstSeq: [UInt64] = [], firstT: [UInt64] = []
+        var start: [UInt64] = [], startSeq: [UInt64] = [], startT: [UInt64] = []
+        var ids: [UInt8] = []
+        var kind: [UInt64] = [], name: [UInt64] = [], scene: [UInt64] = [], dseq: [UInt64] = [], dt: [UInt64] = []
+        for run in runs {
+            ids += run.session.utf8
+            idEnd.append(UInt64(ids.count))
+            if var event = run.sessionStart {
+                startSeq.append(ProjectionColumnWriter.zigzag(Int64(event.seq &- run.firstSeq)))
+                startT.append(ProjectionColumnWriter.zigzag(event.t.milliseconds &- run.firstT.milliseconds))
+                (event.session, event.seq, event.t) = (Self.templateSession, 1, Timestamp(milliseconds: 0))
+                writer.reset()
+                writer.write(event)
+                start.append(index(String(decoding: writer.bytes, as: UTF8.self), &starts, &startIndex) + 1)
+            } else {
+                start.append(0)
+                startSeq.append(0)
+                startT.append(0)
+            }
+            firstSeq.append(UInt64(bitPattern: Int64(run.firstSeq)))
+            firstT.append(ProjectionColumnWriter.zigzag(run.firstT.milliseconds &- baseT))
+            var seq = run.firstSeq, t = run.firstT.milliseconds
+            for o in run.occurrences {
+                kind.append(UInt64(kinds.firstIndex(of: o.target) ?? 0))
+                name.append(index(o.name, &names, &nameIndex))
+                scene.append(index(o.scene, &scenes, &sceneIndex))
+                dseq.append(ProjectionColumnWriter.zigzag(Int64(o.seq &- seq)))
+                dt.append(ProjectionColumnWriter.zigzag(o.t.milliseconds &- t))
+                seq = o.seq
+                t = o.t.milliseconds
+            }
+            rowEnd.append(UInt64(kind.count))
+        }
+        var w = ProjectionColumnWriter()
+        w.integer(commit, bytes: 8)
+        w.integer(UInt64(bitPattern: indexOffset), bytes: 8)
+        w.integer(UInt64(bitPattern: baseT), bytes: 8)
+        w.integer(UInt64(runs.count), bytes: 4)
+        w.integer(UInt64(kind.count), bytes: 4)
+        w.strings(names)
+        w.strings(scenes)
+        w.strings(starts)
+        for column in [idEnd, rowEnd, firstSeq, firstT, start, startSeq, startT] { w.column(column) }
+        w.blob(ids)
+        for column in [kind, name, scene, dseq, dt] { w.column(column) }
+        return w.bytes
+    }
+
+    /// Reads and checks a block body.
+    public init(decoding bytes: [UInt8]) throws(ScreenProjectionError) {
+        var r = ProjectionColumnReader(bytes)
+        commit = try r.integer(bytes: 8)
+        indexOffset = Int64(bitPattern: try r.integer(bytes: 8))
+        baseT = Int64(bitPattern: try r.integer(bytes: 8))
+        sessionCount = try r.count(limit: bytes.count)
+        rowCount = try r.count(limit: bytes.count)
+        names = try r.strings()
+        scenes = try r.strings()
+        var starts: [Event] = []
+        var parser = EventLineParser()
+        for var line in try r.strings() {
+            let event = line.withUTF8 { utf8 in Result { () throws(EventParseError) in try parser.parse(UnsafeRawBufferPointer(utf8)) } }
+            guard case .success(let event) = event else { throw .malformed("a session.start template is not an event") }
+            starts.append(event)
+        }
+        self.starts = starts
+        idEnd = try r.column(count: sessionCount)
+        rowEnd = try r.column(count: sessionCount)
+        firstSeq = try r.column(count: sessionCount)
+        firstT = try r.column(count: sessionCount)
+        start = try r.column(count: sessionCount)
+        startSeq = try r.column(count: sessionCount)
+        startT = try r.column(count: sessionCount)
+        ids = try r.blob()
+        kind = try r.column(count: rowCount)
+        name = try r.column(count: rowCount)
+        scene = try r.column(count: rowCount)
+        dseq = try r.column(count: rowCount)
+        dt = try r.column(count: rowCount)
+        guard r.at == bytes.count else { throw .malformed("\(bytes.count - r.at) bytes after the last column") }
+        try r.checkEnds(idEnd, limit: ids.count, "id")
+        try r.checkBelow(start, starts.count + 1, "session.start index")
+        try r.checkEnds(rowEnd, limit: rowCount, "row")
+        let lastRow = sessionCount == 0 ? 0 : rowEnd.int(sessionCount - 1, in: bytes)
+        guard lastRow == rowCount else { throw .malformed("the sessions hold \(lastRow) rows, \(rowCount) listed") }
+        try r.checkBelow(kind, Self.kinds.count, "kind")
+        try r.checkBelow(name, names.count, "name index")
+        try r.checkBelow(scene, scenes.count, "scene index")
+        self.bytes = bytes
+    }
+
+    /// The id bytes of session `i` (0 ..< ``sessionCount``).
+    public func sessionID(_ i: Int) -> ArraySlice<UInt8> {
+        let start = i == 0 ? 0 : idEnd.int(i - 1, in: bytes)
+        return bytes[(ids.lowerBound + start)..<(ids.lowerBound + idEnd.int(i, in: bytes))]
+    }
+
+    /// The row range of session `i`.
+    public func rows(_ i: Int) -> Range<Int> {
+        (i == 0 ? 0 : rowEnd.int(i - 1, in: bytes))..<rowEnd.int(i, in: bytes)
+    }
+
+    /// The index into ``names`` of row `r`.
+    public func nameIndex(_ r: Int) -> Int { name.int(r, in: bytes) }
+
+    /// Session `i`'s run, whole.
+    public func run(_ i: Int) -> ScreenProjectionRun {
+        let seq0 = Int(truncatingIfNeeded: firstSeq.value(i, in: bytes))
+        let t0 = baseT &+ ProjectionColumn.unzigzag(firstT.value(i, in: bytes))
+        var seq = seq0, t = t0
+        var occurrences: [FunnelOccurrence] = []
+        let range = rows(i)
+        occurrences.reserveCapacity(range.count)
+        for r in range {
+            seq = seq &+ Int(truncatingIfNeeded: ProjectionColumn.unzigzag(dseq.value(r, in: bytes)))
+            t = t &+ ProjectionColumn.unzigzag(dt.value(r, in: bytes))
+            occurrences.append(FunnelOccurrence(seq: seq, t: Timestamp(milliseconds: t), target: Self.kinds[kind.int(r, in: bytes)],
+                                                name: names[name.int(r, in: bytes)], scene: scenes[scene.int(r, in: bytes)]))
+        }
+        let session = String(decoding: sessionID(i), as: UTF8.self)
+        var sessionStart: Event?
+        if case let s = start.int(i, in: bytes), s > 0 {
+            var event = starts[s - 1]
+            event.session = session
+            event.seq = seq0 &+ Int(truncatingIfNeeded: ProjectionColumn.unzigzag(startSeq.value(i, in: bytes)))
+            event.t = Timestamp(milliseconds: t0 &+ ProjectionColumn.unzigzag(startT.value(i, in: bytes)))
+            sessionStart = event
+        }
+        return ScreenProjectionRun(session: session, firstSeq: seq0, firstT: Timestamp(milliseconds: t0),
+                                   sessionStart: sessionStart, occurrences: occurrences)
+    }
+}

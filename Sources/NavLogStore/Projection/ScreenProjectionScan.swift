@@ -1,0 +1,48 @@
+import NavLogCore
+
+extension ScreenProjectionSet {
+    /// Calls `body` with each session of `part` as its projection holds it,
+    /// in session-key order, each session's runs in commit order: what
+    /// ``SegmentPartScan`` and ``SessionOccurrences`` give from the events
+    /// (schemas/screen-projection.md §5). The caller has checked ``blocks``.
+    /// Memory: an entry (24 bytes) per run of the part.
+    func forEachSession(of part: SegmentStorePart, blocks: [ScreenProjectionBlock], keepsMarks: Bool,
+                        _ body: (SessionOccurrences) -> Void) {
+        struct Entry {
+            var hash: UInt64
+            var commit: Int32
+            var session: Int32
+        }
+        var entries: [Entry] = []
+        for (c, block) in blocks.prefix(part.commits).enumerated() {
+            func hash(_ i: Int) -> UInt64 { block.sessionID(i).withUnsafeBytes { XXHash64.hash($0) } }
+            var lo = 0, hi = block.sessionCount
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if hash(mid) < part.lowestHash { lo = mid + 1 } else { hi = mid }
+            }
+            var i = lo
+            while i < block.sessionCount {
+                let h = hash(i)
+                if part.isPast(h) { break }
+                entries.append(Entry(hash: h, commit: Int32(c), session: Int32(i)))
+                i += 1
+            }
+        }
+        func id(_ e: Entry) -> ArraySlice<UInt8> { blocks[Int(e.commit)].sessionID(Int(e.session)) }
+        entries.sort { a, b in
+            if a.hash != b.hash { return a.hash < b.hash }
+            let ia = id(a), ib = id(b)
+            if ia != ib { return ia.lexicographicallyPrecedes(ib) }
+            return a.commit < b.commit
+        }
+        var start = 0
+        while start < entries.count {
+            var end = start + 1
+            while end < entries.count, entries[end].hash == entries[start].hash, id(entries[end]) == id(entries[start]) { end += 1 }
+            let runs = entries[start..<end].map { blocks[Int($0.commit)].run(Int($0.session)) }
+            body(SessionOccurrences(runs: runs, keepsMarks: keepsMarks))
+            start = end
+        }
+    }
+}

@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import NavLogCore
+
+/// The screen projection of the commits a reader of a segment store reads
+/// (schemas/screen-projection.md §5), loaded on first use, once, by
+/// whichever part of the store asks first: a block for each commit when
+/// every one of them is covered by an intact block, else nothing (the
+/// reader reads the events).
+package final class ScreenProjectionSet: @unchecked Sendable {
+    /// One segment as the reader sees it: its number and its commits read, in order.
+    struct Segment: Hashable, Sendable {
+        var number: Int
+        var commits: [CommitID]
+    }
+
+    /// A commit as its block names it: its number and the offset of its `NLCI` frame.
+    struct CommitID: Hashable, Sendable {
+        var number: UInt64
+        var indexOffset: Int64
+    }
+
+    let store: String
+    let segments: [Segment]
+    private var state: [ScreenProjectionBlock]??
+    private var lock = pthread_mutex_t()
+
+    /// The projection of the first `commits` commits of `catalog`'s store.
+    init(catalog: SegmentCatalog, commits: Int) {
+        store = catalog.store.path
+        var segments: [Segment] = []
+        for ref in catalog.commits.prefix(commits) {
+            let contents = catalog.segments[ref.segment].contents
+            if segments.last?.number != contents.number { segments.append(Segment(number: contents.number, commits: [])) }
+            segments[segments.count - 1].commits.append(CommitID(number: contents.commits[ref.commit].number,
+                                                                 indexOffset: contents.indexLocations[ref.commit].offset))
+        }
+        self.segments = segments
+        pthread_mutex_init(&lock, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&lock) }
+
+    /// A block for each commit read, in store order; `nil` when one is not covered.
+    var blocks: [ScreenProjectionBlock]? {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        if let state { return state }
+        let loaded = load()
+        state = .some(loaded)
+        return loaded
+    }
+
+    /// Reads every segment's file, two at a time.
+    private func load() -> [ScreenProjectionBlock]? {
+        guard !segments.isEmpty else { return nil }
+        let results = ResultSlots<[ScreenProjectionBlock]?>(count: segments.count)
+        DispatchQueue.concurrentPerform(iterations: min(SessionStream.defaultWorkers, segments.count)) { worker in
+            var i = worker
+            while i < segments.count {
+                results.set(i, Self.covering(segments[i], store: store))
+                i += SessionStream.defaultWorkers
+            }
+        }
+        var all: [ScreenProjectionBlock] = []
+        for i in segments.indices {
+            guard let slot = results.value(i), let blocks = slot else { return nil }
+            all += blocks
+        }
+        return all
+    }
+
+    /// The blocks of `segment`'s file covering its commits read; `nil` when
+    /// the file is missing, damaged before them, or does not cover them.
+    static func covering(_ segment: Segment, store: String) -> [ScreenProjectionBlock]? {
+        guard let file = try? ScreenProjectionFile.read(store: store, segment: segment.number),
+              file.blocks.count >= segment.commits.count else { return nil }
+        for (block, commit) in zip(file.blocks, segment.commits) {
+            guard block.commit == commit.number, block.indexOffset == commit.indexOffset, isInKeyOrder(block) else { return nil }
+        }
+        return Array(file.blocks.prefix(segment.commits.count))
+    }
+
+    /// Whether a block's sessions are in strictly increasing session-key order.
+    static func isInKeyOrder(_ block: ScreenProjectionBlock) -> Bool {
+        var previous: SessionKey?
+        for i in 0..<block.sessionCount {
+            let key = SessionKey(id: Array(block.sessionID(i)))
+            if let previous, !(previous < key) { return false }
+            previous = key
+        }
+        return true
+    }
+}
+
+/// Equal when of the same commits of the same store (whether loaded or not).
+extension ScreenProjectionSet: Hashable {
+    package static func == (a: ScreenProjectionSet, b: ScreenProjectionSet) -> Bool { a.store == b.store && a.segments == b.segments }
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(store)
+        hasher.combine(segments)
+    }
+}
+
+/// Results filled in by several threads, each slot by one.
+final class ResultSlots<Value>: @unchecked Sendable {
+    private var values: [Value?]
+    private var lock = pthread_mutex_t()
+
+    init(count: Int) {
+        values = Array(repeating: nil, count: count)
+        pthread_mutex_init(&lock, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&lock) }
+
+    func set(_ i: Int, _ value: Value) {
+        pthread_mutex_lock(&lock)
+        values[i] = value
+        pthread_mutex_unlock(&lock)
+    }
+
+    func value(_ i: Int) -> Value? {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return values[i]
+    }
+}

@@ -1,0 +1,38 @@
+import Testing
+@testable import NavLogCore
+
+/// A screen-projection block gives back the runs it was made of
+/// (schemas/screen-projection.md §2).
+@Suite struct ScreenProjectionBlockTests {
+    @Test("Runs round-trip: empty runs, times that go back, large seqs, names and scenes shared, session.start templates")
+    func roundTrip() throws {
+        let t = Timestamp(milliseconds: 1_795_000_000_000)
+        func start(_ session: String, _ seq: Int, _ ms: Int64, version: String) -> Event {
+            Event(session: session, seq: seq, t: Timestamp(milliseconds: ms), kind: .sessionStart(app: ["version": .string(version)], device: nil))
+        }
+        let runs = [
+            ScreenProjectionRun(session: "a", firstSeq: 1, firstT: t, sessionStart: start("a", 1, t.milliseconds, version: "1.0"), occurrences: [
+                FunnelOccurrence(seq: 2, t: Timestamp(milliseconds: t.milliseconds + 1500), target: .screen, name: "Recipe/7"),
+                FunnelOccurrence(seq: 9, t: Timestamp(milliseconds: t.milliseconds - 20), target: .mark, name: "buy", scene: "w2"),
+                FunnelOccurrence(seq: 1 << 40, t: Timestamp(milliseconds: t.milliseconds + (1 << 33)), target: .url, name: "app://é"),
+            ]),
+            ScreenProjectionRun(session: "b-ü", firstSeq: 7, firstT: Timestamp(milliseconds: -5), sessionStart: nil, occurrences: []),
+            ScreenProjectionRun(session: "c", firstSeq: 3, firstT: t, sessionStart: start("c", 4, t.milliseconds + 9, version: "1.0"), occurrences: [
+                FunnelOccurrence(seq: 5, t: t, target: .screen, name: "Recipe/7"),
+            ]),
+        ]
+        let bytes = ScreenProjectionBlock.encode(commit: 12, indexOffset: 90_112, runs: runs)
+        let block = try ScreenProjectionBlock(decoding: bytes)
+        #expect(block.commit == 12 && block.indexOffset == 90_112 && block.sessionCount == 3 && block.rowCount == 4)
+        #expect(block.names == ["Recipe/7", "buy", "app://é"] && block.starts.count == 1)
+        #expect((0..<3).map(block.run) == runs)
+        #expect(ScreenProjectionBlock.encode(commit: 12, indexOffset: 90_112, runs: (0..<3).map(block.run)) == bytes)
+    }
+
+    @Test("An empty block, and bytes after the last column, are told apart")
+    func emptyAndTrailing() throws {
+        let empty = ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: [])
+        #expect(try ScreenProjectionBlock(decoding: empty).sessionCount == 0)
+        #expect(throws: ScreenProjectionError.self) { try ScreenProjectionBlock(decoding: empty + [0]) }
+    }
+}
