@@ -89,20 +89,24 @@ def sql_for(args, engine):
     return sql
 
 
+def write_rows(header, rows, out=sys.stdout):
+    """The CSV of navlog's `--format csv`: NULL as an empty cell."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(["" if v is None else str(v) for v in row])
+
+
 def write_csv(rows, by, out=sys.stdout):
     """The rows (segment first) as `navlog funnel --format csv` prints them."""
-    writer = csv.writer(out, lineterminator="\n")
     header = ["step", "pattern", "sessions", "conversion_from_start", "conversion_from_previous", "median_seconds_from_previous"]
-    writer.writerow((["segment"] if by is not None else []) + header)
-    for row in rows:
-        fields = ["" if v is None else str(v) for v in row]
-        writer.writerow(fields if by is not None else fields[1:])
+    write_rows((["segment"] if by is not None else []) + header, (row if by is not None else row[1:] for row in rows), out)
 
 
-def write_timing(args, seconds):
+def write_timing(path, seconds):
     """`--timing FILE`: the engine's seconds (reading the export and querying, not Python's start)."""
-    if args.timing is not None:
-        with open(args.timing, "w", encoding="utf-8") as f:
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as f:
             f.write(f"{seconds:.6f}\n")
 
 
