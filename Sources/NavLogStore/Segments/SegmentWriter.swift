@@ -188,7 +188,7 @@ public final class SegmentWriter {
     private func findSession(_ id: UnsafeRawBufferPointer) throws(SegmentStoreError) -> WriterSession {
         let hash = XXHash64.hash(id)
         if let known = sessions.find(id, hash: hash) { return known }
-        let key = SessionKey(copying: id, hash: hash)
+        let key = SessionKey(id: Array(id))
         let session: WriterSession
         if stored.mayHold(hash, in: catalog) {
             try land()

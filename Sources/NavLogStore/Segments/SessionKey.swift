@@ -15,16 +15,6 @@ public struct SessionKey: Hashable, Comparable, Sendable {
 
     public init(_ id: String) { self.init(id: Array(id.utf8)) }
 
-    /// The key of the id whose bytes are `id` and whose XXH64 is `hash` (the caller has hashed them).
-    init(copying id: UnsafeRawBufferPointer, hash: UInt64) {
-        // One copy of the bytes (an array made from the buffer as a collection goes byte by byte).
-        self.id = [UInt8](unsafeUninitializedCapacity: id.count) { bytes, count in
-            UnsafeMutableRawBufferPointer(bytes).copyMemory(from: id)
-            count = id.count
-        }
-        self.hash = hash
-    }
-
     /// The id as text.
     public var string: String { String(decoding: id, as: UTF8.self) }
 

@@ -6,7 +6,7 @@
 struct StoredSessionFilter {
     /// The most hashes the set keeps (about 32 MiB); past it, the commits so far are tested by their filters.
     static let maxHashes = 1 << 21
-    private var hashes = HashSet64()
+    private var hashes = Set<UInt64>()
     /// The catalog's commits `0..<filtered` are tested by their filters.
     private var filtered: Int
 
