@@ -18,14 +18,8 @@ import Darwin
         let store = dir.file("store")
         let all = StoreCommandTests.session(events: 90, seed: 5).split(separator: "\n").map(String.init)
         signal(SIGPIPE, SIG_IGN)
-        let ingest = Process()
-        ingest.executableURL = URL(fileURLWithPath: navlogBinary())
-        ingest.arguments = ["ingest", "-", "--store", store, "--commit-interval", "50"]
         let input = Pipe()
-        ingest.standardInput = input
-        ingest.standardOutput = FileHandle.nullDevice
-        ingest.standardError = FileHandle.nullDevice
-        try ingest.run()
+        let ingest = try startNavlog(["ingest", "-", "--store", store, "--commit-interval", "50"], input: input)
         let handle = input.fileHandleForWriting
 
         /// The number of events `cat` shows of the session (0 while the store does not hold it).
