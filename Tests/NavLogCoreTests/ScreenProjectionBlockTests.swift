@@ -29,6 +29,17 @@ import Testing
         #expect(ScreenProjectionBlock.encode(commit: 12, indexOffset: 90_112, runs: (0..<3).map(block.run)) == bytes)
     }
 
+    @Test("Columns of zeros take no bytes, even as the block's last: more values than bytes left is not \"cut short\"")
+    func zeroWidthColumnsAtTheEnd() throws {
+        let t = Timestamp(milliseconds: 1_795_000_000_000)
+        // Every row at its run's first time: the last column (dt) is all zeros, with 3 values and no bytes.
+        let rows = (2...4).map { FunnelOccurrence(seq: $0, t: t, target: .screen, name: "Home") }
+        let runs = [ScreenProjectionRun(session: "a", firstSeq: 1, firstT: t, sessionStart: nil, occurrences: rows)]
+        let bytes = ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: runs)
+        #expect(bytes.last == 0, "the dt column's width byte ends the block")
+        #expect(try ScreenProjectionBlock(decoding: bytes).run(0) == runs[0])
+    }
+
     @Test("An empty block, and bytes after the last column, are told apart")
     func emptyAndTrailing() throws {
         let empty = ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: [])

@@ -83,7 +83,7 @@ struct ProjectionColumnReader {
     mutating func column(count: Int) throws(ScreenProjectionError) -> ProjectionColumn {
         let width = Int(try integer(bytes: 1))
         guard [0, 1, 2, 4, 8].contains(width) else { throw .malformed("column width \(width) at byte \(at - 1)") }
-        guard count <= (bytes.count - at) / max(1, width) else { throw .malformed("column of \(count) values at byte \(at) is cut short") }
+        guard width == 0 || count <= (bytes.count - at) / width else { throw .malformed("column of \(count) values at byte \(at) is cut short") }
         defer { at += width * count }
         return ProjectionColumn(start: at, width: width, count: count)
     }

@@ -43,6 +43,13 @@ public struct SessionOccurrences: Sendable {
         }
     }
 
+    /// Gives the occurrences recorded so far and forgets them: a writer that
+    /// cuts a session's rows at commit boundaries keeps only its state.
+    package mutating func takeOccurrences() -> [FunnelOccurrence] {
+        defer { occurrences = [] }
+        return occurrences
+    }
+
     /// When the session started: its first `session.start`, else its first event.
     public var startTime: Timestamp? { sessionStart?.t ?? firstEventTime }
 

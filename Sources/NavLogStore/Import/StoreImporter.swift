@@ -34,6 +34,8 @@ public final class StoreImporter {
         public var sessions = 0
         /// Of those, sessions the store held nothing of before.
         public var newSessions = 0
+        /// Why the store's screen projection is behind, if it is (``SegmentWriter/projectionBehind``).
+        public var projectionBehind: String?
     }
 
     /// A record that was not stored (as `navlog ingest` reports a line).
@@ -87,6 +89,7 @@ public final class StoreImporter {
         report.newSessions = sink.newSessions
         var closing: Failure?
         do { try sink.writer.close() } catch { closing = .store(error) }
+        report.projectionBehind = sink.writer.projectionBehind
         if let failure = failure ?? closing { throw failure }
     }
 

@@ -87,6 +87,8 @@ public final class StoreIngester {
         /// the last line read, of which input. Every line up to it was
         /// stored or rejected; none after it was read.
         public var stoppedAfter: (file: String, line: Int)?
+        /// Why the store's screen projection is behind, if it is (``SegmentWriter/projectionBehind``).
+        public var projectionBehind: String?
     }
 
     /// Why the reading of an input ended early.
@@ -153,6 +155,8 @@ public final class StoreIngester {
         lastReport = report
         // Even after a failure: what was accepted is committed.
         do { try writer.close() } catch { failure = failure ?? error }
+        report.projectionBehind = writer.projectionBehind
+        lastReport = report
         if let failure { throw failure }
         return report
     }

@@ -58,6 +58,8 @@ struct ScreenProjectionFile {
     var offsets: [Int64] = []
     /// What ended the read before the file's end: the byte offset and why.
     var problem: (offset: Int64, why: String)?
+    /// Whether that is only a last record cut short (a crash while appending, §6): the projection is behind, not damaged.
+    var cutShort = false
 
     /// Reads segment `number`'s projection file in `store`; `nil` when there is none.
     static func read(store: String, segment number: Int) throws(LogError) -> ScreenProjectionFile? {
@@ -81,10 +83,16 @@ struct ScreenProjectionFile {
                 file.problem = (Int64(at), "\(name): \(why)")
                 return nil
             }
-            guard bytes.count - at >= 8 else { return fail("cut short (\(bytes.count - at) bytes)") }
+            guard bytes.count - at >= 8 else {
+                file.cutShort = true
+                return fail("cut short (\(bytes.count - at) bytes)")
+            }
             guard bytes.loadLE32(at) == NavLogFormat.navlogSkippableMagic else { return fail("not a navlog record") }
             let size = Int(bytes.loadLE32(at + 4))
-            guard size <= bytes.count - at - 8 else { return fail("cut short (\(bytes.count - at - 8) of \(size) bytes)") }
+            guard size <= bytes.count - at - 8 else {
+                file.cutShort = true
+                return fail("cut short (\(bytes.count - at - 8) of \(size) bytes)")
+            }
             let payload = Array(bytes[(at + 8)..<(at + 8 + size)])
             let checked = payload.withUnsafeBytes { SkippableFrame.checkRecord($0) }
             switch checked {

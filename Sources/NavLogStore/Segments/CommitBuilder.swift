@@ -49,6 +49,7 @@ struct CommitBuilder {
             if blockBytes >= options.blockTarget { blockBytes = 0 }
         }
         session.folded = folding
+        plan.runEnds.append(plan.lines.count)
     }
 
     private mutating func addCheckpoint(_ session: WriterSession, seq: Int) {

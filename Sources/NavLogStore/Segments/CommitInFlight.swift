@@ -12,24 +12,31 @@ final class CommitInFlight: @unchecked Sendable {
     private let plan: CommitPlan
     private let appender: SegmentAppender
     private let encoder: LZ4FrameEncoder
+    /// The projection and the commit's sessions in key order (their screen state is the thread's too).
+    private let projection: (writer: ScreenProjectionWriter, sessions: [WriterSession])?
     private var result: Result<Landed, SegmentStoreError>?
     private var thread: WorkerThread?
 
     /// Starts writing `plan` (its lines in `arena`) through `appender` on a new thread.
-    init(_ plan: CommitPlan, arena: ByteBuffer, appender: SegmentAppender, encoder: LZ4FrameEncoder) {
+    init(_ plan: CommitPlan, arena: ByteBuffer, appender: SegmentAppender, encoder: LZ4FrameEncoder,
+         projection: (writer: ScreenProjectionWriter, sessions: [WriterSession])?) {
         self.plan = plan
+        self.projection = projection
         self.arena = arena
         self.appender = appender
         self.encoder = encoder
         thread = WorkerThread { [self] in result = Result { () throws(SegmentStoreError) in try write() } }
     }
 
-    /// On the thread: the commit at the end of the current segment (or a new one), synced.
+    /// On the thread: the commit at the end of the current segment (or a
+    /// new one), synced; then its projection block.
     private func write() throws(SegmentStoreError) -> Landed {
         let (segment, offset) = try appender.prepare()
         let (bytes, index, location) = try plan.encode(base: offset, encoder: encoder, arena: arena)
         try appender.append(bytes.bytes, index: location)
-        return (segment, index, location)
+        let landed = (segment, index, location)
+        projection?.writer.append(plan, landed: landed, sessions: projection!.sessions, arena: arena)
+        return landed
     }
 
     /// Waits for the thread and gives what it did.

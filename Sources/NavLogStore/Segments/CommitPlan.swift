@@ -24,6 +24,8 @@ struct CommitPlan {
     var checkpoints: [SessionCheckpoint] = []
     /// The hash of every session in the commit (its Bloom filter's members).
     var sessionHashes: [UInt64] = []
+    /// Where each session's lines end in ``lines`` (its run), in session order.
+    var runEnds: [Int] = []
     var minT = Int64.max, maxT = Int64.min
 
     init(number: UInt64) {

@@ -71,6 +71,8 @@ public final class SegmentWriter {
     private var readBackBytes = 0
     /// The most bytes of read-back lines kept over all sessions (a re-sent input is checked in bounded memory).
     static let readBackBudget = 32 << 20
+    /// Keeps the store's screen projection, when ``SegmentWriterOptions/keepsProjection``.
+    private let projection: ScreenProjectionWriter?
     /// Why a commit failed: the writer takes nothing more then.
     @exclusivity(unchecked) private var failure: SegmentStoreError?
 
@@ -84,6 +86,7 @@ public final class SegmentWriter {
         runStart = catalog.lastCommitNumber + 1
         appender = try SegmentAppender(store: store, catalog: catalog, options: options)
         stored = StoredSessionFilter(catalog: catalog)
+        projection = options.keepsProjection ? ScreenProjectionWriter(catalog: catalog) : nil
         do { encoder = try LZ4FrameEncoder(settings: options.lz4) } catch { throw .compression(error) }
     }
 
@@ -91,6 +94,12 @@ public final class SegmentWriter {
         // A writer dropped without close(): its last commit still lands (or fails) before the files close.
         _ = try? inFlight?.commit.land()
     }
+
+    /// Why the store's screen projection is behind (readers read the events
+    /// until `navlog reindex`): it was behind when the writer opened the
+    /// store, or could not be kept; `nil` when it covers every commit
+    /// landed, or when the writer does not keep it. Read once the writer is closed.
+    public var projectionBehind: String? { projection?.problem }
 
     /// Sessions held in memory (those with events in the commit being gathered or the last one).
     public var sessionsInMemory: Int { sessions.count }
@@ -242,9 +251,11 @@ public final class SegmentWriter {
             try session.catchUp(from: catalog)
         }
         gathered.removeAll(keepingCapacity: true)
+        projection?.prepare(active, catalog: catalog)
         var builder = CommitBuilder(number: catalog.lastCommitNumber + 1, options: options)
         for session in active { builder.add(session, arena: arena) }
-        inFlight = (CommitInFlight(builder.finish(), arena: arena, appender: appender, encoder: encoder), active)
+        inFlight = (CommitInFlight(builder.finish(), arena: arena, appender: appender, encoder: encoder,
+                                   projection: projection.map { ($0, active) }), active)
         arena = spareArena ?? ByteBuffer(capacity: 1 << 20)
         spareArena = nil
         for session in active {
@@ -285,6 +296,7 @@ public final class SegmentWriter {
         try commit()
         if let failure { throw failure }
         appender.close()
+        projection?.close()
         closed = true
         store.releaseLock()
     }

@@ -14,18 +14,22 @@ public struct SegmentWriterOptions: Hashable, Sendable {
     /// Sessions the writer keeps in memory between commits; past it, those
     /// idle for a whole commit are forgotten (and read back if they return).
     public var sessionsKept: Int
+    /// Whether the writer keeps the store's screen projection (schemas/screen-projection.md).
+    public var keepsProjection: Bool
 
     public init(blockTarget: Int = SegmentFormat.defaultBlockTarget,
                 checkpointInterval: Int = SegmentFormat.defaultCheckpointInterval,
                 commitTarget: Int = SegmentFormat.defaultCommitTarget,
                 segmentTarget: Int = SegmentFormat.defaultSegmentTarget,
                 lz4: LZ4FrameSettings = LZ4FrameSettings(),
-                sessionsKept: Int = SegmentFormat.defaultSessionsKept) {
+                sessionsKept: Int = SegmentFormat.defaultSessionsKept,
+                keepsProjection: Bool = true) {
         self.blockTarget = max(1, blockTarget)
         self.checkpointInterval = max(1, checkpointInterval)
         self.commitTarget = max(1, commitTarget)
         self.segmentTarget = max(1, segmentTarget)
         self.lz4 = lz4
         self.sessionsKept = max(0, sessionsKept)
+        self.keepsProjection = keepsProjection
     }
 }

@@ -28,6 +28,9 @@ final class WriterSession {
     let wasStored: Bool
     /// Whether the writer has counted it among the sessions that got an event stored in its run.
     @exclusivity(unchecked) var counted: Bool
+    /// Its screen state after its stored events, kept by the projection
+    /// (``ScreenProjectionWriter``): `nil` until its first commit with the writer.
+    var screens: SessionOccurrences?
 
     /// A session with nothing stored.
     init(key: SessionKey) {

@@ -57,6 +57,7 @@ extension StoreWriteOptions {
                         + "from \(plural(report.records, "record")) in \(target.path); \(plural(report.rejected, "record")) rejected"
                         + (report.duplicates > 0 ? "; \(plural(report.duplicates, "event")) already stored" : ""))
         }
+        Output.projectionNote(report.projectionBehind, store: target.path)
         try reporter.failIfRejected(report.rejected, noun: "record")
     }
 }

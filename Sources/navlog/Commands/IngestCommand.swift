@@ -86,6 +86,7 @@ struct IngestCommand: ParsableCommand {
                         + (report.duplicates > 0 ? "\(plural(report.duplicates, "event")) already stored; " : "")
                         + "\(plural(report.rejected, "line")) rejected")
         }
+        Output.projectionNote(report.projectionBehind, store: target.path)
         if let (file, line) = report.stoppedAfter, let signal = StopSignals.pending() {
             let input = file == "-" ? "<stdin>" : file
             throw CLIFailure(message: "stopped: read up to \(input):\(line); nothing after it was read",

@@ -43,6 +43,7 @@ extension StoreIngester.Report {
             object["stopped"] = .null
         }
         object["failure"] = failure.map(JSONValue.string) ?? .null
+        object["projectionBehind"] = projectionBehind.map(JSONValue.string) ?? .null
         return .object(object)
     }
 }
@@ -52,7 +53,18 @@ extension StoreImporter.Report {
     func jsonValue(store: String, reporter: RejectionReporter) -> JSONValue {
         var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newSessions)
         object["records"] = .integer(records)
+        object["projectionBehind"] = projectionBehind.map(JSONValue.string) ?? .null
         return .object(object)
+    }
+}
+
+extension Output {
+    /// After an ingest or import: says on standard error that the store's
+    /// screen projection is behind, and how to bring it up to date.
+    static func projectionNote(_ behind: String?, store: String) {
+        guard let behind else { return }
+        error("note: the screen projection is behind (\(behind)); funnel, paths and export read the events "
+              + "until `navlog reindex \(store)`")
     }
 }
 

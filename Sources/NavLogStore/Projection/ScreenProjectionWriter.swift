@@ -1,0 +1,153 @@
+import NavLogCore
+
+/// Appends one projection block per commit as the store's writer lands it
+/// (schemas/screen-projection.md §6): each session of the commit is
+/// followed by a ``SessionOccurrences`` kept in its ``WriterSession`` from
+/// one commit to the next, and its rows are cut where the commit ends.
+///
+/// The projection is a cache: when it cannot keep up — the store's
+/// projection was already behind when the writer opened it, a line does
+/// not parse, a write fails — it stops, says why in ``problem``, and the
+/// store's readers read the events until `navlog reindex`.
+///
+/// Used by one thread at a time: the writer's while it gathers a commit
+/// (``prepare(_:catalog:)``), the commit's while it is in flight
+/// (``append(_:landed:arena:)``), handed over with the commit.
+final class ScreenProjectionWriter: @unchecked Sendable {
+    /// Why the projection stopped being kept (the readers fall back to the events), or `nil`.
+    private(set) var problem: String?
+    private let store: String
+    /// The segment whose file is open for appending, and where its next block goes.
+    private var segment: Int
+    private var file: LogFile?
+    private var end: Int64 = 0
+    private var parser = EventLineParser()
+    private let names = ScreenNameCache()
+
+    /// Keeps the projection of `catalog`'s store on from its last commit,
+    /// when every commit so far is covered: every segment has a projection
+    /// file and the last one's covers all its commits (a tail past them, cut
+    /// short by a crash, is cut off). Otherwise the projection is behind and
+    /// the writer keeps none (``problem``).
+    init(catalog: SegmentCatalog) {
+        store = catalog.store.path
+        let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
+        segment = set.segments.last?.number ?? 0
+        guard let last = set.segments.last else { return }
+        for earlier in set.segments.dropLast() where !LogFile.exists(path(earlier.number)) {
+            problem = "segment \(earlier.number) has no projection file"
+            return
+        }
+        do throws(LogError) {
+            guard let read = try ScreenProjectionFile.read(store: store, segment: last.number),
+                  read.blocks.count >= last.commits.count,
+                  zip(read.blocks, last.commits).allSatisfy({ $0.commit == $1.number && $0.indexOffset == $1.indexOffset }) else {
+                problem = "segment \(last.number)'s projection does not cover its commits"
+                return
+            }
+            // Where the covered blocks end: the next block's record, a damaged tail, or the file's end.
+            let file = try LogFile(path: path(last.number), mode: .update)
+            let size = try file.size()
+            end = read.blocks.count > last.commits.count ? read.offsets[last.commits.count] : read.problem?.offset ?? size
+            if end < size { try file.truncate(to: end) }
+            self.file = file
+        } catch {
+            problem = error.description
+        }
+    }
+
+    private func path(_ number: Int) -> String { store + "/" + ScreenProjectionFormat.fileName(number) }
+
+    /// On the writer's thread, before a commit is handed over: gives each of
+    /// its sessions its screen state at the end of the commits landed —
+    /// empty for a session with nothing stored, else its stored events
+    /// followed from its first (a session the writer forgot and read back).
+    func prepare(_ sessions: [WriterSession], catalog: SegmentCatalog) {
+        guard problem == nil else { return }
+        for session in sessions where session.screens == nil {
+            var recorder = SessionOccurrences(session: session.key.string)
+            if session.count > 0 {
+                do throws(SegmentStoreError) {
+                    var events = StoredEventCursor(try SessionLineCursor(catalog: catalog, key: session.key))
+                    while let event = try events.next() { recorder.add(event, names: names) }
+                } catch {
+                    problem = "session \(session.key.string) read back: \(error)"
+                    return
+                }
+                _ = recorder.takeOccurrences()
+            }
+            session.screens = recorder
+        }
+    }
+
+    /// On the commit's thread, once the commit is synced: appends its block.
+    /// `sessions` are the commit's sessions in key order, `runEnds[i]` the
+    /// end of session i's lines in `plan.lines`.
+    func append(_ plan: CommitPlan, landed: CommitInFlight.Landed, sessions: [WriterSession], arena: ByteBuffer) {
+        guard problem == nil else { return }
+        do throws(LogError) {
+            if file == nil || landed.segment != segment { try startFile(landed.segment) }
+            var runs: [ScreenProjectionRun] = []
+            runs.reserveCapacity(sessions.count)
+            var line = 0
+            for (session, runEnd) in zip(sessions, plan.runEnds) {
+                guard let run = project(session, lines: plan.lines[line..<runEnd], arena: arena) else { return }
+                runs.append(run)
+                line = runEnd
+            }
+            var record: [UInt8] = []
+            let body = ScreenProjectionBlock.encode(commit: plan.number, indexOffset: landed.location.offset, runs: runs)
+            ScreenProjectionFormat.appendBlock(body, to: &record)
+            try file!.write(record, at: end)
+            end += Int64(record.count)
+        } catch {
+            stop(error.description)
+        }
+    }
+
+    /// One session's run: its lines followed from its state, its rows taken.
+    private func project(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer) -> ScreenProjectionRun? {
+        let hadStart = session.screens?.sessionStart != nil
+        var first: (seq: Int, t: Timestamp)?
+        for entry in lines {
+            guard let event = try? parser.parse(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)) else {
+                stop("session \(session.key.string): a line does not parse as an event")
+                return nil
+            }
+            if first == nil { first = (event.seq, event.t) }
+            session.screens!.add(event, names: names)
+        }
+        guard let first else {
+            stop("session \(session.key.string): a run without lines")
+            return nil
+        }
+        return ScreenProjectionRun(session: session.key.string, firstSeq: first.seq, firstT: first.t,
+                                   sessionStart: hadStart ? nil : session.screens!.sessionStart,
+                                   occurrences: session.screens!.takeOccurrences())
+    }
+
+    /// Opens segment `number`'s projection file afresh, with its header.
+    private func startFile(_ number: Int) throws(LogError) {
+        file?.close()
+        file = nil
+        let file = try LogFile(path: path(number), mode: .readWrite)
+        try file.truncate(to: 0)
+        let header = ScreenProjectionFormat.header(segment: number)
+        try file.write(header, at: 0)
+        segment = number
+        end = Int64(header.count)
+        self.file = file
+    }
+
+    private func stop(_ why: String) {
+        problem = why
+        file?.close()
+        file = nil
+    }
+
+    /// Closes the file (nothing is synced: a block lost in a crash leaves the projection behind, §6).
+    func close() {
+        file?.close()
+        file = nil
+    }
+}
