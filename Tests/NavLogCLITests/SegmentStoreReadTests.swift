@@ -99,10 +99,6 @@ func generatedInputs(sessions: Int = 40, seed: Int = 3) throws -> (dir: Temporar
         bytes[frame + 24] ^= 0x10
         try bytes.write(to: segment)
         // (A torn tail is not damage to a reader: StoreVerifyTests.tornTail.)
-        // funnel answers from the projection, which does not read the events: verify finds the damage.
-        #expect(navlog("funnel", store, "--step", "*").status == 0)
-        #expect(navlog("verify", store).status == 1)
-        try FileManager.default.removeItem(atPath: store + "/00000001.views")
         for args in [["export", "events", store], ["funnel", store, "--step", "*"]] {
             let r = navlog(args)
             #expect(r.status == 1, "\(args): \(r.stderr)")

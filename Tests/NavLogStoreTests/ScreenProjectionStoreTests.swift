@@ -15,10 +15,8 @@ import NavLogTestSupport
         let writer = try SegmentWriter(store: SegmentStore.create(at: store), options: options)
         for line in interleaved(segmentSessions(30, maxEvents: 40)) { _ = try writer.add(line) }
         try writer.close()
-        #expect(writer.projectionBehind == nil)
-        // The writer kept the projection: reindex finds every file right.
         let summary = try ScreenProjectionIndex.reindex(store: store)
-        #expect(summary.written == 0 && summary.kept >= 2 && summary.sessions == 30 && summary.commits > 4)
+        #expect(summary.written >= 2 && summary.sessions == 30 && summary.commits > 4)
         return store
     }
 

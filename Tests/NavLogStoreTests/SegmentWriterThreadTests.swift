@@ -10,7 +10,7 @@ import Testing
 @Suite("Segment writer thread")
 struct SegmentWriterThreadTests {
     static let options = SegmentWriterOptions(blockTarget: 4 << 10, checkpointInterval: 32, commitTarget: 24 << 10,
-                                              segmentTarget: 20 << 10, sessionsKept: 64)
+                                              segmentTarget: 20 << 10, sessionsKept: 64, keepsProjection: true)
 
     /// Writes `lines` into a new store at `path`: with commits in flight
     /// (the writer's own), or each made by `commit()` at the same points.

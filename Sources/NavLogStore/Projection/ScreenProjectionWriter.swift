@@ -56,6 +56,11 @@ final class ScreenProjectionWriter: @unchecked Sendable {
         }
     }
 
+    /// Whether the store at `path` has a projection file: then every writer keeps it up to date.
+    static func hasProjection(_ path: String) -> Bool {
+        ((try? DirectoryListing.names(in: path)) ?? []).contains { ScreenProjectionFormat.segmentNumber($0) != nil }
+    }
+
     private func path(_ number: Int) -> String { store + "/" + ScreenProjectionFormat.fileName(number) }
 
     /// On the writer's thread, before a commit is handed over: gives each of

@@ -71,7 +71,7 @@ public final class SegmentWriter {
     private var readBackBytes = 0
     /// The most bytes of read-back lines kept over all sessions (a re-sent input is checked in bounded memory).
     static let readBackBudget = 32 << 20
-    /// Keeps the store's screen projection, when ``SegmentWriterOptions/keepsProjection``.
+    /// Keeps the store's screen projection: when the store has one, or ``SegmentWriterOptions/keepsProjection``.
     private let projection: ScreenProjectionWriter?
     /// Why a commit failed: the writer takes nothing more then.
     @exclusivity(unchecked) private var failure: SegmentStoreError?
@@ -86,7 +86,8 @@ public final class SegmentWriter {
         runStart = catalog.lastCommitNumber + 1
         appender = try SegmentAppender(store: store, catalog: catalog, options: options)
         stored = StoredSessionFilter(catalog: catalog)
-        projection = options.keepsProjection ? ScreenProjectionWriter(catalog: catalog) : nil
+        let keeps = options.keepsProjection || ScreenProjectionWriter.hasProjection(store.path)
+        projection = keeps ? ScreenProjectionWriter(catalog: catalog) : nil
         do { encoder = try LZ4FrameEncoder(settings: options.lz4) } catch { throw .compression(error) }
     }
 
@@ -98,7 +99,8 @@ public final class SegmentWriter {
     /// Why the store's screen projection is behind (readers read the events
     /// until `navlog reindex`): it was behind when the writer opened the
     /// store, or could not be kept; `nil` when it covers every commit
-    /// landed, or when the writer does not keep it. Read once the writer is closed.
+    /// landed, or when the store has none (`navlog reindex` makes one,
+    /// and every writer keeps it from then on). Read once the writer is closed.
     public var projectionBehind: String? { projection?.problem }
 
     /// Sessions held in memory (those with events in the commit being gathered or the last one).

@@ -14,7 +14,9 @@ public struct SegmentWriterOptions: Hashable, Sendable {
     /// Sessions the writer keeps in memory between commits; past it, those
     /// idle for a whole commit are forgotten (and read back if they return).
     public var sessionsKept: Int
-    /// Whether the writer keeps the store's screen projection (schemas/screen-projection.md).
+    /// Whether the writer keeps the store's screen projection
+    /// (schemas/screen-projection.md) even when the store has none yet; a
+    /// store with a projection file has it kept whatever this says.
     public var keepsProjection: Bool
 
     public init(blockTarget: Int = SegmentFormat.defaultBlockTarget,
@@ -23,7 +25,7 @@ public struct SegmentWriterOptions: Hashable, Sendable {
                 segmentTarget: Int = SegmentFormat.defaultSegmentTarget,
                 lz4: LZ4FrameSettings = LZ4FrameSettings(),
                 sessionsKept: Int = SegmentFormat.defaultSessionsKept,
-                keepsProjection: Bool = true) {
+                keepsProjection: Bool = false) {
         self.blockTarget = max(1, blockTarget)
         self.checkpointInterval = max(1, checkpointInterval)
         self.commitTarget = max(1, commitTarget)
