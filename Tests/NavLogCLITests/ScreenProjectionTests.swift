@@ -86,7 +86,8 @@ import NavLogTestSupport
     func keptByIngest() throws {
         let dir = try TemporaryDirectory()
         let ndjson = dir.file("all.ndjson")
-        #expect(navlog("generate", "--sessions", "30", "--seed", "4", "--events-per-session", "4-30", "--interleave", "-o", ndjson).status == 0)
+        // Enough sessions that a commit of them is followed on both cores.
+        #expect(navlog("generate", "--sessions", "900", "--seed", "4", "--events-per-session", "2-12", "--interleave", "-o", ndjson).status == 0)
         let lines = try String(contentsOfFile: ndjson, encoding: .utf8).split(separator: "\n")
         let store = dir.file("store")
         let parts = [lines[..<(lines.count / 3)], lines[(lines.count / 3)..<(lines.count * 2 / 3)], lines[(lines.count * 2 / 3)...]]

@@ -1,3 +1,4 @@
+import Dispatch
 import NavLogCore
 
 /// Appends one projection block per commit as the store's writer lands it
@@ -21,8 +22,8 @@ final class ScreenProjectionWriter: @unchecked Sendable {
     private var segment: Int
     private var file: LogFile?
     private var end: Int64 = 0
-    private var parser = EventLineParser()
-    private let names = ScreenNameCache()
+    /// One per core: each follows a share of a commit's sessions.
+    private let followers = (0..<SessionStream.defaultWorkers).map { _ in ScreenFollower() }
 
     /// Keeps the projection of `catalog`'s store on from its last commit,
     /// when every commit so far is covered: every segment has a projection
@@ -74,7 +75,7 @@ final class ScreenProjectionWriter: @unchecked Sendable {
             if session.count > 0 {
                 do throws(SegmentStoreError) {
                     var events = StoredEventCursor(try SessionLineCursor(catalog: catalog, key: session.key))
-                    while let event = try events.next() { recorder.add(event, names: names) }
+                    while let event = try events.next() { recorder.add(event, names: followers[0].names) }
                 } catch {
                     problem = "session \(session.key.string) read back: \(error)"
                     return
@@ -87,19 +88,29 @@ final class ScreenProjectionWriter: @unchecked Sendable {
 
     /// On the commit's thread, once the commit is synced: appends its block.
     /// `sessions` are the commit's sessions in key order, `runEnds[i]` the
-    /// end of session i's lines in `plan.lines`.
+    /// end of session i's lines in `plan.lines`. A commit of many sessions
+    /// is followed on both cores, each a contiguous share of its sessions.
     func append(_ plan: CommitPlan, landed: CommitInFlight.Landed, sessions: [WriterSession], arena: ByteBuffer) {
         guard problem == nil else { return }
+        let job = CommitJob(sessions: sessions, runEnds: plan.runEnds, lines: plan.lines, arena: arena)
+        let shares = sessions.count >= 256 ? followers.count : 1
+        let slots = ResultSlots<Result<[ScreenProjectionRun], FollowFailure>>(count: shares)
+        let followers = followers, count = sessions.count
+        DispatchQueue.concurrentPerform(iterations: shares) { share in
+            let range = (count * share / shares)..<(count * (share + 1) / shares)
+            slots.set(share, Result { () throws(FollowFailure) in try followers[share].runs(of: job, range) })
+        }
+        var runs: [ScreenProjectionRun] = []
+        runs.reserveCapacity(sessions.count)
         do throws(LogError) {
-            if file == nil || landed.segment != segment { try startFile(landed.segment) }
-            var runs: [ScreenProjectionRun] = []
-            runs.reserveCapacity(sessions.count)
-            var line = 0
-            for (session, runEnd) in zip(sessions, plan.runEnds) {
-                guard let run = project(session, lines: plan.lines[line..<runEnd], arena: arena) else { return }
-                runs.append(run)
-                line = runEnd
+            for share in 0..<shares {
+                switch slots.value(share) {
+                case .success(let some)?: runs += some
+                case .failure(let failure)?: return stop(failure.why)
+                case nil: return stop("a share of the commit was not followed")
+                }
             }
+            if file == nil || landed.segment != segment { try startFile(landed.segment) }
             var record: [UInt8] = []
             let body = ScreenProjectionBlock.encode(commit: plan.number, indexOffset: landed.location.offset, runs: runs)
             ScreenProjectionFormat.appendBlock(body, to: &record)
@@ -108,27 +119,6 @@ final class ScreenProjectionWriter: @unchecked Sendable {
         } catch {
             stop(error.description)
         }
-    }
-
-    /// One session's run: its lines followed from its state, its rows taken.
-    private func project(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer) -> ScreenProjectionRun? {
-        let hadStart = session.screens?.sessionStart != nil
-        var first: (seq: Int, t: Timestamp)?
-        for entry in lines {
-            guard let event = try? parser.parse(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)) else {
-                stop("session \(session.key.string): a line does not parse as an event")
-                return nil
-            }
-            if first == nil { first = (event.seq, event.t) }
-            session.screens!.add(event, names: names)
-        }
-        guard let first else {
-            stop("session \(session.key.string): a run without lines")
-            return nil
-        }
-        return ScreenProjectionRun(session: session.key.string, firstSeq: first.seq, firstT: first.t,
-                                   sessionStart: hadStart ? nil : session.screens!.sessionStart,
-                                   occurrences: session.screens!.takeOccurrences())
     }
 
     /// Opens segment `number`'s projection file afresh, with its header.
@@ -154,5 +144,56 @@ final class ScreenProjectionWriter: @unchecked Sendable {
     func close() {
         file?.close()
         file = nil
+    }
+}
+
+/// A commit's sessions and lines, handed to the threads that follow them:
+/// each session is touched by one thread only (its share), and the lines
+/// are only read while the commit is in flight.
+private struct CommitJob: @unchecked Sendable {
+    let sessions: [WriterSession]
+    let runEnds: [Int]
+    let lines: [CommitPlan.Line]
+    let arena: ByteBuffer
+}
+
+/// Why a session could not be followed.
+private struct FollowFailure: Error {
+    let why: String
+}
+
+/// Follows sessions' lines through their screen state, on one thread at a
+/// time (its parser and screen names are its own).
+private final class ScreenFollower: @unchecked Sendable {
+    var parser = EventLineParser()
+    let names = ScreenNameCache()
+
+    /// The runs of sessions `range` of `job`, in order.
+    func runs(of job: CommitJob, _ range: Range<Int>) throws(FollowFailure) -> [ScreenProjectionRun] {
+        var runs: [ScreenProjectionRun] = []
+        runs.reserveCapacity(range.count)
+        var line = range.lowerBound == 0 ? 0 : job.runEnds[range.lowerBound - 1]
+        for i in range {
+            runs.append(try run(job.sessions[i], lines: job.lines[line..<job.runEnds[i]], arena: job.arena))
+            line = job.runEnds[i]
+        }
+        return runs
+    }
+
+    /// One session's run: its lines followed from its state, its rows taken.
+    private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer) throws(FollowFailure) -> ScreenProjectionRun {
+        let hadStart = session.screens?.sessionStart != nil
+        var first: (seq: Int, t: Timestamp)?
+        for entry in lines {
+            guard let event = try? parser.parse(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)) else {
+                throw FollowFailure(why: "session \(session.key.string): a line does not parse as an event")
+            }
+            if first == nil { first = (event.seq, event.t) }
+            session.screens!.add(event, names: names)
+        }
+        guard let first else { throw FollowFailure(why: "session \(session.key.string): a run without lines") }
+        return ScreenProjectionRun(session: session.key.string, firstSeq: first.seq, firstT: first.t,
+                                   sessionStart: hadStart ? nil : session.screens!.sessionStart,
+                                   occurrences: session.screens!.takeOccurrences())
     }
 }
