@@ -14,29 +14,43 @@ enum ScreenProjectionBuilder {
     }
 
     /// The block bodies of the first `commits` commits of the store at `path`.
-    /// Memory: the projection of the whole store, as runs.
+    /// Memory: the runs of the parts being read (two at a time) and every
+    /// part's rows encoded as a block per commit (a few bytes a row); a
+    /// commit's block is then made from its parts' blocks, one commit at a time.
     static func build(store path: String, commits: [ScreenProjectionSet.CommitID]) throws(SessionStreamError) -> Built {
         let parts = SegmentStorePart.defaultParts
-        let results = ResultSlots<Result<(runs: [[ScreenProjectionRun]], sessions: Int), SessionStreamError>>(count: parts)
+        let results = ResultSlots<Result<(partials: [[UInt8]], sessions: Int), SessionStreamError>>(count: parts)
         DispatchQueue.concurrentPerform(iterations: min(SessionStream.defaultWorkers, parts)) { worker in
             var part = worker
             while part < parts {
                 let piece = SegmentStorePart(store: path, commits: commits.count, part: part, parts: parts)
-                results.set(part, Result { () throws(SessionStreamError) in try runs(of: piece) })
+                results.set(part, Result { () throws(SessionStreamError) in
+                    let built = try runs(of: piece)
+                    return (built.runs.map { ScreenProjectionBlock.encode(commit: 0, indexOffset: 0, runs: $0) }, built.sessions)
+                })
                 part += SessionStream.defaultWorkers
             }
         }
-        var byCommit = [[ScreenProjectionRun]](repeating: [], count: commits.count)
+        var partials: [[[UInt8]]] = []
         var sessions = 0
         for part in 0..<parts {
             guard let result = results.value(part) else { continue }
             let built = try result.get()
-            for c in built.runs.indices { byCommit[c] += built.runs[c] }
+            partials.append(built.partials)
             sessions += built.sessions
         }
         var blocks: [[UInt8]] = []
         for (c, commit) in commits.enumerated() {
-            blocks.append(ScreenProjectionBlock.encode(commit: commit.number, indexOffset: commit.indexOffset, runs: byCommit[c]))
+            var runs: [ScreenProjectionRun] = []
+            for part in partials.indices {
+                // Made just above from runs: a block that does not decode is a bug here, not damage.
+                guard let block = try? ScreenProjectionBlock(decoding: partials[part][c]) else {
+                    preconditionFailure("a part's block of commit \(commit.number) made here does not decode")
+                }
+                runs += (0..<block.sessionCount).map(block.run)
+                partials[part][c] = []
+            }
+            blocks.append(ScreenProjectionBlock.encode(commit: commit.number, indexOffset: commit.indexOffset, runs: runs))
         }
         return Built(blocks: blocks, sessions: sessions)
     }
