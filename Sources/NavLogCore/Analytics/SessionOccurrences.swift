@@ -43,11 +43,19 @@ public struct SessionOccurrences: Sendable {
         }
     }
 
-    /// Gives the occurrences recorded so far and forgets them: a writer that
-    /// cuts a session's rows at commit boundaries keeps only its state.
-    package mutating func takeOccurrences() -> [FunnelOccurrence] {
-        defer { occurrences = [] }
-        return occurrences
+    /// Whether the first `session.start` was taken by ``takeRun()`` (a later one is not the first).
+    private var startTaken = false
+
+    /// Gives the occurrences recorded so far and the first `session.start`
+    /// if it came since the last call, and forgets them: a writer that cuts
+    /// a session's rows at commit boundaries keeps only its state.
+    package mutating func takeRun() -> (occurrences: [FunnelOccurrence], sessionStart: Event?) {
+        defer {
+            occurrences = []
+            if sessionStart != nil { startTaken = true }
+            sessionStart = nil
+        }
+        return (occurrences, sessionStart)
     }
 
     /// When the session started: its first `session.start`, else its first event.
@@ -71,7 +79,7 @@ public struct SessionOccurrences: Sendable {
         case .urlOpen(let url):
             if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .url, name: url, scene: event.sceneID)) }
         case .sessionStart:
-            if sessionStart == nil { sessionStart = event }
+            if sessionStart == nil, !startTaken { sessionStart = event }
         default:
             break
         }

@@ -80,7 +80,7 @@ final class ScreenProjectionWriter: @unchecked Sendable {
                     problem = "session \(session.key.string) read back: \(error)"
                     return
                 }
-                _ = recorder.takeOccurrences()
+                _ = recorder.takeRun()
             }
             session.screens = recorder
         }
@@ -182,7 +182,6 @@ private final class ScreenFollower: @unchecked Sendable {
 
     /// One session's run: its lines followed from its state, its rows taken.
     private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer) throws(FollowFailure) -> ScreenProjectionRun {
-        let hadStart = session.screens?.sessionStart != nil
         var first: (seq: Int, t: Timestamp)?
         for entry in lines {
             guard let event = try? parser.parse(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)) else {
@@ -192,8 +191,8 @@ private final class ScreenFollower: @unchecked Sendable {
             session.screens!.add(event, names: names)
         }
         guard let first else { throw FollowFailure(why: "session \(session.key.string): a run without lines") }
+        let run = session.screens!.takeRun()
         return ScreenProjectionRun(session: session.key.string, firstSeq: first.seq, firstT: first.t,
-                                   sessionStart: hadStart ? nil : session.screens!.sessionStart,
-                                   occurrences: session.screens!.takeOccurrences())
+                                   sessionStart: run.sessionStart, occurrences: run.occurrences)
     }
 }
