@@ -32,7 +32,8 @@
 
 WITH
 params AS (
-  SELECT CAST(NULL AS BIGINT) AS within_ms  -- EDIT: the window, e.g. 600000 for --within 10m
+  SELECT CAST(NULL AS BIGINT) AS within_ms,  -- EDIT: the window, e.g. 600000 for --within 10m
+         FALSE AS segmented                   -- EDIT: TRUE with a segment (--by)
 ),
 steps AS (
   -- EDIT: one row per --step, numbered from 1
@@ -209,6 +210,10 @@ medians AS (
 -- Sessions by segment, whether or not they reached step 1.
 totals AS (
   SELECT segment, COUNT(*) AS sessions FROM segments GROUP BY segment
+  UNION ALL
+  -- No session at all: one funnel still, each step reached by none (as navlog prints it without --by).
+  SELECT '' AS segment, 0 AS sessions FROM params p
+  WHERE NOT p.segmented AND NOT EXISTS (SELECT 1 FROM segments)
 ),
 table_rows AS (
   SELECT t.segment, s.step, s.pattern,

@@ -84,7 +84,8 @@ def sql_for(args, engine):
     sql, n2 = re.subn(r"CAST\(NULL AS BIGINT\) AS within_ms", f"{window} AS within_ms", sql)
     segment = "''" if args.by is None else f"COALESCE({JSON_FIELD[engine]}(s.start_line, '$.{args.by}'), '')"
     sql, n3 = re.subn(r"'' AS segment  -- EDIT", lambda m: f"{segment} AS segment  -- EDIT", sql)
-    if (n1, n2, n3) != (1, 1, 1):
+    sql, n4 = re.subn(r"FALSE AS segmented", "FALSE AS segmented" if args.by is None else "TRUE AS segmented", sql)
+    if (n1, n2, n3, n4) != (1, 1, 1, 1):
         raise Usage("tools/funnel.sql no longer has the EDIT parts this script fills in")
     return sql
 

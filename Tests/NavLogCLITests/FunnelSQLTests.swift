@@ -46,6 +46,20 @@ import NavLogTestSupport
         }
     }
 
+    @Test("With no session at all: the steps reached by none, and no segment with --by, as navlog prints them")
+    func noSessions() throws {
+        let dir = try TemporaryDirectory()
+        let empty = try dir.file("empty.ndjson", "")
+        let csv = try dir.file("steps.csv", navlog("export", "screens", empty, "--with-marks").stdout)
+        for by in [[], ["--by", "app.version"]] {
+            let ours = run(navlogBinary(), ["funnel", empty, "--step", "tab:*", "--step", "mark:*", "--format", "csv"] + by)
+            let theirs = run(Self.runner, [csv, "--step", "tab:*", "--step", "mark:*"] + by)
+            #expect(theirs.status == 0, "\(theirs.stderr)")
+            #expect(ours.stdout == theirs.stdout, "\(by)")
+        }
+        #expect(run(Self.runner, [csv, "--step", "tab:*", "--step", "mark:*"]).stdout.hasSuffix("\n1,tab:*,0,,,\n2,mark:*,0,,,\n"))
+    }
+
     @Test func theSQLIsTheOneTheToolFillsIn() throws {
         // The runner only fills in the parts marked EDIT; the rest is tools/funnel.sql as committed.
         let sql = try String(contentsOfFile: repositoryRoot.appendingPathComponent("tools/funnel.sql").path, encoding: .utf8)
