@@ -167,6 +167,36 @@ private struct FollowFailure: Error {
 private final class ScreenFollower: @unchecked Sendable {
     var parser = EventLineParser()
     let names = ScreenNameCache()
+    /// `session.start` events by their line before `seq` (what the sessions
+    /// of one app build and device share): such a line is parsed whole
+    /// once, not once a session (it is most of the parsing of short sessions).
+    private var starts: [[UInt8]: Event] = [:]
+    /// How a canonical `session.start` line whose last members are seq, session, t and type ends.
+    private static let startEnd = Array(#"","type":"session.start"}"#.utf8)
+    private static let sessionToT = Array(#"","t":""#.utf8)
+
+    /// The event of a canonical line; `nil` when it is not one.
+    private func event(_ line: UnsafeRawBufferPointer) -> Event? {
+        guard line.count > Self.startEnd.count, line[(line.count - Self.startEnd.count)...].elementsEqual(Self.startEnd),
+              let key = parser.key(line) else { return try? parser.parse(line) }
+        // `…,"seq":N,"session":"ID","t":"T","type":"session.start"}`: the same event as another with the same bytes before seq.
+        let id = key.session, seqToID = Array(#""seq":\#(key.seq),"session":""#.utf8), t = id.upperBound + Self.sessionToT.count
+        guard id.lowerBound >= seqToID.count, line[(id.lowerBound - seqToID.count)..<id.lowerBound].elementsEqual(seqToID),
+              line[id.upperBound..<t].elementsEqual(Self.sessionToT), line.count - Self.startEnd.count - t == 24 else {
+            return try? parser.parse(line)
+        }
+        let before = Array(line[..<(id.lowerBound - seqToID.count)])
+        guard var event = starts[before] else {
+            guard let event = try? parser.parse(line) else { return nil }
+            if starts.count >= 4096 { starts.removeAll() }
+            starts[before] = event
+            return event
+        }
+        event.session = String(decoding: line[id], as: UTF8.self)
+        event.seq = key.seq
+        event.t = key.t
+        return event
+    }
 
     /// The runs of sessions `range` of `job`, in order.
     func runs(of job: CommitJob, _ range: Range<Int>) throws(FollowFailure) -> [ScreenProjectionRun] {
@@ -184,7 +214,7 @@ private final class ScreenFollower: @unchecked Sendable {
     private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer) throws(FollowFailure) -> ScreenProjectionRun {
         var first: (seq: Int, t: Timestamp)?
         for entry in lines {
-            guard let event = try? parser.parse(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)) else {
+            guard let event = event(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)) else {
                 throw FollowFailure(why: "session \(session.key.string): a line does not parse as an event")
             }
             if first == nil { first = (event.seq, event.t) }
