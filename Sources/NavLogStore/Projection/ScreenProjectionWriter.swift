@@ -88,22 +88,28 @@ final class ScreenProjectionWriter: @unchecked Sendable {
 
     /// On the commit's thread, once the commit is synced: appends its block.
     /// `sessions` are the commit's sessions in key order, `runEnds[i]` the
-    /// end of session i's lines in `plan.lines`. A commit of many sessions
-    /// is followed on both cores, each a contiguous share of its sessions.
+    /// end of session i's lines in `plan.lines`. A commit of many lines is
+    /// followed on both cores, each a contiguous share of its sessions.
     func append(_ plan: CommitPlan, landed: CommitInFlight.Landed, sessions: [WriterSession], arena: ByteBuffer) {
         guard problem == nil else { return }
         let job = CommitJob(sessions: sessions, runEnds: plan.runEnds, lines: plan.lines, arena: arena)
-        let shares = sessions.count >= 256 ? followers.count : 1
-        let slots = ResultSlots<Result<[ScreenProjectionRun], FollowFailure>>(count: shares)
-        let followers = followers, count = sessions.count
-        DispatchQueue.concurrentPerform(iterations: shares) { share in
-            let range = (count * share / shares)..<(count * (share + 1) / shares)
+        let shares = plan.lines.count >= 1024 ? min(followers.count, sessions.count) : 1
+        // Where each share's sessions begin: about as many lines in each.
+        var starts = [0]
+        for (i, end) in plan.runEnds.enumerated() where starts.count < shares && end >= plan.lines.count * starts.count / shares {
+            starts.append(i + 1)
+        }
+        starts.append(sessions.count)
+        let slots = ResultSlots<Result<[ScreenProjectionRun], FollowFailure>>(count: starts.count - 1)
+        let followers = followers, bounds = starts
+        DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { share in
+            let range = bounds[share]..<bounds[share + 1]
             slots.set(share, Result { () throws(FollowFailure) in try followers[share].runs(of: job, range) })
         }
         var runs: [ScreenProjectionRun] = []
         runs.reserveCapacity(sessions.count)
         do throws(LogError) {
-            for share in 0..<shares {
+            for share in 0..<(bounds.count - 1) {
                 switch slots.value(share) {
                 case .success(let some)?: runs += some
                 case .failure(let failure)?: return stop(failure.why)
