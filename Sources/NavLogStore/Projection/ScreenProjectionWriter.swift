@@ -13,7 +13,8 @@ import NavLogCore
 ///
 /// Used by one thread at a time: the writer's while it gathers a commit
 /// (``prepare(_:catalog:)``), the commit's while it is in flight
-/// (``append(_:landed:arena:)``), handed over with the commit.
+/// (``append(_:landed:sessions:arena:)``, whose sessions it shares with a
+/// pool thread), handed over with the commit.
 final class ScreenProjectionWriter: @unchecked Sendable {
     /// Why the projection stopped being kept (the readers fall back to the events), or `nil`.
     private(set) var problem: String?
