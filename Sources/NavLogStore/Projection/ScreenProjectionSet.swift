@@ -28,7 +28,7 @@ package final class ScreenProjectionSet: @unchecked Sendable {
 
     let store: String
     let segments: [Segment]
-    private var state: [ScreenProjectionBlock]??
+    private var state: ScreenProjectionBlocks??
     private var lock = pthread_mutex_t()
 
     /// The projection of the first `commits` commits of `catalog`'s store.
@@ -48,11 +48,14 @@ package final class ScreenProjectionSet: @unchecked Sendable {
     deinit { pthread_mutex_destroy(&lock) }
 
     /// A block for each commit read, in store order; `nil` when one is not covered.
-    var blocks: [ScreenProjectionBlock]? {
+    var blocks: [ScreenProjectionBlock]? { shared?.blocks }
+
+    /// ``blocks``, shared by reference.
+    var shared: ScreenProjectionBlocks? {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
         if let state { return state }
-        let loaded = load()
+        let loaded = load().map(ScreenProjectionBlocks.init)
         state = .some(loaded)
         return loaded
     }
