@@ -45,80 +45,88 @@ public struct Funnel: Hashable, Sendable {
     /// - Complexity: O(s · n) glob matches for s steps and n occurrences,
     ///   then O(s) per start occurrence.
     public func evaluate(_ occurrences: [FunnelOccurrence]) -> FunnelPath {
-        let n = occurrences.count
+        var scratch = FunnelScratch()
+        return occurrences.withUnsafeBufferPointer { evaluate(OccurrenceRows(funnel: self, occurrences: $0), scratch: &scratch) }
+    }
+
+    /// One session's best chain over `rows` (in seq order), with the work
+    /// tables in `scratch` (reused from session to session: no allocation
+    /// once they are big enough). The one place the rules above are applied.
+    public func evaluate<Rows: FunnelRows>(_ rows: Rows, scratch: inout FunnelScratch) -> FunnelPath {
+        let n = rows.count
         guard !steps.isEmpty, n > 0 else { return FunnelPath() }
-        // next[k][i]: the first index ≥ i whose occurrence matches step k (n when none).
+        let width = n + 1
+        // next[k * width + i]: the first index ≥ i whose row matches step k (n when none).
         // (A step equal to an earlier one shares its column; steps are few,
         // so they are compared, not hashed.)
-        var next = [[Int32]](repeating: [], count: steps.count)
-        occurrences.withUnsafeBufferPointer { occurrences in
+        scratch.next.removeAll(keepingCapacity: true)
+        scratch.next.append(contentsOf: repeatElement(Int32(n), count: steps.count * width))
+        scratch.next.withUnsafeMutableBufferPointer { next in
             for k in steps.indices {
-                if let same = steps[..<k].firstIndex(of: steps[k]) { next[k] = next[same]; continue }
-                let target = steps[k].target, glob = steps[k].glob
-                next[k] = [Int32](unsafeUninitializedCapacity: n + 1) { column, count in
-                    column[n] = Int32(n)
-                    var i = n - 1
-                    while i >= 0 {
-                        column[i] = occurrences[i].target == target && glob.matches(occurrences[i].name) ? Int32(i) : column[i + 1]
-                        i -= 1
-                    }
-                    count = n + 1
+                let base = k * width
+                if let same = steps[..<k].firstIndex(of: steps[k]) {
+                    for i in 0..<width { next[base + i] = next[same * width + i] }
+                    continue
                 }
-            }
-        }
-        // excluded[i]: how many occurrences before index i match an exclusion.
-        var excluded: [Int32] = []
-        if !exclusions.isEmpty {
-            excluded = [Int32](repeating: 0, count: n + 1)
-            for i in 0..<n {
-                let hit = exclusions.contains { $0.matches(occurrences[i]) }
-                excluded[i + 1] = excluded[i] + (hit ? 1 : 0)
-            }
-        }
-        // Strict order: sameKindNext[i] is the next index after i of the same target as step k.
-        var nextOfTarget: [FunnelStep.Target: [Int32]] = [:]
-        if order == .strict {
-            for target in Set(steps.map(\.target)) {
-                var column = [Int32](repeating: Int32(n), count: n + 1)
                 var i = n - 1
                 while i >= 0 {
-                    column[i] = occurrences[i].target == target ? Int32(i) : column[i + 1]
+                    next[base + i] = rows.matches(step: k, i) ? Int32(i) : next[base + i + 1]
                     i -= 1
                 }
-                nextOfTarget[target] = column
+            }
+        }
+        // excluded[i]: how many rows before index i match an exclusion.
+        scratch.excluded.removeAll(keepingCapacity: true)
+        if !exclusions.isEmpty {
+            scratch.excluded.append(0)
+            for i in 0..<n { scratch.excluded.append(scratch.excluded[i] + (rows.isExcluded(i) ? 1 : 0)) }
+        }
+        // Strict order: nextOfTarget[t * width + i] is the first index ≥ i of target t.
+        scratch.nextOfTarget.removeAll(keepingCapacity: true)
+        if order == .strict {
+            scratch.nextOfTarget.append(contentsOf: repeatElement(Int32(n), count: FunnelScratch.targets.count * width))
+            for (t, target) in FunnelScratch.targets.enumerated() where steps.contains(where: { $0.target == target }) {
+                var i = n - 1
+                while i >= 0 {
+                    scratch.nextOfTarget[t * width + i] = rows.target(i) == target ? Int32(i) : scratch.nextOfTarget[t * width + i + 1]
+                    i -= 1
+                }
             }
         }
 
         var best = FunnelPath()
-        var start = Int(next[0][0])
-        var chain: [Int] = []
-        chain.reserveCapacity(steps.count)
+        var bestChain = 0
+        var start = Int(scratch.next[0])
+        scratch.chain.removeAll(keepingCapacity: true)
         while start < n {
-            chain.removeAll(keepingCapacity: true)
-            chain.append(start)
+            scratch.chain.removeAll(keepingCapacity: true)
+            scratch.chain.append(start)
             var position = start
             for k in 1..<steps.count {
                 let candidate: Int
                 if order == .strict {
-                    let j = Int(nextOfTarget[steps[k].target]![position + 1])
-                    guard j < n, next[k][j] == Int32(j) else { break }
+                    let t = FunnelScratch.targets.firstIndex(of: steps[k].target)!
+                    let j = Int(scratch.nextOfTarget[t * width + position + 1])
+                    guard j < n, scratch.next[k * width + j] == Int32(j) else { break }
                     candidate = j
                 } else {
-                    candidate = Int(next[k][position + 1])
+                    candidate = Int(scratch.next[k * width + position + 1])
                     guard candidate < n else { break }
                 }
-                if let window, occurrences[candidate].t.milliseconds - occurrences[start].t.milliseconds > window.milliseconds {
+                if let window, rows.milliseconds(candidate) - rows.milliseconds(start) > window.milliseconds {
                     break
                 }
-                if !excluded.isEmpty, excluded[candidate] - excluded[position + 1] > 0 { break }
-                chain.append(candidate)
+                if !scratch.excluded.isEmpty, scratch.excluded[candidate] - scratch.excluded[position + 1] > 0 { break }
+                scratch.chain.append(candidate)
                 position = candidate
             }
-            if chain.count > best.reached {
-                best = FunnelPath(times: chain.map { occurrences[$0].t }, seqs: chain.map { occurrences[$0].seq })
-                if chain.count == steps.count { break }
+            if scratch.chain.count > bestChain {
+                bestChain = scratch.chain.count
+                best = FunnelPath(times: scratch.chain.map { Timestamp(milliseconds: rows.milliseconds($0)) },
+                                  seqs: scratch.chain.map { rows.seq($0) })
+                if bestChain == steps.count { break }
             }
-            start = Int(next[0][start + 1])
+            start = Int(scratch.next[start + 1])
         }
         return best
     }

@@ -20,6 +20,8 @@ public struct FunnelSegments: SessionTally, Sendable {
     public let startedTo: Timestamp?
     /// The counts, by segment.
     public private(set) var tallies: [String: FunnelTally] = [:]
+    /// Tables of the screen-projection blocks being read (``add(projected:)``), not part of the counts.
+    var projectionTables = FunnelProjectionTables()
 
     public init(funnel: Funnel, by segmentPath: [String]? = nil, startedFrom: Timestamp? = nil, startedTo: Timestamp? = nil) {
         self.funnel = funnel
@@ -31,13 +33,23 @@ public struct FunnelSegments: SessionTally, Sendable {
     /// Counts one session in its segment, unless it started outside the
     /// range (a session with no start time is left out when a range is given).
     public mutating func add(_ session: SessionOccurrences) {
+        guard isCounted(startedAt: session.startTime) else { return }
+        count(funnel.evaluate(session.occurrences), in: segmentPath.map { session.segment($0) } ?? "")
+    }
+
+    /// Whether a session that started at `start` is counted (the range, if any).
+    func isCounted(startedAt start: Timestamp?) -> Bool {
         if startedFrom != nil || startedTo != nil {
-            guard let start = session.startTime else { return }
-            if let startedFrom, start < startedFrom { return }
-            if let startedTo, startedTo < start { return }
+            guard let start else { return false }
+            if let startedFrom, start < startedFrom { return false }
+            if let startedTo, startedTo < start { return false }
         }
-        let segment = segmentPath.map { session.segment($0) } ?? ""
-        tallies[segment, default: FunnelTally(steps: funnel.steps.count)].add(funnel.evaluate(session.occurrences))
+        return true
+    }
+
+    /// Counts one session's path in its segment.
+    mutating func count(_ path: FunnelPath, in segment: String) {
+        tallies[segment, default: FunnelTally(steps: funnel.steps.count)].add(path)
     }
 
     public mutating func merge(_ other: FunnelSegments) {

@@ -53,6 +53,18 @@ struct ProjectionColumn: Sendable {
         return v
     }
 
+    /// Value `i`, read from the block's bytes through a pointer (no bounds checks: the column was checked).
+    @inline(__always) func value(_ i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let at = UnsafeRawPointer(bytes.baseAddress!) + start + i * width
+        switch width {
+        case 0: return 0
+        case 1: return UInt64(at.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(littleEndian: at.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(littleEndian: at.loadUnaligned(as: UInt32.self)))
+        default: return UInt64(littleEndian: at.loadUnaligned(as: UInt64.self))
+        }
+    }
+
     @inline(__always) func int(_ i: Int, in bytes: [UInt8]) -> Int { Int(truncatingIfNeeded: value(i, in: bytes)) }
 
     static func unzigzag(_ v: UInt64) -> Int64 { Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1) }

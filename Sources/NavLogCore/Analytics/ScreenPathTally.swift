@@ -44,10 +44,12 @@ public struct ScreenPathTally: Sendable {
     /// Views after (before) the anchor; 1 for transitions.
     public let depth: Int
     /// Paths counted (transitions, or views matching the anchor).
-    public private(set) var total = 0
+    public internal(set) var total = 0
     /// Sessions looked at.
-    public private(set) var sessions = 0
+    public internal(set) var sessions = 0
     private var counts: [[String]: (count: Int, sessions: Int)] = [:]
+    /// Paths counted from a screen projection, on name ids (``add(projected:)``).
+    var byID = ScreenPathIDCounts()
 
     public static let startMarker = "(start)"
     public static let endMarker = "(end)"
@@ -67,33 +69,50 @@ public struct ScreenPathTally: Sendable {
             byScene[o.scene, default: []].append(o.name)
         }
         var seen: Set<[String]> = []
-        func count(_ path: [String]) {
-            total += 1
-            var entry = counts[path] ?? (0, 0)
-            entry.count += 1
-            if seen.insert(path).inserted { entry.sessions += 1 }
-            counts[path] = entry
-        }
+        var path: [String] = []
+        let (mode, depth, anchor) = (self.mode, self.depth, self.anchor)
         for scene in sceneOrder {
-            let names = byScene[scene]!
+            Self.forEachPath(mode: mode, depth: depth, in: byScene[scene]![...], matches: { anchor?.matches($0) ?? false },
+                        start: Self.startMarker, end: Self.endMarker, into: &path) { path in
+                total += 1
+                var entry = counts[path] ?? (0, 0)
+                entry.count += 1
+                if seen.insert(path).inserted { entry.sessions += 1 }
+                counts[path] = entry
+            }
+        }
+    }
+
+    /// The anchor glob of `.after` and `.before`.
+    var anchor: GlobPattern? {
+        switch mode {
+        case .transitions: nil
+        case .after(let glob), .before(let glob): glob
+        }
+    }
+
+    /// Calls `count` with each path of one scene's screen views `names` (in
+    /// order), built in `path`: the one place the rules of the type's
+    /// documentation are applied, over names or over name ids.
+    static func forEachPath<Name>(mode: Mode, depth: Int, in names: ArraySlice<Name>, matches: (Name) -> Bool, start: Name, end: Name,
+                           into path: inout [Name], _ count: ([Name]) -> Void) {
+        for i in names.indices {
+            path.removeAll(keepingCapacity: true)
             switch mode {
             case .transitions:
-                for i in names.indices.dropFirst() { count([names[i - 1], names[i]]) }
-            case .after(let glob):
-                for i in names.indices where glob.matches(names[i]) {
-                    let end = min(names.count, i + depth + 1)
-                    var path = Array(names[i..<end])
-                    if path.count < depth + 1 { path.append(Self.endMarker) }
-                    count(path)
-                }
-            case .before(let glob):
-                for i in names.indices where glob.matches(names[i]) {
-                    let start = max(0, i - depth)
-                    var path = Array(names[start...i])
-                    if path.count < depth + 1 { path.insert(Self.startMarker, at: 0) }
-                    count(path)
-                }
+                guard i > names.startIndex else { continue }
+                path.append(names[i - 1])
+                path.append(names[i])
+            case .after:
+                guard matches(names[i]) else { continue }
+                path.append(contentsOf: names[i..<min(names.endIndex, i + depth + 1)])
+                if path.count < depth + 1 { path.append(end) }
+            case .before:
+                guard matches(names[i]) else { continue }
+                if i - names.startIndex < depth { path.append(start) }
+                path.append(contentsOf: names[max(names.startIndex, i - depth)...i])
             }
+            count(path)
         }
     }
 
@@ -101,7 +120,7 @@ public struct ScreenPathTally: Sendable {
     public mutating func merge(_ other: ScreenPathTally) {
         total += other.total
         sessions += other.sessions
-        for (path, entry) in other.counts {
+        for (path, entry) in other.allCounts {
             var mine = counts[path] ?? (0, 0)
             mine.count += entry.count
             mine.sessions += entry.sessions
@@ -109,12 +128,26 @@ public struct ScreenPathTally: Sendable {
         }
     }
 
+    /// The paths counted, those counted on name ids included.
+    private var allCounts: [[String]: (count: Int, sessions: Int)] {
+        guard !byID.counts.isEmpty else { return counts }
+        var all = counts
+        for (path, entry) in byID.counts {
+            let names = path.map { byID.name($0) }
+            var mine = all[names] ?? (0, 0)
+            mine.count += entry.count
+            mine.sessions += entry.sessions
+            all[names] = mine
+        }
+        return all
+    }
+
     /// The `n` most frequent paths: by count, then sessions (both
     /// descending), then the path's screens by code point.
     ///
     /// - Complexity: O(p log p) for p distinct paths.
     public func top(_ n: Int) -> [Row] {
-        let rows = counts.map { Row(path: $0.key, count: $0.value.count, sessions: $0.value.sessions) }
+        let rows = allCounts.map { Row(path: $0.key, count: $0.value.count, sessions: $0.value.sessions) }
         return Array(rows.sorted { a, b in
             if a.count != b.count { return a.count > b.count }
             if a.sessions != b.sessions { return a.sessions > b.sessions }

@@ -44,7 +44,7 @@ public struct ScreenProjectionBlock: Sendable {
     let ids: Range<Int>
     let kind, name, scene, dseq, dt: ProjectionColumn
 
-    static let kinds: [FunnelStep.Target] = [.screen, .mark, .url]
+    public static let kinds: [FunnelStep.Target] = [.screen, .mark, .url]
     /// The session a `session.start` template is written with (its seq is 1, its time 0).
     static let templateSession = "-"
 
@@ -167,30 +167,66 @@ public struct ScreenProjectionBlock: Sendable {
     /// The index into ``names`` of row `r`.
     public func nameIndex(_ r: Int) -> Int { name.int(r, in: bytes) }
 
+    /// The seq of session `i`'s first event.
+    public func firstSeq(_ i: Int) -> Int { Int(truncatingIfNeeded: firstSeq.value(i, in: bytes)) }
+
+    /// The time of session `i`'s first event, in milliseconds.
+    public func firstMilliseconds(_ i: Int) -> Int64 { baseT &+ ProjectionColumn.unzigzag(firstT.value(i, in: bytes)) }
+
+    /// 1 + the index of session `i`'s `session.start` template, 0 when its
+    /// first `session.start` is not in this run.
+    public func startIndex(_ i: Int) -> Int { start.int(i, in: bytes) }
+
+    /// How many `session.start` templates the block holds.
+    public var startCount: Int { starts.count }
+
+    /// Template `s − 1` (``startIndex(_:)`` `s` > 0): the event without its session, seq and time.
+    public func startTemplate(_ s: Int) -> Event { starts[s - 1] }
+
+    /// The seq and time (milliseconds) of session `i`'s first `session.start` (``startIndex(_:)`` > 0).
+    public func startSeqAndTime(_ i: Int) -> (seq: Int, milliseconds: Int64) {
+        (firstSeq(i) &+ Int(truncatingIfNeeded: ProjectionColumn.unzigzag(startSeq.value(i, in: bytes))),
+         firstMilliseconds(i) &+ ProjectionColumn.unzigzag(startT.value(i, in: bytes)))
+    }
+
+    /// The scene names (indexes of ``forEachRow(of:_:)``).
+    public var sceneNames: [String] { scenes }
+
+    /// Calls `body` with each row of session `i`, in seq order: its seq, its
+    /// time in milliseconds, its kind (an index into ``kinds``: screen, mark,
+    /// url), and its name and scene as indexes into ``names`` and ``sceneNames``.
+    /// The one place a row's delta coding is undone.
+    @inline(__always)
+    public func forEachRow(of i: Int, _ body: (_ seq: Int, _ milliseconds: Int64, _ kind: Int, _ name: Int, _ scene: Int) -> Void) {
+        var seq = firstSeq(i), t = firstMilliseconds(i)
+        let range = rows(i)
+        bytes.withUnsafeBufferPointer { p in
+            for r in range {
+                seq = seq &+ Int(truncatingIfNeeded: ProjectionColumn.unzigzag(dseq.value(r, in: p)))
+                t = t &+ ProjectionColumn.unzigzag(dt.value(r, in: p))
+                body(seq, t, Int(truncatingIfNeeded: kind.value(r, in: p)), Int(truncatingIfNeeded: name.value(r, in: p)),
+                     Int(truncatingIfNeeded: scene.value(r, in: p)))
+            }
+        }
+    }
+
     /// Session `i`'s run, whole.
     public func run(_ i: Int) -> ScreenProjectionRun {
-        let seq0 = Int(truncatingIfNeeded: firstSeq.value(i, in: bytes))
-        let t0 = baseT &+ ProjectionColumn.unzigzag(firstT.value(i, in: bytes))
-        var seq = seq0, t = t0
         var occurrences: [FunnelOccurrence] = []
-        let range = rows(i)
-        occurrences.reserveCapacity(range.count)
-        for r in range {
-            seq = seq &+ Int(truncatingIfNeeded: ProjectionColumn.unzigzag(dseq.value(r, in: bytes)))
-            t = t &+ ProjectionColumn.unzigzag(dt.value(r, in: bytes))
-            occurrences.append(FunnelOccurrence(seq: seq, t: Timestamp(milliseconds: t), target: Self.kinds[kind.int(r, in: bytes)],
-                                                name: names[name.int(r, in: bytes)], scene: scenes[scene.int(r, in: bytes)]))
+        occurrences.reserveCapacity(rows(i).count)
+        forEachRow(of: i) { seq, t, kind, name, scene in
+            occurrences.append(FunnelOccurrence(seq: seq, t: Timestamp(milliseconds: t), target: Self.kinds[kind],
+                                                name: names[name], scene: scenes[scene]))
         }
         let session = String(decoding: sessionID(i), as: UTF8.self)
         var sessionStart: Event?
-        if case let s = start.int(i, in: bytes), s > 0 {
-            var event = starts[s - 1]
-            event.session = session
-            event.seq = seq0 &+ Int(truncatingIfNeeded: ProjectionColumn.unzigzag(startSeq.value(i, in: bytes)))
-            event.t = Timestamp(milliseconds: t0 &+ ProjectionColumn.unzigzag(startT.value(i, in: bytes)))
+        if case let s = startIndex(i), s > 0 {
+            var event = startTemplate(s)
+            let (seq, t) = startSeqAndTime(i)
+            (event.session, event.seq, event.t) = (session, seq, Timestamp(milliseconds: t))
             sessionStart = event
         }
-        return ScreenProjectionRun(session: session, firstSeq: seq0, firstT: Timestamp(milliseconds: t0),
+        return ScreenProjectionRun(session: session, firstSeq: firstSeq(i), firstT: Timestamp(milliseconds: firstMilliseconds(i)),
                                    sessionStart: sessionStart, occurrences: occurrences)
     }
 }

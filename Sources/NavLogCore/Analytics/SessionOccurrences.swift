@@ -91,8 +91,11 @@ public struct SessionOccurrences: Sendable {
     /// The value at a dotted path (`app.version`) in the first
     /// `session.start`, as a segment name: a string as it is, any other JSON
     /// as its canonical text; `""` when there is no such event or field.
-    public func segment(_ path: [String]) -> String {
-        guard let start = sessionStart, let head = path.first else { return "" }
+    public func segment(_ path: [String]) -> String { Self.segment(of: sessionStart, path) }
+
+    /// ``segment(_:)`` of a session whose first `session.start` is `start`.
+    static func segment(of start: Event?, _ path: [String]) -> String {
+        guard let start, let head = path.first else { return "" }
         var value: JSONValue?
         if case .sessionStart(let app, let device) = start.kind {
             switch head {

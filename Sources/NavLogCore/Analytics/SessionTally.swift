@@ -11,6 +11,9 @@ public protocol SessionTally: Sendable {
     static var needsMarks: Bool { get }
     /// Counts one complete session.
     mutating func add(_ session: SessionOccurrences)
+    /// Counts one complete session read from a store's screen projection
+    /// (by default as its ``SessionOccurrences``); the same count as ``add(_:)``.
+    mutating func add(projected session: ProjectedSession)
     /// Adds another tally's sessions (none of them in this one).
     mutating func merge(_ other: Self)
 }

@@ -5,14 +5,20 @@ extension ScreenProjectionSet {
     /// in session-key order, each session's runs in commit order: what
     /// ``SegmentPartScan`` and ``SessionOccurrences`` give from the events
     /// (schemas/screen-projection.md §5). The caller has checked ``blocks``.
-    /// Memory: an entry (24 bytes) per run of the part.
+    /// Memory: 24 bytes per run of the part.
     func forEachSession(of part: SegmentStorePart, blocks: [ScreenProjectionBlock], keepsMarks: Bool,
                         _ body: (SessionOccurrences) -> Void) {
+        forEachProjectedSession(of: part, ScreenProjectionBlocks(blocks)) { body($0.occurrences(keepsMarks: keepsMarks)) }
+    }
+
+    /// ``forEachSession(of:blocks:keepsMarks:_:)`` handing out each session's runs, not decoded.
+    func forEachProjectedSession(of part: SegmentStorePart, _ projection: ScreenProjectionBlocks,
+                                 _ body: (ProjectedSession) -> Void) {
         struct Entry {
             var hash: UInt64
-            var commit: Int32
-            var session: Int32
+            var run: ProjectedRun
         }
+        let blocks = projection.blocks
         var entries: [Entry] = []
         for (c, block) in blocks.prefix(part.commits).enumerated() {
             func hash(_ i: Int) -> UInt64 { block.sessionID(i).withUnsafeBytes { XXHash64.hash($0) } }
@@ -25,23 +31,23 @@ extension ScreenProjectionSet {
             while i < block.sessionCount {
                 let h = hash(i)
                 if part.isPast(h) { break }
-                entries.append(Entry(hash: h, commit: Int32(c), session: Int32(i)))
+                entries.append(Entry(hash: h, run: ProjectedRun(block: Int32(c), session: Int32(i))))
                 i += 1
             }
         }
-        func id(_ e: Entry) -> ArraySlice<UInt8> { blocks[Int(e.commit)].sessionID(Int(e.session)) }
+        func id(_ e: Entry) -> ArraySlice<UInt8> { blocks[Int(e.run.block)].sessionID(Int(e.run.session)) }
         entries.sort { a, b in
             if a.hash != b.hash { return a.hash < b.hash }
             let ia = id(a), ib = id(b)
             if ia != ib { return ia.lexicographicallyPrecedes(ib) }
-            return a.commit < b.commit
+            return a.run.block < b.run.block
         }
+        let runs = entries.map(\.run)
         var start = 0
         while start < entries.count {
             var end = start + 1
             while end < entries.count, entries[end].hash == entries[start].hash, id(entries[end]) == id(entries[start]) { end += 1 }
-            let runs = entries[start..<end].map { blocks[Int($0.commit)].run(Int($0.session)) }
-            body(SessionOccurrences(runs: runs, keepsMarks: keepsMarks))
+            body(ProjectedSession(projection: projection, runs: runs[start..<end]))
             start = end
         }
     }

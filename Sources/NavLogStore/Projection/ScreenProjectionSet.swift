@@ -28,7 +28,7 @@ package final class ScreenProjectionSet: @unchecked Sendable {
 
     let store: String
     let segments: [Segment]
-    private var state: [ScreenProjectionBlock]??
+    private var state: ScreenProjectionBlocks??
     private var lock = pthread_mutex_t()
 
     /// The projection of the first `commits` commits of `catalog`'s store.
@@ -48,11 +48,14 @@ package final class ScreenProjectionSet: @unchecked Sendable {
     deinit { pthread_mutex_destroy(&lock) }
 
     /// A block for each commit read, in store order; `nil` when one is not covered.
-    var blocks: [ScreenProjectionBlock]? {
+    var blocks: [ScreenProjectionBlock]? { shared?.blocks }
+
+    /// ``blocks``, shared by reference.
+    var shared: ScreenProjectionBlocks? {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
         if let state { return state }
-        let loaded = load()
+        let loaded = load().map(ScreenProjectionBlocks.init)
         state = .some(loaded)
         return loaded
     }
@@ -78,22 +81,32 @@ package final class ScreenProjectionSet: @unchecked Sendable {
 
     /// The blocks of `segment`'s file covering its commits read; `nil` when
     /// the file is missing, damaged before them, or does not cover them.
+    /// Their key order is checked on two threads.
     static func covering(_ segment: Segment, store: String) -> [ScreenProjectionBlock]? {
         guard let file = try? ScreenProjectionFile.read(store: store, segment: segment.number),
               file.blocks.count >= segment.commits.count else { return nil }
         for (block, commit) in zip(file.blocks, segment.commits) {
-            guard block.commit == commit.number, block.indexOffset == commit.indexOffset, isInKeyOrder(block) else { return nil }
+            guard block.commit == commit.number, block.indexOffset == commit.indexOffset else { return nil }
         }
-        return Array(file.blocks.prefix(segment.commits.count))
+        let blocks = Array(file.blocks.prefix(segment.commits.count))
+        let ordered = ResultSlots<Bool>(count: blocks.count)
+        let workers = SessionStream.defaultWorkers
+        DispatchQueue.concurrentPerform(iterations: min(workers, blocks.count)) { worker in
+            for i in stride(from: worker, to: blocks.count, by: workers) { ordered.set(i, isInKeyOrder(blocks[i])) }
+        }
+        return blocks.indices.allSatisfy { ordered.value($0) == true } ? blocks : nil
     }
 
-    /// Whether a block's sessions are in strictly increasing session-key order.
+    /// Whether a block's sessions are in strictly increasing session-key
+    /// order (``SessionKey``: hash, then id bytes).
     static func isInKeyOrder(_ block: ScreenProjectionBlock) -> Bool {
-        var previous: SessionKey?
+        var previousHash: UInt64 = 0
+        var previous: ArraySlice<UInt8> = []
         for i in 0..<block.sessionCount {
-            let key = SessionKey(id: Array(block.sessionID(i)))
-            if let previous, !(previous < key) { return false }
-            previous = key
+            let id = block.sessionID(i)
+            let hash = id.withUnsafeBytes { XXHash64.hash($0) }
+            if i > 0, hash < previousHash || (hash == previousHash && !previous.lexicographicallyPrecedes(id)) { return false }
+            (previousHash, previous) = (hash, id)
         }
         return true
     }

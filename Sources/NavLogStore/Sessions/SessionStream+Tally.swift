@@ -14,7 +14,9 @@ extension SessionStream {
     /// own tally from `make`, and the workers' tallies are merged in worker
     /// order. The first failure in source order is thrown.
     public func tally<Tally: SessionTally>(_ make: () -> Tally) throws(SessionStreamError) -> Tally {
-        var parts = try scan(keepsMarks: Tally.needsMarks, make: make) { tally, session in tally.add(session) }
+        var parts = try scan(keepsMarks: Tally.needsMarks, make: make, projected: { tally, session in tally.add(projected: session) }) {
+            tally, session in tally.add(session)
+        }
         var whole = parts.removeFirst()
         for part in parts { whole.merge(part) }
         return whole
@@ -22,9 +24,12 @@ extension SessionStream {
 
     /// Runs `body` over every session on ``workers`` threads, each with its
     /// own accumulator from `make`, and returns the accumulators (one a
-    /// worker). The first failure in source order is thrown.
+    /// worker). A store part whose screen projection covers it goes to
+    /// `projected`, when given, read from the projection's columns. The
+    /// first failure in source order is thrown.
     func scan<Accumulator>(
         keepsMarks: Bool, make: () -> Accumulator,
+        projected: (@Sendable (inout Accumulator, ProjectedSession) -> Void)? = nil,
         _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
     ) throws(SessionStreamError) -> [Accumulator] {
         let shared = ScanState(sources: sources, accumulators: (0..<workers).map { _ in make() })
@@ -33,6 +38,10 @@ extension SessionStream {
             let scratch = LogScanScratch()
             let names = ScreenNameCache()
             while let (i, source) = shared.take() {
+                if let projected, case .segments(let part) = source, let set = part.projection, let projection = set.shared {
+                    set.forEachProjectedSession(of: part, projection) { session in projected(&slot.value, session) }
+                    continue
+                }
                 do throws(SessionStreamError) {
                     try forEachSession(in: source, keepsMarks: keepsMarks, scratch: scratch, names: names) { session in
                         body(&slot.value, session)
