@@ -24,6 +24,7 @@ enum AnalyticsBenchmark {
         options: ["--corpus A,B,C,D,N (default all; N is the NDJSON of 1M short sessions, read directly)",
                   "--corpora DIR (generated corpora, kept; default $TMPDIR/navlog-bench-corpora)",
                   "--work DIR (stores and CSVs, kept; default $TMPDIR/navlog-bench-analytics)",
+                  "--no-projection (time the stores without their screen projection: the events path; default: `navlog reindex` first)",
                   "--navlog PATH (default: the navlog next to navlog-bench); run from the repository root (tools/)"]) { options in
         try run(options)
     }
@@ -44,10 +45,12 @@ enum AnalyticsBenchmark {
         mkdir(work, 0o755)
         print("analytics benchmark: navlog \(navlog); peer DuckDB \(try duckDBVersion(work: work)) (Python module, 2 threads) "
               + "over `navlog export screens --with-marks` CSV; \(options.runs) timed rounds after a checking round")
-        print("preparing (corpora in \(corpora), stores and CSVs in \(work)):")
+        let projection = !options.flag("no-projection")
+        print("preparing (corpora in \(corpora), stores and CSVs in \(work)); the stores "
+              + (projection ? "with their screen projection (navlog reindex)" : "WITHOUT their screen projection (--no-projection)") + ":")
         var prepared: [PreparedSource] = []
         for source in sources {
-            prepared.append(try source.prepare(navlog: navlog, corpora: corpora, work: work, tools: tools))
+            prepared.append(try source.prepare(navlog: navlog, corpora: corpora, work: work, tools: tools, projection: projection))
         }
         var figures = [[QuestionFigures]](repeating: [], count: prepared.count)
         var exports = [ExportFigures](repeating: ExportFigures(), count: prepared.count)

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import NavLogCore
+import NavLogStore
 
 /// What `navlog-bench analytics` reads: corpora A–D of the store benchmark
 /// (``StoreCorpus``) stored with `navlog ingest`, and N, an NDJSON of 1M
@@ -63,15 +64,23 @@ struct PreparedSource {
 
 extension AnalyticsSource {
     /// Generates the corpus if missing, ingests it into a store under
-    /// `work` unless one made by this very `navlog` is there, and writes the
-    /// CSVs DuckDB reads.
-    func prepare(navlog: String, corpora: String, work: String, tools: String) throws(BenchmarkFailure) -> PreparedSource {
+    /// `work` unless one made by this very `navlog` is there, gives the store
+    /// its screen projection (`navlog reindex`, which keeps files already
+    /// right) or, with `projection` false, removes it (so that the events are
+    /// read), and writes the CSVs DuckDB reads.
+    func prepare(navlog: String, corpora: String, work: String, tools: String, projection: Bool) throws(BenchmarkFailure) -> PreparedSource {
         let corpusPath = try corpus.path(in: corpora, navlog: navlog)
         let base = work + "/" + String(corpus.fileName.dropLast(".ndjson".count))
         var input = corpusPath
         if stored {
             input = base + ".store"
             try ingestOnce(navlog: navlog, corpus: corpusPath, store: input)
+            if projection {
+                let reindexed = try ChildProcess.runChecked(navlog, ["reindex", input])
+                print("  \(name): navlog reindex in \(format(reindexed.seconds, digits: 1)) s")
+            } else {
+                for file in (try? DirectoryListing.names(in: input)) ?? [] where file.hasSuffix(".views") { unlink(input + "/" + file) }
+            }
         }
         let screens = base + "-screens.csv"
         let exported = try ChildProcess.runChecked(navlog, ["export", "screens", input, "--with-marks"], stdoutPath: screens)

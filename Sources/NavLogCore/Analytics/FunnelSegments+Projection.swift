@@ -93,9 +93,7 @@ extension FunnelSegments {
             let block = session.projection.blocks[Int(run.block)]
             if segmentPath.first == "session" {
                 // The template's session is "-": this one needs the session's own id.
-                var event = block.startTemplate(block.startIndex(Int(run.session)))
-                event.session = String(decoding: block.sessionID(Int(run.session)), as: UTF8.self)
-                segment = SessionOccurrences.segment(of: event, segmentPath)
+                segment = SessionOccurrences.segment(of: block.sessionStart(Int(run.session)), segmentPath)
             } else {
                 segment = projectionTables.segment(Int(run.block), block, template: block.startIndex(Int(run.session)), path: segmentPath)
             }

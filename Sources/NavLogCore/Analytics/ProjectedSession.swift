@@ -37,19 +37,32 @@ public struct ProjectedSession {
 
     /// The block and session index of each run, in commit order.
     @inline(__always)
-    func forEachRun(_ body: (ScreenProjectionBlock, Int, Int) -> Void) {
+    public func forEachRun(_ body: (ScreenProjectionBlock, Int, Int) -> Void) {
         for run in runs { body(projection.blocks[Int(run.block)], Int(run.block), Int(run.session)) }
     }
 
     /// When the session started (``SessionOccurrences/startTime``): its first
     /// `session.start`, else its first event; and that `session.start`'s run.
-    func start() -> (milliseconds: Int64?, run: ProjectedRun?) {
+    public func start() -> (milliseconds: Int64?, run: ProjectedRun?) {
         for run in runs {
             let block = projection.blocks[Int(run.block)]
             if block.startIndex(Int(run.session)) > 0 { return (block.startSeqAndTime(Int(run.session)).milliseconds, run) }
         }
         guard let first = runs.first else { return (nil, nil) }
         return (projection.blocks[Int(first.block)].firstMilliseconds(Int(first.session)), nil)
+    }
+}
+
+extension ProjectedSession {
+    /// The session's id (its runs all have it).
+    public var id: ArraySlice<UInt8> {
+        guard let first = runs.first else { return [] }
+        return projection.blocks[Int(first.block)].sessionID(Int(first.session))
+    }
+
+    /// The session's first `session.start` event, whole (its session, seq and time set), if any.
+    public var sessionStart: Event? {
+        start().run.flatMap { projection.blocks[Int($0.block)].sessionStart(Int($0.session)) }
     }
 }
 

@@ -189,6 +189,16 @@ public struct ScreenProjectionBlock: Sendable {
          firstMilliseconds(i) &+ ProjectionColumn.unzigzag(startT.value(i, in: bytes)))
     }
 
+    /// Session `i`'s first `session.start` event, whole (its session, seq
+    /// and time set), when it is in this run.
+    public func sessionStart(_ i: Int) -> Event? {
+        guard case let s = startIndex(i), s > 0 else { return nil }
+        var event = startTemplate(s)
+        let (seq, t) = startSeqAndTime(i)
+        (event.session, event.seq, event.t) = (String(decoding: sessionID(i), as: UTF8.self), seq, Timestamp(milliseconds: t))
+        return event
+    }
+
     /// The scene names (indexes of ``forEachRow(of:_:)``).
     public var sceneNames: [String] { scenes }
 
@@ -219,13 +229,7 @@ public struct ScreenProjectionBlock: Sendable {
                                                 name: names[name], scene: scenes[scene]))
         }
         let session = String(decoding: sessionID(i), as: UTF8.self)
-        var sessionStart: Event?
-        if case let s = startIndex(i), s > 0 {
-            var event = startTemplate(s)
-            let (seq, t) = startSeqAndTime(i)
-            (event.session, event.seq, event.t) = (session, seq, Timestamp(milliseconds: t))
-            sessionStart = event
-        }
+        let sessionStart = self.sessionStart(i)
         return ScreenProjectionRun(session: session, firstSeq: firstSeq(i), firstT: Timestamp(milliseconds: firstMilliseconds(i)),
                                    sessionStart: sessionStart, occurrences: occurrences)
     }

@@ -8,8 +8,9 @@ extension SessionStream {
     static let aheadLimit = 32
 
     /// Writes rows for every event of the stream, in source order, as if the
-    /// sources were read one by one: each worker renders a whole small log
-    /// into a buffer handed to `output` once every earlier source has been;
+    /// sources were read one by one: each worker renders a whole small log,
+    /// or a store part read from its screen projection (when `Rows` reads
+    /// it), into a buffer handed to `output` once every earlier source has been;
     /// a large log or an NDJSON file is streamed by its worker when its turn
     /// comes. At most ``aheadLimit`` sources are rendered ahead of the one
     /// being written, so memory stays bounded. After a failing source
@@ -30,7 +31,12 @@ extension SessionStream {
             while let (index, source) = shared.take() {
                 var rows = make()
                 var out: [UInt8] = []
-                if case .log = source, source.fileSize <= Self.bufferedLogBytes {
+                if redactor == nil, Rows.readsProjection, case .segments(let part) = source,
+                   let set = part.projection, let projection = set.shared {
+                    // A part of a store read from its screen projection: rendered ahead, in memory.
+                    set.forEachProjectedSession(of: part, projection) { session in rows.write(projected: session, to: &out) }
+                    shared.deposit(index, out, failure: nil)
+                } else if case .log = source, source.fileSize <= Self.bufferedLogBytes {
                     do throws(SessionStreamError) {
                         try events(of: source, redactor: redactor, scratch: scratch) { rows.write($0, view: $1, to: &out) }
                         shared.deposit(index, out, failure: nil)
@@ -39,19 +45,6 @@ extension SessionStream {
                     }
                 } else {
                     guard shared.waitForTurn(index) else { continue }
-                    if redactor == nil, Rows.readsOccurrences, case .segments(let part) = source,
-                       let projection = part.projection, let blocks = projection.blocks {
-                        projection.forEachSession(of: part, blocks: blocks, keepsMarks: true) { session in
-                            rows.write(session, to: &out)
-                            if out.count >= 1 << 16 {
-                                output(out)
-                                out.removeAll(keepingCapacity: true)
-                            }
-                        }
-                        output(out)
-                        shared.finishTurn(index, failure: nil)
-                        continue
-                    }
                     do throws(SessionStreamError) {
                         try events(of: source, redactor: redactor, scratch: scratch) { event, view in
                             rows.write(event, view: view, to: &out)

@@ -53,6 +53,9 @@ struct ScreenRows: ExportRows {
     private var seen: Set<SessionID> = []
     /// Sessions whose first `session.start` has its row.
     private var started: Set<SessionID> = []
+    /// From a screen projection: the session's id as a CSV field, and the blocks' names and scenes as CSV fields.
+    private var idField: [UInt8] = []
+    private var fields = ProjectionCSVFields()
 
     init(ndjson: Bool, withMarks: Bool) {
         self.ndjson = ndjson
@@ -75,22 +78,56 @@ struct ScreenRows: ExportRows {
         if let view { row(event.session, event.seq, event.t, event.sceneID, view.screen, "screen", to: &out) }
     }
 
-    static var readsOccurrences: Bool { true }
+    static var readsProjection: Bool { true }
 
-    /// The same rows from a whole session's occurrences (a store's screen projection).
-    mutating func write(_ session: SessionOccurrences, to out: inout [UInt8]) {
-        if withMarks, let seq = session.firstEventSeq, let t = session.firstEventTime, seen.insert(SessionID(session.session)).inserted {
-            row(session.session, seq, t, "", "", "session", to: &out)
+    /// The same rows from a whole session as a store's screen projection
+    /// holds it: CSV from the columns, each name and scene of a block
+    /// escaped once. A part holds each session once, so no `seen` set.
+    mutating func write(projected session: ProjectedSession, to out: inout [UInt8]) {
+        guard let first = session.runs.first else { return }
+        let id = String(decoding: session.id, as: UTF8.self)
+        if !ndjson {
+            csv.reset()
+            csv.field(id, first: true)
+            idField = csv.bytes
         }
-        lastSession = session.session
+        if withMarks {
+            let block = session.projection.blocks[Int(first.block)]
+            row(id, block.firstSeq(Int(first.session)), Timestamp(milliseconds: block.firstMilliseconds(Int(first.session))), "", "", "session",
+                to: &out)
+        }
+        fields.use(session.projection)
         // The first session.start's row goes where its event is: before the rows of its seq and after.
         var start = withMarks ? session.sessionStart : nil
-        for o in session.occurrences where withMarks || o.target == .screen {
-            if let event = start, o.seq >= event.seq {
-                startRow(event, to: &out)
-                start = nil
+        session.forEachRun { block, b, i in
+            block.forEachRow(of: i) { seq, t, kind, name, scene in
+                guard withMarks || kind == 0 else { return }
+                if let event = start, seq >= event.seq {
+                    startRow(event, to: &out)
+                    start = nil
+                }
+                if ndjson {
+                    row(id, seq, Timestamp(milliseconds: t), block.sceneNames[scene], block.names[name],
+                        ScreenProjectionBlock.kinds[kind].rawValue, to: &out)
+                } else {
+                    out += idField
+                    out.append(0x2C)
+                    scratch.reset()
+                    scratch.writeInt(seq)
+                    out += scratch.bytes
+                    out.append(0x2C)
+                    Timestamp(milliseconds: t).appendRFC3339(to: &out)
+                    out.append(0x2C)
+                    out += fields.scene(b, block, scene)
+                    out.append(0x2C)
+                    out += fields.name(b, block, name)
+                    if withMarks {
+                        out.append(0x2C)
+                        out += ScreenProjectionBlock.kinds[kind].rawValue.utf8
+                    }
+                    out.append(0x0A)
+                }
             }
-            row(session.session, o.seq, o.t, o.scene, o.name, o.target.rawValue, to: &out)
         }
         if let event = start { startRow(event, to: &out) }
     }
@@ -127,5 +164,42 @@ struct ScreenRows: ExportRows {
             csv.endRow()
             out += csv.bytes
         }
+    }
+}
+
+/// The names and scenes of the screen-projection blocks being read, each
+/// made a CSV field (``CSVWriter``) on first use.
+struct ProjectionCSVFields {
+    private var owner: ScreenProjectionBlocks?
+    private var names: [[[UInt8]?]] = []
+    private var scenes: [[[UInt8]?]] = []
+    private var csv = CSVWriter()
+
+    /// Forgets the fields when `projection` is not the blocks they are of.
+    mutating func use(_ projection: ScreenProjectionBlocks) {
+        guard owner !== projection else { return }
+        owner = projection
+        names = projection.blocks.map { Array(repeating: nil, count: $0.names.count) }
+        scenes = projection.blocks.map { Array(repeating: nil, count: $0.sceneNames.count) }
+    }
+
+    mutating func name(_ b: Int, _ block: ScreenProjectionBlock, _ i: Int) -> [UInt8] {
+        if let field = names[b][i] { return field }
+        let field = make(block.names[i])
+        names[b][i] = field
+        return field
+    }
+
+    mutating func scene(_ b: Int, _ block: ScreenProjectionBlock, _ i: Int) -> [UInt8] {
+        if let field = scenes[b][i] { return field }
+        let field = make(block.sceneNames[i])
+        scenes[b][i] = field
+        return field
+    }
+
+    private mutating func make(_ text: String) -> [UInt8] {
+        csv.reset()
+        csv.field(text, first: true)
+        return csv.bytes
     }
 }
