@@ -7,12 +7,17 @@ public protocol ExportRows: Sendable {
     /// and first `session.start`): then the projection is read instead of
     /// the events (``write(projected:to:)``).
     static var readsProjection: Bool { get }
+    /// Whether ``write(projected:to:)`` reads sessions' `session.start`
+    /// events (``ProjectedSession/sessionStart``): when not, the projection
+    /// is loaded without parsing them.
+    var readsSessionStarts: Bool { get }
     /// Appends the rows of one whole session read from a screen projection; called only when ``readsProjection``.
     mutating func write(projected session: ProjectedSession, to out: inout [UInt8])
 }
 
 extension ExportRows {
     public static var readsProjection: Bool { false }
+    public var readsSessionStarts: Bool { true }
 
     public mutating func write(projected session: ProjectedSession, to out: inout [UInt8]) {
         preconditionFailure("\(Self.self) writes rows from events only")

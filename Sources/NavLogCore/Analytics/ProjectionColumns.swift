@@ -125,21 +125,37 @@ struct ProjectionColumnReader {
         return strings
     }
 
+    /// A string table passed over (its offsets checked, no strings made): its count.
+    mutating func skipStrings() throws(ScreenProjectionError) -> Int {
+        let n = try count(limit: bytes.count - at)
+        let ends = try column(count: n)
+        let all = try blob()
+        try checkEnds(ends, limit: all.count, "string table")
+        return n
+    }
+
     /// Cumulative end offsets: non-decreasing, the last at most `limit`.
     func checkEnds(_ column: ProjectionColumn, limit: Int, _ what: String) throws(ScreenProjectionError) {
-        var previous = 0
-        for i in 0..<column.count {
-            let v = column.value(i, in: bytes)
-            guard v >= UInt64(previous), v <= UInt64(limit) else { throw .malformed("\(what) offsets out of order") }
-            previous = Int(v)
+        let inOrder = bytes.withUnsafeBufferPointer { p in
+            var previous: UInt64 = 0
+            for i in 0..<column.count {
+                let v = column.value(i, in: p)
+                guard v >= previous, v <= UInt64(limit) else { return false }
+                previous = v
+            }
+            return true
         }
+        guard inOrder else { throw .malformed("\(what) offsets out of order") }
     }
 
     /// Every value below `limit`.
     func checkBelow(_ column: ProjectionColumn, _ limit: Int, _ what: String) throws(ScreenProjectionError) {
-        for i in 0..<column.count where column.value(i, in: bytes) >= UInt64(limit) {
-            throw .malformed("\(what) \(column.value(i, in: bytes)) out of range")
+        let largest = bytes.withUnsafeBufferPointer { p in
+            var largest: UInt64 = 0
+            for i in 0..<column.count { largest = max(largest, column.value(i, in: p)) }
+            return largest
         }
+        guard column.count == 0 || largest < UInt64(limit) else { throw .malformed("\(what) \(largest) out of range") }
     }
 }
 

@@ -26,7 +26,9 @@ public struct ScreenProjectionRun: Hashable, Sendable {
 /// delta-coded seq and time, in fixed-width columns. ``encode(commit:indexOffset:runs:)``
 /// writes it; ``init(decoding:)`` checks every width, offset and index, so
 /// that reading a session's rows afterwards cannot go out of range.
-public struct ScreenProjectionBlock: Sendable {
+/// A class, immutable: readers hand blocks around per session and per run,
+/// and a copy is then one reference, not a dozen.
+public final class ScreenProjectionBlock: Sendable {
     /// The commit it covers: its number and the offset of its `NLCI` frame.
     public let commit: UInt64
     public let indexOffset: Int64
@@ -36,8 +38,13 @@ public struct ScreenProjectionBlock: Sendable {
     /// reader matches a pattern against these, not against every row.
     public let names: [String]
     let scenes: [String]
-    /// The `session.start` events, each without its session, seq and time (a template).
+    /// The `session.start` events, each without its session, seq and time (a
+    /// template); none when decoded without them (``hasTemplates``).
     let starts: [Event]
+    /// Whether ``starts`` were decoded: a reader that never asks for a
+    /// `session.start` (screen rows, paths) skips parsing them.
+    public let hasTemplates: Bool
+    private let templateCount: Int
     package let bytes: [UInt8]
     let baseT: Int64
     let idEnd, rowEnd, firstSeq, firstT, start, startSeq, startT: ProjectionColumn
@@ -110,8 +117,9 @@ public struct ScreenProjectionBlock: Sendable {
         return w.bytes
     }
 
-    /// Reads and checks a block body.
-    public init(decoding bytes: [UInt8]) throws(ScreenProjectionError) {
+    /// Reads and checks a block body; its `session.start` templates are
+    /// parsed (and checked to be events) only `withTemplates`.
+    public init(decoding bytes: [UInt8], withTemplates: Bool = true) throws(ScreenProjectionError) {
         var r = ProjectionColumnReader(bytes)
         commit = try r.integer(bytes: 8)
         indexOffset = Int64(bitPattern: try r.integer(bytes: 8))
@@ -121,13 +129,19 @@ public struct ScreenProjectionBlock: Sendable {
         names = try r.strings()
         scenes = try r.strings()
         var starts: [Event] = []
-        var parser = EventLineParser()
-        for var line in try r.strings() {
-            let event = line.withUTF8 { utf8 in Result { () throws(EventParseError) in try parser.parse(UnsafeRawBufferPointer(utf8)) } }
-            guard case .success(let event) = event else { throw .malformed("a session.start template is not an event") }
-            starts.append(event)
+        if withTemplates {
+            var parser = EventLineParser()
+            for var line in try r.strings() {
+                let event = line.withUTF8 { utf8 in Result { () throws(EventParseError) in try parser.parse(UnsafeRawBufferPointer(utf8)) } }
+                guard case .success(let event) = event else { throw .malformed("a session.start template is not an event") }
+                starts.append(event)
+            }
+            templateCount = starts.count
+        } else {
+            templateCount = try r.skipStrings()
         }
         self.starts = starts
+        hasTemplates = withTemplates
         idEnd = try r.column(count: sessionCount)
         rowEnd = try r.column(count: sessionCount)
         firstSeq = try r.column(count: sessionCount)
@@ -143,7 +157,7 @@ public struct ScreenProjectionBlock: Sendable {
         dt = try r.column(count: rowCount)
         guard r.at == bytes.count else { throw .malformed("\(bytes.count - r.at) bytes after the last column") }
         try r.checkEnds(idEnd, limit: ids.count, "id")
-        try r.checkBelow(start, starts.count + 1, "session.start index")
+        try r.checkBelow(start, templateCount + 1, "session.start index")
         try r.checkEnds(rowEnd, limit: rowCount, "row")
         let lastRow = sessionCount == 0 ? 0 : rowEnd.int(sessionCount - 1, in: bytes)
         guard lastRow == rowCount else { throw .malformed("the sessions hold \(lastRow) rows, \(rowCount) listed") }
@@ -155,8 +169,21 @@ public struct ScreenProjectionBlock: Sendable {
 
     /// The id bytes of session `i` (0 ..< ``sessionCount``).
     public func sessionID(_ i: Int) -> ArraySlice<UInt8> {
+        bytes[sessionIDRange(i)]
+    }
+
+    /// Calls `body` with the id bytes of session `i`, without copying them.
+    @inline(__always)
+    public func withSessionID<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        bytes.withUnsafeBufferPointer { p in
+            let start = ids.lowerBound + (i == 0 ? 0 : Int(truncatingIfNeeded: idEnd.value(i - 1, in: p)))
+            return body(UnsafeBufferPointer(rebasing: p[start..<(ids.lowerBound + Int(truncatingIfNeeded: idEnd.value(i, in: p)))]))
+        }
+    }
+
+    private func sessionIDRange(_ i: Int) -> Range<Int> {
         let start = i == 0 ? 0 : idEnd.int(i - 1, in: bytes)
-        return bytes[(ids.lowerBound + start)..<(ids.lowerBound + idEnd.int(i, in: bytes))]
+        return (ids.lowerBound + start)..<(ids.lowerBound + idEnd.int(i, in: bytes))
     }
 
     /// The row range of session `i`.
@@ -178,10 +205,13 @@ public struct ScreenProjectionBlock: Sendable {
     public func startIndex(_ i: Int) -> Int { start.int(i, in: bytes) }
 
     /// How many `session.start` templates the block holds.
-    public var startCount: Int { starts.count }
+    public var startCount: Int { templateCount }
 
     /// Template `s − 1` (``startIndex(_:)`` `s` > 0): the event without its session, seq and time.
-    public func startTemplate(_ s: Int) -> Event { starts[s - 1] }
+    public func startTemplate(_ s: Int) -> Event {
+        precondition(hasTemplates, "a screen-projection block decoded without its session.start templates")
+        return starts[s - 1]
+    }
 
     /// The seq and time (milliseconds) of session `i`'s first `session.start` (``startIndex(_:)`` > 0).
     public func startSeqAndTime(_ i: Int) -> (seq: Int, milliseconds: Int64) {

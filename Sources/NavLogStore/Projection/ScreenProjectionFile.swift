@@ -61,19 +61,20 @@ struct ScreenProjectionFile {
     /// Whether that is only a last record cut short (a crash while appending, §6): the projection is behind, not damaged.
     var cutShort = false
 
-    /// Reads segment `number`'s projection file in `store`; `nil` when there is none.
-    static func read(store: String, segment number: Int) throws(LogError) -> ScreenProjectionFile? {
+    /// Reads segment `number`'s projection file in `store`; `nil` when there
+    /// is none. The blocks' `session.start` templates are parsed only `withTemplates`.
+    static func read(store: String, segment number: Int, withTemplates: Bool = true) throws(LogError) -> ScreenProjectionFile? {
         let path = store + "/" + ScreenProjectionFormat.fileName(number)
         guard LogFile.exists(path) else { return nil }
         let file = try LogFile(path: path, mode: .read)
         defer { file.close() }
         let size = try file.size()
         guard size <= Int64(Int32.max) else { return ScreenProjectionFile(problem: (0, "a file of \(size) bytes is over the limit")) }
-        return parse(try file.read(count: Int(size), at: 0), segment: number)
+        return parse(try file.read(count: Int(size), at: 0), segment: number, withTemplates: withTemplates)
     }
 
     /// Parses a whole file's bytes.
-    static func parse(_ bytes: [UInt8], segment number: Int) -> ScreenProjectionFile {
+    static func parse(_ bytes: [UInt8], segment number: Int, withTemplates: Bool = true) -> ScreenProjectionFile {
         var file = ScreenProjectionFile()
         var at = 0
         /// The next record's payload (tag … checksum), checked; `nil` with `file.problem` set.
@@ -121,7 +122,7 @@ struct ScreenProjectionFile {
         let workers = SessionStream.defaultWorkers
         DispatchQueue.concurrentPerform(iterations: min(workers, max(1, records.count))) { worker in
             for i in stride(from: worker, to: records.count, by: workers) {
-                decoded.set(i, Result { () throws(ScreenProjectionError) in try ScreenProjectionBlock(decoding: records[i].body) })
+                decoded.set(i, Result { () throws(ScreenProjectionError) in try ScreenProjectionBlock(decoding: records[i].body, withTemplates: withTemplates) })
             }
         }
         for i in bodies.indices {

@@ -21,7 +21,7 @@ extension ScreenProjectionSet {
         let blocks = projection.blocks
         var entries: [Entry] = []
         for (c, block) in blocks.prefix(part.commits).enumerated() {
-            func hash(_ i: Int) -> UInt64 { block.sessionID(i).withUnsafeBytes { XXHash64.hash($0) } }
+            func hash(_ i: Int) -> UInt64 { block.withSessionID(i) { XXHash64.hash(UnsafeRawBufferPointer($0)) } }
             var lo = 0, hi = block.sessionCount
             while lo < hi {
                 let mid = (lo + hi) / 2

@@ -28,7 +28,8 @@ package final class ScreenProjectionSet: @unchecked Sendable {
 
     let store: String
     let segments: [Segment]
-    private var state: ScreenProjectionBlocks??
+    /// The blocks once loaded (`nil` inside: not covered), and whether with their templates.
+    private var state: (blocks: ScreenProjectionBlocks?, withTemplates: Bool)?
     private var lock = pthread_mutex_t()
 
     /// The projection of the first `commits` commits of `catalog`'s store.
@@ -47,27 +48,28 @@ package final class ScreenProjectionSet: @unchecked Sendable {
 
     deinit { pthread_mutex_destroy(&lock) }
 
-    /// A block for each commit read, in store order; `nil` when one is not covered.
-    var blocks: [ScreenProjectionBlock]? { shared?.blocks }
+    /// A block for each commit read, in store order, with their `session.start` templates; `nil` when one is not covered.
+    var blocks: [ScreenProjectionBlock]? { shared(withTemplates: true)?.blocks }
 
-    /// ``blocks``, shared by reference.
-    var shared: ScreenProjectionBlocks? {
+    /// The blocks, shared by reference, loaded once by the first reader to
+    /// ask (again by one that needs the `session.start` templates the first did not).
+    func shared(withTemplates: Bool) -> ScreenProjectionBlocks? {
         pthread_mutex_lock(&lock)
         defer { pthread_mutex_unlock(&lock) }
-        if let state { return state }
-        let loaded = load().map(ScreenProjectionBlocks.init)
-        state = .some(loaded)
+        if let state, state.withTemplates || !withTemplates { return state.blocks }
+        let loaded = load(withTemplates: withTemplates).map(ScreenProjectionBlocks.init)
+        state = (loaded, withTemplates)
         return loaded
     }
 
     /// Reads every segment's file, two at a time.
-    private func load() -> [ScreenProjectionBlock]? {
+    private func load(withTemplates: Bool) -> [ScreenProjectionBlock]? {
         guard !segments.isEmpty else { return nil }
         let results = ResultSlots<[ScreenProjectionBlock]?>(count: segments.count)
         DispatchQueue.concurrentPerform(iterations: min(SessionStream.defaultWorkers, segments.count)) { worker in
             var i = worker
             while i < segments.count {
-                results.set(i, Self.covering(segments[i], store: store))
+                results.set(i, Self.covering(segments[i], store: store, withTemplates: withTemplates))
                 i += SessionStream.defaultWorkers
             }
         }
@@ -82,8 +84,8 @@ package final class ScreenProjectionSet: @unchecked Sendable {
     /// The blocks of `segment`'s file covering its commits read; `nil` when
     /// the file is missing, damaged before them, or does not cover them.
     /// Their key order is checked on two threads.
-    static func covering(_ segment: Segment, store: String) -> [ScreenProjectionBlock]? {
-        guard let file = try? ScreenProjectionFile.read(store: store, segment: segment.number),
+    static func covering(_ segment: Segment, store: String, withTemplates: Bool = true) -> [ScreenProjectionBlock]? {
+        guard let file = try? ScreenProjectionFile.read(store: store, segment: segment.number, withTemplates: withTemplates),
               file.blocks.count >= segment.commits.count else { return nil }
         for (block, commit) in zip(file.blocks, segment.commits) {
             guard block.commit == commit.number, block.indexOffset == commit.indexOffset else { return nil }

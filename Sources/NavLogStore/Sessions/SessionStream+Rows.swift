@@ -32,7 +32,7 @@ extension SessionStream {
                 var rows = make()
                 var out: [UInt8] = []
                 if redactor == nil, Rows.readsProjection, case .segments(let part) = source,
-                   let set = part.projection, let projection = set.shared {
+                   let set = part.projection, let projection = set.shared(withTemplates: rows.readsSessionStarts) {
                     // A part of a store read from its screen projection: rendered ahead, in memory.
                     set.forEachProjectedSession(of: part, projection) { session in rows.write(projected: session, to: &out) }
                     shared.deposit(index, out, failure: nil)

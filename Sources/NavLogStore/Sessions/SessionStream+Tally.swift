@@ -38,7 +38,7 @@ extension SessionStream {
             let scratch = LogScanScratch()
             let names = ScreenNameCache()
             while let (i, source) = shared.take() {
-                if let projected, case .segments(let part) = source, let set = part.projection, let projection = set.shared {
+                if let projected, case .segments(let part) = source, let set = part.projection, let projection = set.shared(withTemplates: true) {
                     set.forEachProjectedSession(of: part, projection) { session in projected(&slot.value, session) }
                     continue
                 }
