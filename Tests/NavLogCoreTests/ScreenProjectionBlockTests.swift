@@ -27,6 +27,17 @@ import Testing
         #expect(block.names == ["Recipe/7", "buy", "app://é"] && block.starts.count == 1)
         #expect((0..<3).map(block.run) == runs)
         #expect(ScreenProjectionBlock.encode(commit: 12, indexOffset: 90_112, runs: (0..<3).map(block.run)) == bytes)
+
+        // Without its templates: the same ids, rows and start columns, and no template parsed.
+        let bare = try ScreenProjectionBlock(decoding: bytes, withTemplates: false)
+        #expect(block.hasTemplates && !bare.hasTemplates && bare.starts.isEmpty && bare.startCount == block.startCount)
+        for i in 0..<3 {
+            var rows: [[Int64]] = [], bareRows: [[Int64]] = []
+            block.forEachRow(of: i) { rows.append([Int64($0), $1, Int64($2), Int64($3), Int64($4)]) }
+            bare.forEachRow(of: i) { bareRows.append([Int64($0), $1, Int64($2), Int64($3), Int64($4)]) }
+            #expect(rows == bareRows && bare.sessionID(i) == block.sessionID(i) && bare.startIndex(i) == block.startIndex(i))
+            #expect(bare.withSessionID(i) { Array($0) } == Array(block.sessionID(i)))
+        }
     }
 
     @Test("Columns of zeros take no bytes, even as the block's last: more values than bytes left is not \"cut short\"")

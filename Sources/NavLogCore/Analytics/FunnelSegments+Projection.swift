@@ -77,6 +77,9 @@ struct ProjectedFunnelRows: FunnelRows, Sendable {
 }
 
 extension FunnelSegments {
+    /// Only a segment (`--by`) and a funnel of more steps than a mask holds read the `session.start` events.
+    public var readsSessionStarts: Bool { segmentPath != nil || funnel.steps.count > FunnelProjectionTables.maxSteps }
+
     /// Counts one session from a screen projection's columns: the same
     /// count as ``add(_:)`` of its occurrences, with each step matched once
     /// per distinct name of a block.

@@ -9,6 +9,10 @@
 public protocol SessionTally: Sendable {
     /// Whether the tally looks at marks and deep links, not only screen views.
     static var needsMarks: Bool { get }
+    /// Whether ``add(projected:)`` reads sessions' `session.start` events
+    /// (``ProjectedSession/sessionStart``): when not, the projection is
+    /// loaded without parsing them.
+    var readsSessionStarts: Bool { get }
     /// Counts one complete session.
     mutating func add(_ session: SessionOccurrences)
     /// Counts one complete session read from a store's screen projection
@@ -18,8 +22,13 @@ public protocol SessionTally: Sendable {
     mutating func merge(_ other: Self)
 }
 
+extension SessionTally {
+    public var readsSessionStarts: Bool { true }
+}
+
 extension ScreenPathTally: SessionTally {
     public static var needsMarks: Bool { false }
+    public var readsSessionStarts: Bool { false }
 
     public mutating func add(_ session: SessionOccurrences) { add(session.occurrences) }
 }

@@ -93,10 +93,10 @@ public enum ScreenProjectionIndex {
             }
             guard let file = files[segment.number] else { continue }
             // Blocks past the last segment's commits went with a tail of its events cut off: the next writer cuts them too.
-            let torn = segment.number == catalog.segments.last?.contents.number
+            let isLastSegment = segment.number == catalog.segments.last?.contents.number
             for (k, block) in file.blocks.enumerated() {
                 if k >= expected.count {
-                    if !torn { damage(file.offsets[k], block.commit, "a block for a commit the segment does not hold") }
+                    if !isLastSegment { damage(file.offsets[k], block.commit, "a block for a commit the segment does not hold") }
                 } else if block.bytes != expected[k] {
                     damage(file.offsets[k], segment.commits[k].number, "block \(k + 1) is not what the events of its commit give")
                 }

@@ -41,7 +41,8 @@ final class ScreenProjectionWriter: @unchecked Sendable {
             return
         }
         do throws(LogError) {
-            guard let read = try ScreenProjectionFile.read(store: store, segment: last.number),
+            // Only the blocks' commits are compared: their session.start templates are not parsed.
+            guard let read = try ScreenProjectionFile.read(store: store, segment: last.number, withTemplates: false),
                   read.blocks.count >= last.commits.count,
                   zip(read.blocks, last.commits).allSatisfy({ $0.commit == $1.number && $0.indexOffset == $1.indexOffset }) else {
                 problem = "segment \(last.number)'s projection does not cover its commits"

@@ -14,7 +14,7 @@ extension SessionStream {
     /// own tally from `make`, and the workers' tallies are merged in worker
     /// order. The first failure in source order is thrown.
     public func tally<Tally: SessionTally>(_ make: () -> Tally) throws(SessionStreamError) -> Tally {
-        var parts = try scan(keepsMarks: Tally.needsMarks, make: make, projected: { tally, session in tally.add(projected: session) }) {
+        var parts = try scan(keepsMarks: Tally.needsMarks, readsSessionStarts: make().readsSessionStarts, make: make, projected: { tally, session in tally.add(projected: session) }) {
             tally, session in tally.add(session)
         }
         var whole = parts.removeFirst()
@@ -25,10 +25,11 @@ extension SessionStream {
     /// Runs `body` over every session on ``workers`` threads, each with its
     /// own accumulator from `make`, and returns the accumulators (one a
     /// worker). A store part whose screen projection covers it goes to
-    /// `projected`, when given, read from the projection's columns. The
+    /// `projected`, when given, read from the projection's columns (its
+    /// `session.start` templates parsed only if `readsSessionStarts`). The
     /// first failure in source order is thrown.
     func scan<Accumulator>(
-        keepsMarks: Bool, make: () -> Accumulator,
+        keepsMarks: Bool, readsSessionStarts: Bool = true, make: () -> Accumulator,
         projected: (@Sendable (inout Accumulator, ProjectedSession) -> Void)? = nil,
         _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
     ) throws(SessionStreamError) -> [Accumulator] {
@@ -38,7 +39,7 @@ extension SessionStream {
             let scratch = LogScanScratch()
             let names = ScreenNameCache()
             while let (i, source) = shared.take() {
-                if let projected, case .segments(let part) = source, let set = part.projection, let projection = set.shared(withTemplates: true) {
+                if let projected, case .segments(let part) = source, let set = part.projection, let projection = set.shared(withTemplates: readsSessionStarts) {
                     set.forEachProjectedSession(of: part, projection) { session in projected(&slot.value, session) }
                     continue
                 }
