@@ -75,16 +75,16 @@ extension AnalyticsSource {
         if stored {
             input = base + ".store"
             try ingestOnce(navlog: navlog, corpus: corpusPath, store: input)
-            if projection {
-                let reindexed = try ChildProcess.runChecked(navlog, ["reindex", input])
-                print("  \(name): navlog reindex in \(format(reindexed.seconds, digits: 1)) s")
-            } else {
-                for file in (try? DirectoryListing.names(in: input)) ?? [] where file.hasSuffix(".views") { unlink(input + "/" + file) }
-            }
+            // DuckDB's CSV comes from the events (no projection yet): its answers are then the pre-projection answers.
+            for file in (try? DirectoryListing.names(in: input)) ?? [] where file.hasSuffix(".views") { unlink(input + "/" + file) }
         }
         let screens = base + "-screens.csv"
         let exported = try ChildProcess.runChecked(navlog, ["export", "screens", input, "--with-marks"], stdoutPath: screens)
-        print("  \(name): export screens --with-marks → \(screens) in \(format(exported.seconds, digits: 2)) s")
+        print("  \(name): export screens --with-marks (from the events) → \(screens) in \(format(exported.seconds, digits: 2)) s")
+        if stored && projection {
+            let reindexed = try ChildProcess.runChecked(navlog, ["reindex", input])
+            print("  \(name): navlog reindex in \(format(reindexed.seconds, digits: 1)) s")
+        }
         return PreparedSource(
             source: self, corpus: corpusPath, input: input, screensCSV: screens,
             events: try StoreBenchmark.lineCount(corpusPath), screenRows: try Self.screenRows(screens),
