@@ -175,10 +175,8 @@ public final class ScreenProjectionBlock: Sendable {
     /// Calls `body` with the id bytes of session `i`, without copying them.
     @inline(__always)
     public func withSessionID<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        bytes.withUnsafeBufferPointer { p in
-            let start = ids.lowerBound + (i == 0 ? 0 : Int(truncatingIfNeeded: idEnd.value(i - 1, in: p)))
-            return body(UnsafeBufferPointer(rebasing: p[start..<(ids.lowerBound + Int(truncatingIfNeeded: idEnd.value(i, in: p)))]))
-        }
+        let range = sessionIDRange(i)
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
     private func sessionIDRange(_ i: Int) -> Range<Int> {
