@@ -22,10 +22,30 @@ extension NavigationRecorder {
         record(.sceneClose, scene: scene, cause: cause, meta: meta)
     }
 
-    /// `tabs.define`: the tab order.
+    /// `tabs.define`: the tab order, and optionally the sidebar's groups
+    /// (`TabSection`) and the tab with role `.search`.
+    ///
+    /// ```swift
+    /// recorder.tabsDefined(["home", "favorites", "recent", "search"],
+    ///                      sections: [TabSection(name: "Collections", tabs: ["favorites", "recent"])],
+    ///                      searchTab: "search")
+    /// ```
     @discardableResult
-    public func tabsDefined(_ tabs: [String], scene: String? = nil, cause: Int? = nil, meta: [String: JSONValue]? = nil) -> Int? {
-        record(.tabsDefine(tabs: tabs), scene: scene, cause: cause, meta: meta)
+    public func tabsDefined(
+        _ tabs: [String], sections: [TabSection]? = nil, searchTab: String? = nil,
+        scene: String? = nil, cause: Int? = nil, meta: [String: JSONValue]? = nil
+    ) -> Int? {
+        record(.tabsDefine(tabs: tabs, sections: sections, searchTab: searchTab), scene: scene, cause: cause, meta: meta)
+    }
+
+    /// `tabs.customize`: the user's own customization (a `TabViewCustomization`
+    /// changed: tabs reordered or hidden in the sidebar or tab bar), as the
+    /// order and the hidden tabs it now holds.
+    @discardableResult
+    public func tabsCustomized(
+        order: [String], hidden: [String], scene: String? = nil, cause: Int? = nil, meta: [String: JSONValue]? = nil
+    ) -> Int? {
+        record(.tabsCustomize(order: order, hidden: hidden), scene: scene, cause: cause, meta: meta)
     }
 
     /// `tab.select`: a TabView selection after a change.
@@ -120,12 +140,15 @@ extension NavigationRecorder {
         record(.modalDismiss(modal: modal), scene: scene, cause: cause, meta: meta)
     }
 
-    /// `layout.change`: the horizontal size class.
+    /// `layout.change`: the horizontal size class, and how a
+    /// `sidebarAdaptable` TabView now shows its tabs (`tabBar` or `sidebar`),
+    /// when the app tracks it.
     @discardableResult
     public func layoutChanged(
-        to sizeClass: SizeClass, scene: String? = nil, cause: Int? = nil, meta: [String: JSONValue]? = nil
+        to sizeClass: SizeClass, tabPresentation: TabPresentation? = nil,
+        scene: String? = nil, cause: Int? = nil, meta: [String: JSONValue]? = nil
     ) -> Int? {
-        record(.layoutChange(sizeClass: sizeClass), scene: scene, cause: cause, meta: meta)
+        record(.layoutChange(sizeClass: sizeClass, tabPresentation: tabPresentation), scene: scene, cause: cause, meta: meta)
     }
 
     /// `mark`: an app-defined milestone.

@@ -196,6 +196,11 @@ enum SampleCatalog {
 
     static let phoneTabs = ["home", "search", "favorites", "settings"]
     static let padTabs = ["home", "browse", "search", "favorites", "settings"]
+    /// The iPad sidebar's sections (`TabSection`) and search tab (`Tab(role: .search)`),
+    /// with the tab model of iOS 18 and later.
+    static let padSections = [TabSection(name: "Discover", tabs: ["home", "browse"]),
+                              TabSection(name: "Library", tabs: ["favorites"])]
+    static let padSearchTab = "search"
 
     // MARK: Devices
 

@@ -41,6 +41,12 @@ public struct SampleGenerator: Sendable {
         /// The most sessions interleaved at once. Sessions start far enough
         /// apart that about half this many are under way at any time.
         public var liveSessions: Int
+        /// Whether iPad sessions with tabs use the tab model of iOS 18 and
+        /// later: sidebar sections and a search tab in `tabs.define`, the
+        /// `sidebarAdaptable` presentation with each `layout.change`, and
+        /// the user's own customization (`tabs.customize`). Off by default,
+        /// so that the output of every other option stays what it was.
+        public var ios18Tabs: Bool
 
         /// 2026-11-20T10:00:00.000Z.
         public static let defaultStart = Timestamp(milliseconds: 1_795_168_800_000)
@@ -49,7 +55,7 @@ public struct SampleGenerator: Sendable {
         public init(
             sessions: Int = 100, seed: UInt64 = 1, eventsPerSession: ClosedRange<Int> = 20...100,
             start: Timestamp = Options.defaultStart, appVersions: [String] = Options.defaultAppVersions,
-            interleave: Bool = false, liveSessions: Int = 64
+            interleave: Bool = false, liveSessions: Int = 64, ios18Tabs: Bool = false
         ) {
             self.sessions = sessions
             self.seed = seed
@@ -58,6 +64,7 @@ public struct SampleGenerator: Sendable {
             self.appVersions = appVersions
             self.interleave = interleave
             self.liveSessions = liveSessions
+            self.ios18Tabs = ios18Tabs
         }
 
         /// Session lengths around a mean: `mean/2 … mean + mean/2` (at least 1).

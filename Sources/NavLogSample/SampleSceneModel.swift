@@ -122,17 +122,24 @@ struct SampleSceneModel {
                 "visibility": .string(split.visibility.rawValue),
             ])
         }
+        var tabsJSON: [String: JSONValue] = [
+            "hidden": .array(hidden.map { .string($0) }),
+            "order": .array(tabs.map { .string($0) }),
+            "selected": selected.map { .string($0) } ?? .null,
+        ]
+        if let sections = state.tabs.sections {
+            tabsJSON["sections"] = .array(sections.map { .object(["name": .string($0.name), "tabs": .array($0.tabs.map { .string($0) })]) })
+        }
+        if let searchTab = state.tabs.searchTab { tabsJSON["searchTab"] = .string(searchTab) }
+        if let presentation = state.tabs.presentation { tabsJSON["presentation"] = .string(presentation.rawValue) }
+        if state.tabs.customized { tabsJSON["customized"] = .bool(true) }
         let json: [String: JSONValue] = [
             "modals": .array(modals.map { .object(["modal": .string($0.modal), "style": .string($0.style.rawValue)]) }),
             "screen": .string(state.screen),
             "sizeClass": sizeClass.map { .string($0.rawValue) } ?? .null,
             "splits": .object(splitsJSON),
             "stacks": .object(state.stacks.mapValues { .array($0.map(routeJSON)) }),
-            "tabs": .object([
-                "hidden": .array(hidden.map { .string($0) }),
-                "order": .array(tabs.map { .string($0) }),
-                "selected": selected.map { .string($0) } ?? .null,
-            ]),
+            "tabs": .object(tabsJSON),
         ]
         return (state, json)
     }

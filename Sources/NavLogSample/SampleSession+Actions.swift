@@ -79,7 +79,11 @@ extension SampleSession {
             let choices = SplitVisibility.allCases.filter { $0 != current }
             emit(.splitVisibility(split: scene.splitID ?? "main", visibility: random.pick(choices)), gap: .think)
         case .layout:
-            emit(.layoutChange(sizeClass: scene.sizeClass == .compact ? .regular : .compact), gap: .think)
+            let sizeClass: SizeClass = scene.sizeClass == .compact ? .regular : .compact
+            // A sidebarAdaptable TabView: a tab bar when compact, the sidebar when regular.
+            let presentation: TabPresentation? = usesIOS18Tabs && scene.layout != .split
+                ? (sizeClass == .compact ? .tabBar : .sidebar) : nil
+            emit(.layoutChange(sizeClass: sizeClass, tabPresentation: presentation), gap: .think)
         case .deepLink:
             deepLink()
         case .background:
@@ -155,12 +159,12 @@ extension SampleSession {
         emit(.sceneOpen, scene: 1, gap: .think)
         secondSceneOpen = true
         active = 1
-        emit(.layoutChange(sizeClass: .regular), gap: .quick)
+        emit(.layoutChange(sizeClass: .regular, tabPresentation: usesIOS18Tabs ? .sidebar : nil), gap: .quick)
         switch layout {
         case .split:
             emit(.splitVisibility(split: "main", visibility: .all), gap: .quick)
         case .tabs, .tabsWithSplit:
-            emit(.tabsDefine(tabs: SampleCatalog.padTabs), gap: .quick)
+            emit(usesIOS18Tabs ? Self.padTabsWithSections : .tabsDefine(tabs: SampleCatalog.padTabs), gap: .quick)
             emit(.tabSelect(tab: "browse"), gap: .quick)
         }
     }

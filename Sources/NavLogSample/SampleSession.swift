@@ -33,6 +33,8 @@ public struct SampleSession: IteratorProtocol, Sequence {
     /// Steps that build the main scene right after `session.start`.
     enum SetupStep {
         case restore, layout(SizeClass), tabsDefine([String]), hide(String), select(String)
+        /// The tab model of iOS 18 and later (``SampleGenerator/Options/ios18Tabs``).
+        case layoutPresenting(SizeClass, TabPresentation), padTabsWithSections, customize([String], hidden: [String])
         case splitVisibility(SplitVisibility)
     }
 
@@ -161,6 +163,12 @@ public struct SampleSession: IteratorProtocol, Sequence {
                 setup.append(.select("home"))
             case .split:
                 setup = [.layout(.regular), .splitVisibility(random.percent(60) ? .all : .automatic)]
+            case .tabsWithSplit where options.ios18Tabs:
+                setup = [.layoutPresenting(.regular, .sidebar), .padTabsWithSections, .select(random.percent(50) ? "browse" : "home")]
+                if random.percent(60) {
+                    // The user moved Favorites up and hid Settings (a TabViewCustomization kept in @AppStorage).
+                    setup.append(.customize(["favorites", "home", "browse", "search", "settings"], hidden: ["settings"]))
+                }
             case .tabsWithSplit:
                 setup = [.layout(.regular), .tabsDefine(SampleCatalog.padTabs), .select(random.percent(50) ? "browse" : "home")]
             }
@@ -244,20 +252,31 @@ public struct SampleSession: IteratorProtocol, Sequence {
         case .hide(let tab): emit(.tabVisibility(tab: tab, hidden: true), gap: .quick)
         case .select(let tab): emit(.tabSelect(tab: tab), gap: .quick)
         case .splitVisibility(let v): emit(.splitVisibility(split: "main", visibility: v), gap: .quick)
+        case .layoutPresenting(let sizeClass, let presentation):
+            emit(.layoutChange(sizeClass: sizeClass, tabPresentation: presentation), gap: .quick)
+        case .padTabsWithSections: emit(Self.padTabsWithSections, gap: .quick)
+        case .customize(let order, let hidden): emit(.tabsCustomize(order: order, hidden: hidden), gap: .think)
         }
     }
+
+    /// The iPad's `tabs.define` with the tab model of iOS 18 and later.
+    static let padTabsWithSections = EventKind.tabsDefine(
+        tabs: SampleCatalog.padTabs, sections: SampleCatalog.padSections, searchTab: SampleCatalog.padSearchTab)
+
+    /// Whether this session uses the tab model of iOS 18 and later.
+    var usesIOS18Tabs: Bool { options.ios18Tabs && isPad && layout != .split }
 
     /// A plausible main scene from an earlier launch, for `state.restore`.
     mutating func restoredMainScene() -> SampleSceneModel {
         var m = SampleSceneModel(id: "main", field: scenes[0].field, layout: layout)
-        _ = m.apply(.layoutChange(sizeClass: isPad ? .regular : .compact))
+        _ = m.apply(.layoutChange(sizeClass: isPad ? .regular : .compact, tabPresentation: usesIOS18Tabs ? .sidebar : nil))
         let c = pickCategory()
         let r = pickRecipe(in: c)
         let category = SampleCatalog.categories[c].value
         let recipe = SampleCatalog.recipes[r].value
         if layout != .split {
             let tabs = layout == .tabs ? SampleCatalog.phoneTabs : SampleCatalog.padTabs
-            _ = m.apply(.tabsDefine(tabs: tabs))
+            _ = m.apply(usesIOS18Tabs ? Self.padTabsWithSections : .tabsDefine(tabs: tabs))
             let depth = random.int(in: 0...(intent == .look ? 1 : 3))
             let home = [category, recipe, SampleCatalog.steps[0]]
             _ = m.apply(.stackSet(stack: "home", path: Array(home.prefix(depth))))

@@ -9,7 +9,7 @@
 /// | `type` | the event kind |
 /// | `cause` | the causing seq, or empty |
 /// | `container` | the stack, tab, split or modal it names, or empty |
-/// | `value` | push: the screen name; set/select: the screen names joined by ` > `; tab.select: the tab; tabs.define: the tabs joined by `,`; pop: the count; modal.present: the style; split.visibility / layout.change / tab.visibility: the new value; mark: the label; url.open: the URL |
+/// | `value` | push: the screen name; set/select: the screen names joined by ` > `; tab.select: the tab; tabs.define: the tabs joined by `,`; tabs.customize: the order joined by `,`, then `; hidden ` and the hidden tabs joined by `,`; pop: the count; modal.present: the style; split.visibility / tab.visibility: the new value; layout.change: the size class, then `, ` and the tab presentation when given; mark: the label; url.open: the URL |
 /// | `screen` | the scene's new visible screen when the event changed it (a screen view), else empty |
 /// | `json` | the canonical NDJSON line |
 public enum EventCSVColumns {
@@ -45,13 +45,16 @@ public enum EventCSVColumns {
         case .stackPopToRoot(let stack): return (stack, "")
         case .stackSet(let stack, let path): return (stack, names(path))
         case .tabSelect(let tab): return (tab, tab)
-        case .tabsDefine(let tabs): return ("", tabs.joined(separator: ","))
+        case .tabsDefine(let tabs, _, _): return ("", tabs.joined(separator: ","))
+        case .tabsCustomize(let order, let hidden):
+            return ("", order.joined(separator: ",") + "; hidden " + hidden.joined(separator: ","))
         case .tabVisibility(let tab, let hidden): return (tab, hidden ? "hidden" : "shown")
         case .splitSelect(let split, let column, let selection): return (split ?? "main", column.rawValue + ": " + names(selection))
         case .splitVisibility(let split, let visibility): return (split, visibility.rawValue)
         case .modalPresent(let modal, let style): return (modal, (style ?? .sheet).rawValue)
         case .modalDismiss(let modal): return (modal ?? "", "")
-        case .layoutChange(let sizeClass): return ("", sizeClass.rawValue)
+        case .layoutChange(let sizeClass, let presentation):
+            return ("", sizeClass.rawValue + (presentation.map { ", " + $0.rawValue } ?? ""))
         case .mark(let label): return ("", label)
         case .urlOpen(let url): return ("", url)
         case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .stateRestore, .other: return ("", "")

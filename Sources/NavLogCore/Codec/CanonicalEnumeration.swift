@@ -24,3 +24,7 @@ extension ModalStyle: CanonicalEnumeration {
 extension SizeClass: CanonicalEnumeration {
     static let names = namesOfAllCases()
 }
+
+extension TabPresentation: CanonicalEnumeration {
+    static let names = namesOfAllCases()
+}

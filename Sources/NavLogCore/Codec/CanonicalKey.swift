@@ -2,9 +2,9 @@
 /// point) order. The canonical writer walks this list; the parser maps keys
 /// to it.
 enum CanonicalKey: Int, CaseIterable, Sendable {
-    case app, cause, column, count, device, hidden, label, meta, modal, path, scene,
-        selection, seq, session, sizeClass, split, stack, state, style, t, tab, tabs,
-        type, url, value, visibility
+    case app, cause, column, count, device, hidden, label, meta, modal, order, path, scene,
+        searchTab, sections, selection, seq, session, sizeClass, split, stack, state, style, t, tab,
+        tabPresentation, tabs, type, url, value, visibility
 
     var name: String {
         switch self {
@@ -17,8 +17,11 @@ enum CanonicalKey: Int, CaseIterable, Sendable {
         case .label: "label"
         case .meta: "meta"
         case .modal: "modal"
+        case .order: "order"
         case .path: "path"
         case .scene: "scene"
+        case .searchTab: "searchTab"
+        case .sections: "sections"
         case .selection: "selection"
         case .seq: "seq"
         case .session: "session"
@@ -29,6 +32,7 @@ enum CanonicalKey: Int, CaseIterable, Sendable {
         case .style: "style"
         case .t: "t"
         case .tab: "tab"
+        case .tabPresentation: "tabPresentation"
         case .tabs: "tabs"
         case .type: "type"
         case .url: "url"
@@ -49,8 +53,11 @@ enum CanonicalKey: Int, CaseIterable, Sendable {
         case .label: "\"label\":"
         case .meta: "\"meta\":"
         case .modal: "\"modal\":"
+        case .order: "\"order\":"
         case .path: "\"path\":"
         case .scene: "\"scene\":"
+        case .searchTab: "\"searchTab\":"
+        case .sections: "\"sections\":"
         case .selection: "\"selection\":"
         case .seq: "\"seq\":"
         case .session: "\"session\":"
@@ -61,6 +68,7 @@ enum CanonicalKey: Int, CaseIterable, Sendable {
         case .style: "\"style\":"
         case .t: "\"t\":"
         case .tab: "\"tab\":"
+        case .tabPresentation: "\"tabPresentation\":"
         case .tabs: "\"tabs\":"
         case .type: "\"type\":"
         case .url: "\"url\":"
@@ -93,17 +101,20 @@ extension CanonicalKey {
 
     private static let byName = ShortNames(allCases.map { ($0.name, $0) })
 
-    /// What the key's value is, in every kind that has it (the per-kind
-    /// table, ``KindSpec``, says which kinds have it).
+    /// What the key's value is, in the kinds that have it (the per-kind
+    /// table, ``KindSpec``, says which kinds have it). One key has another
+    /// type in one kind: `hidden` is `tabs.customize`'s strings, which its
+    /// row says (``FieldSpec/valueType``).
     var valueType: FieldValueType {
         switch self {
-        case .label, .modal, .scene, .session, .split, .stack, .tab, .type, .url: .text
-        case .column, .sizeClass, .style, .visibility: .enumeration
+        case .label, .modal, .scene, .searchTab, .session, .split, .stack, .tab, .type, .url: .text
+        case .column, .sizeClass, .style, .tabPresentation, .visibility: .enumeration
         case .cause: .integer
         case .count, .seq: .positiveInteger
         case .hidden: .bool
         case .app, .device, .meta: .object
-        case .tabs: .strings
+        case .order, .tabs: .strings
+        case .sections: .sections
         case .value: .route
         case .path, .selection: .routes
         case .state: .restoredState
@@ -134,6 +145,8 @@ enum FieldValueType: Sendable {
     case object
     /// An array of strings.
     case strings
+    /// `tabs.define`'s `sections`: an array of `{"name": string, "tabs": [string]}`.
+    case sections
     /// A route value, and an array of them.
     case route, routes
     /// A scene state (`state.restore`'s `state`).

@@ -2,7 +2,8 @@
 /// before the colon) by comparing two machine words, without scanning it.
 ///
 /// Canonical lines spell every key this way, so the line parser tries this
-/// first; whatever it does not recognise (unknown keys, escapes, spaces) goes
+/// first; whatever it does not recognise (unknown keys, escapes, spaces, a
+/// key over 14 bytes) goes
 /// through the general scanner, which gives the same result more slowly.
 ///
 /// Its tables never change after they are built, so one matcher
@@ -39,7 +40,10 @@ final class CanonicalKeyMatcher: @unchecked Sendable {
     }
 
     init() {
-        let all = CanonicalKey.allCases.map { key -> (Int, Pattern) in
+        // A key whose name, quote and colon take more than two words
+        // (`tabPresentation`) is left to the general scanner: it names it
+        // the same, and such a key is rare.
+        let all = CanonicalKey.allCases.filter { $0.name.utf8.count <= 14 }.map { key -> (Int, Pattern) in
             let bytes = Array(key.name.utf8) + [UInt8(ascii: "\""), UInt8(ascii: ":")]
             precondition(bytes.count <= 16)
             func word(_ range: Range<Int>) -> (UInt64, UInt64) {

@@ -16,9 +16,10 @@ import Musl
 /// route values as `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}` (with
 /// a leading `"data":…` written canonically, if any), and a
 /// `meta` object of little depth exactly as the writer writes it. Every
-/// event kind is covered but `tabs.define`, `state.restore` and
-/// `session.start` with `app` or `device` (a summary covers those two
-/// but `state.restore`, which is never canonical); route `data` deeper than a few
+/// event kind is covered but `tabs.define`, `tabs.customize`, `state.restore`,
+/// `session.start` with `app` or `device` and `layout.change` with
+/// `tabPresentation` (a summary covers `tabs.define` without `sections` and
+/// `session.start`); route `data` deeper than a few
 /// levels or not written canonically, fields a kind does not define, and
 /// anything else outside that layout are left to the general parser (``parse(_:storage:)`` returns `nil`), as is every
 /// line the general parser would refuse. So a line it reads is one the
@@ -293,7 +294,7 @@ struct CanonicalLineParser {
         case .split_visibility: kind = .splitVisibility(split: string(s.name!), visibility: s.visibility!)
         case .layout_change: kind = .layoutChange(sizeClass: s.sizeClass!)
         case .other: kind = .other(type: String(decoding: UnsafeRawBufferPointer(rebasing: b[s.name!]), as: UTF8.self))
-        case .tabs_define, .state_restore: preconditionFailure("no event is built here of this kind")
+        case .tabs_define, .tabs_customize, .state_restore: preconditionFailure("no event is built here of this kind")
         }
         // Short ids come from the name cache (interleaved sessions miss the
         // parser's one-entry memory of the last session).

@@ -9,7 +9,9 @@ import Musl
 /// The canonical line of a common event, written in one pass through a
 /// pointer into scratch space and appended to ``CanonicalWriter/bytes`` once.
 ///
-/// "Common" is every kind but `session.start` and `state.restore`, with no
+/// "Common" is every kind but `session.start`, `state.restore` and
+/// `tabs.customize` (and `tabs.define` with `sections` or `searchTab`,
+/// `layout.change` with `tabPresentation`), with no
 /// route value holding `data`, no `meta` and no extra fields: nearly every
 /// event of a real session. Anything else takes the general
 /// path, which gives the same bytes (a test compares the two on every kind).
@@ -53,7 +55,7 @@ extension CanonicalWriter {
              .mark(let stack), .modalPresent(let stack, _), .modalDismiss(let stack?), .urlOpen(let stack),
              .splitVisibility(let stack, _), .other(let stack):
             stringBytes += stack.utf8.count
-        case .modalDismiss(nil), .layoutChange, .sessionEnd, .sceneOpen, .sceneClose:
+        case .modalDismiss(nil), .layoutChange(_, nil), .sessionEnd, .sceneOpen, .sceneClose:
             break
         case .stackSet(let stack, let path):
             guard let bytes = Self.plainRouteBytes(path) else { return nil }
@@ -61,9 +63,11 @@ extension CanonicalWriter {
         case .splitSelect(let split, _, let selection):
             guard let bytes = Self.plainRouteBytes(selection) else { return nil }
             stringBytes += (split?.utf8.count ?? 0) + bytes
-        case .tabsDefine(let tabs):
+        case .tabsDefine(let tabs, nil, nil):
             stringBytes += tabs.reduce(tabs.count * 3) { $0 + $1.utf8.count }
-        case .sessionStart, .stateRestore:
+        case .sessionStart, .stateRestore, .tabsDefine, .tabsCustomize, .layoutChange:
+            // (`tabs.define` with sections or a search tab, `layout.change`
+            // with a tab presentation: the general writer.)
             return nil
         }
         let bound = 256 + 6 * stringBytes
@@ -216,7 +220,7 @@ struct RawLine {
         field(#""session":"#, &self)
         string(e.session)
         switch e.kind {
-        case .layoutChange(let sizeClass): key(#""sizeClass":"#); string(sizeClass.rawValue)
+        case .layoutChange(let sizeClass, _): key(#""sizeClass":"#); string(sizeClass.rawValue)
         case .splitVisibility(let split, _), .splitSelect(let split?, _, _): key(#""split":"#); string(split)
         case .stackPush(let stack, _), .stackPop(let stack, _), .stackPopToRoot(let stack), .stackSet(let stack, _):
             key(#""stack":"#); string(stack)
@@ -229,7 +233,7 @@ struct RawLine {
         byte(UInt8(ascii: "\""))
         switch e.kind {
         case .tabSelect(let tab), .tabVisibility(let tab, _): key(#""tab":"#); string(tab)
-        case .tabsDefine(let tabs):
+        case .tabsDefine(let tabs, _, _):
             key(#""tabs":["#)
             for (i, tab) in tabs.enumerated() {
                 if i > 0 { byte(UInt8(ascii: ",")) }

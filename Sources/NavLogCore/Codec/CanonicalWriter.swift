@@ -227,6 +227,20 @@ public struct CanonicalWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// Writes `tabs.define`'s sections: `[{"name":"…","tabs":[…]},…]`.
+    mutating func write(_ sections: [TabSection]) {
+        bytes.append(UInt8(ascii: "["))
+        for (i, section) in sections.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendASCII("{\"name\":")
+            writeString(section.name)
+            appendASCII(",\"tabs\":")
+            writeStrings(section.tabs)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     private mutating func writeStrings(_ items: [String]) {
         bytes.append(UInt8(ascii: "["))
         for (i, s) in items.enumerated() {
@@ -268,6 +282,10 @@ public struct CanonicalWriter: Sendable {
             beginField(key); writeString(e.kind.typeName)
         case .state:
             if let restored = f.restored { beginField(key); write(object: restored.json) }
+        case .hidden:
+            // `tab.visibility`'s boolean, or `tabs.customize`'s strings.
+            if let flag = f.flag { beginField(key); appendASCII(flag ? "true" : "false") }
+            if let hidden = f.hiddenTabs { beginField(key); writeStrings(hidden) }
         default:
             switch key.valueType {
             case .text:
@@ -280,6 +298,8 @@ public struct CanonicalWriter: Sendable {
                 if let flag = f.flag { beginField(key); appendASCII(flag ? "true" : "false") }
             case .strings:
                 if let strings = f.strings { beginField(key); writeStrings(strings) }
+            case .sections:
+                if let sections = f.sections { beginField(key); write(sections) }
             case .route:
                 if let route = f.route { beginField(key); write(route) }
             case .routes:

@@ -7,7 +7,9 @@
 /// `type` name and its kind-specific fields: which ``CanonicalKey``s, in the
 /// order they are checked (the first missing or wrong field is the one a
 /// rejection names), and which are required. Each field's value type is the
-/// key's (``CanonicalKey/valueType``), the same in every kind. Both parsers
+/// key's (``CanonicalKey/valueType``), the same in every kind but one
+/// (`hidden`: a boolean in `tab.visibility`, strings in `tabs.customize`;
+/// the row says so, ``FieldSpec/valueType``). Both parsers
 /// (``GeneralLineParser``, ``CanonicalLineParser``), the line summary and
 /// the ``CanonicalWriter`` read it: the fields a kind may have, the ones it
 /// needs, what counts as an extra field.
@@ -44,7 +46,7 @@
 /// writes keys in a fixed order by hand: a kind it takes with a new key
 /// adds the key there.
 enum KindTag: Int, CaseIterable, Sendable {
-    case session_start, session_end, scene_open, scene_close, tabs_define, tab_select, tab_visibility
+    case session_start, session_end, scene_open, scene_close, tabs_define, tabs_customize, tab_select, tab_visibility
     case stack_push, stack_pop, stack_popToRoot, stack_set, split_select, split_visibility
     case modal_present, modal_dismiss, url_open, state_restore, layout_change, mark, other
 
@@ -88,9 +90,16 @@ struct FieldSpec: Sendable {
     let key: CanonicalKey
     /// Whether an event of the kind must have it (non-null).
     let required: Bool
+    /// Its value type in this kind: the key's, but for `tabs.customize`'s
+    /// `hidden`, which is strings where `tab.visibility`'s is a boolean.
+    let valueType: FieldValueType
 
-    static func required(_ key: CanonicalKey) -> FieldSpec { FieldSpec(key: key, required: true) }
-    static func optional(_ key: CanonicalKey) -> FieldSpec { FieldSpec(key: key, required: false) }
+    static func required(_ key: CanonicalKey, as type: FieldValueType? = nil) -> FieldSpec {
+        FieldSpec(key: key, required: true, valueType: type ?? key.valueType)
+    }
+    static func optional(_ key: CanonicalKey, as type: FieldValueType? = nil) -> FieldSpec {
+        FieldSpec(key: key, required: false, valueType: type ?? key.valueType)
+    }
 }
 
 /// One row of the per-kind field table: a kind's name and its fields.
@@ -112,7 +121,7 @@ struct KindSpec: Sendable {
         self.fields = fields
         mask = fields.reduce(0) { $0 | $1.key.bit }
         requiredMask = fields.filter(\.required).reduce(0) { $0 | $1.key.bit }
-        let texts = fields.filter { $0.key.valueType == .text }
+        let texts = fields.filter { $0.valueType == .text }
         precondition(texts.count <= 1, "a kind has at most one text field")
         textKey = texts.first?.key
     }
@@ -124,7 +133,8 @@ struct KindSpec: Sendable {
             KindSpec(.session_end, "session.end"),
             KindSpec(.scene_open, "scene.open"),
             KindSpec(.scene_close, "scene.close"),
-            KindSpec(.tabs_define, "tabs.define", .required(.tabs)),
+            KindSpec(.tabs_define, "tabs.define", .required(.tabs), .optional(.sections), .optional(.searchTab)),
+            KindSpec(.tabs_customize, "tabs.customize", .required(.order), .required(.hidden, as: .strings)),
             KindSpec(.tab_select, "tab.select", .required(.tab)),
             KindSpec(.tab_visibility, "tab.visibility", .required(.tab), .required(.hidden)),
             KindSpec(.stack_push, "stack.push", .required(.stack), .required(.value)),
@@ -137,7 +147,7 @@ struct KindSpec: Sendable {
             KindSpec(.modal_dismiss, "modal.dismiss", .optional(.modal)),
             KindSpec(.url_open, "url.open", .required(.url)),
             KindSpec(.state_restore, "state.restore", .required(.state)),
-            KindSpec(.layout_change, "layout.change", .required(.sizeClass)),
+            KindSpec(.layout_change, "layout.change", .required(.sizeClass), .optional(.tabPresentation)),
             KindSpec(.mark, "mark", .required(.label)),
             KindSpec(.other, ""),
         ]

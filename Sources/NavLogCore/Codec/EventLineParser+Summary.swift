@@ -78,11 +78,17 @@ extension EventLineParser {
         case .modal_dismiss:
             _ = projector.changeScene(scene) { scene, _ in scene.dismiss(summary.name.map(string)) }
         case .layout_change:
+            // A line with `tabPresentation` has no summary.
             _ = projector.changeScene(scene) { scene, _ in scene.sizeClass = summary.sizeClass!; return nil }
         case .tabs_define:
+            // Its text field is `searchTab` (a line with `sections` has no summary).
             let order = tabNames(summary.tabs!, in: line)
-            _ = projector.changeScene(scene) { scene, _ in scene.tabs.define(order); return nil }
-        case .state_restore:
+            let searchTab = summary.name.map(string)
+            _ = projector.changeScene(scene) { scene, _ in
+                scene.tabs.define(order, sections: nil, searchTab: searchTab)
+                return nil
+            }
+        case .tabs_customize, .state_restore:
             preconditionFailure("no summary is made of this kind")
         }
         _ = projector.finish(nil, wasEnded: wasEnded)

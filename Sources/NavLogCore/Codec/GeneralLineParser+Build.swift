@@ -57,11 +57,15 @@ extension GeneralLineParser {
             case .visibility: f.visibility = try enumeration(key)
             case .style: f.style = try enumeration(key)
             case .sizeClass: f.sizeClass = try enumeration(key)
+            case .tabPresentation: f.tabPresentation = try enumeration(key)
+            case .sections:
+                var sub = reader(at: key)
+                f.sections = try StateDecoding.sections(try sub.parseValue()) { key.name }
             case .value:
                 // Usually decoded during the scan already.
                 if let route = early.route { f.route = route } else { f.route = try requiredRoute(key) }
             default:
-                switch key.valueType {
+                switch field.valueType {
                 case .text: f.text = try string(key)
                 case .integer: f.integer = try integer(key)
                 case .positiveInteger:
@@ -69,9 +73,9 @@ extension GeneralLineParser {
                     guard value >= 1 else { throw .invalidValue(field: key.name, reason: "must be ≥ 1, found \(value)") }
                     f.integer = value
                 case .bool: f.flag = try bool(key)
-                case .strings: f.strings = try strings(key)
+                case .strings: f.setStrings(key, try strings(key))
                 case .routes: f.routes = try routes(key)
-                case .route, .enumeration, .object, .restoredState, .timestamp:
+                case .route, .enumeration, .object, .sections, .restoredState, .timestamp:
                     preconditionFailure("\(key.name) is decoded above or is common")
                 }
             }

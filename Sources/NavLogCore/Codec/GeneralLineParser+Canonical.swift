@@ -19,12 +19,13 @@ extension GeneralLineParser {
         if let meta, !writesBack(.meta, { $0.write(object: meta) }) { return false }
         for field in spec.fields where has(field.key) {
             let key = field.key
-            switch key.valueType {
+            switch field.valueType {
             case .text, .enumeration, .bool, .timestamp: continue  // strings: no escapes (above)
             case .integer, .positiveInteger: if !plainInteger(key) { return false }
             case .route: if !early.routeIsCanonical { return false }
             case .routes: if !writesBack(key, { $0.write(f.routes!) }) { return false }
-            case .strings: if !writesBack(key, { $0.write(.array(f.strings!.map { .string($0) })) }) { return false }
+            case .strings: if !writesBack(key, { $0.write(.array(f.strings(key)!.map { .string($0) })) }) { return false }
+            case .sections: if !writesBack(key, { $0.write(f.sections!) }) { return false }
             case .object: if !writesBack(key, { $0.write(object: f.object(key)!) }) { return false }
             case .restoredState: return false
             }

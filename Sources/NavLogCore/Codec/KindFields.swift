@@ -5,7 +5,7 @@
 /// and what the writer writes. ``EventKind/init(_:_:)`` and
 /// ``EventKind/parts`` are the one mapping between them and the kinds.
 struct KindFields {
-    /// The kind's one text field (`stack`, `tab`, `modal`, `split`, `url`, `label`).
+    /// The kind's one text field (`stack`, `tab`, `modal`, `split`, `url`, `label`, `searchTab`).
     var text: String?
     /// The kind's positive integer (`stack.pop`'s `count`).
     var integer: Int?
@@ -15,8 +15,12 @@ struct KindFields {
     var route: RouteValue?
     /// The kind's route values (`stack.set`'s `path`, `split.select`'s `selection`).
     var routes: [RouteValue]?
-    /// The kind's strings (`tabs.define`'s `tabs`).
+    /// The kind's strings (`tabs.define`'s `tabs`, `tabs.customize`'s `order`).
     var strings: [String]?
+    /// `tabs.customize`'s `hidden` (strings, where `tab.visibility`'s is ``flag``).
+    var hiddenTabs: [String]?
+    /// `tabs.define`'s `sections`.
+    var sections: [TabSection]?
     /// `session.start`'s objects.
     var app: [String: JSONValue]?
     var device: [String: JSONValue]?
@@ -26,6 +30,7 @@ struct KindFields {
     var visibility: SplitVisibility?
     var style: ModalStyle?
     var sizeClass: SizeClass?
+    var tabPresentation: TabPresentation?
 
     /// The value of object field `key`, when it is set.
     func object(_ key: CanonicalKey) -> [String: JSONValue]? {
@@ -43,8 +48,20 @@ struct KindFields {
         case .visibility: visibility?.rawValue
         case .style: style?.rawValue
         case .sizeClass: sizeClass?.rawValue
+        case .tabPresentation: tabPresentation?.rawValue
         default: nil
         }
+    }
+
+    /// The strings of strings field `key`, when set (`hidden` is
+    /// `tabs.customize`'s, ``hiddenTabs``).
+    func strings(_ key: CanonicalKey) -> [String]? {
+        key == .hidden ? hiddenTabs : strings
+    }
+
+    /// Sets strings field `key` (see ``strings(_:)``).
+    mutating func setStrings(_ key: CanonicalKey, _ value: [String]) {
+        if key == .hidden { hiddenTabs = value } else { strings = value }
     }
 }
 
@@ -58,7 +75,8 @@ extension EventKind {
         case .session_end: self = .sessionEnd
         case .scene_open: self = .sceneOpen
         case .scene_close: self = .sceneClose
-        case .tabs_define: self = .tabsDefine(tabs: f.strings!)
+        case .tabs_define: self = .tabsDefine(tabs: f.strings!, sections: f.sections, searchTab: f.text)
+        case .tabs_customize: self = .tabsCustomize(order: f.strings!, hidden: f.hiddenTabs!)
         case .tab_select: self = .tabSelect(tab: f.text!)
         case .tab_visibility: self = .tabVisibility(tab: f.text!, hidden: f.flag!)
         case .stack_push: self = .stackPush(stack: f.text!, value: f.route!)
@@ -71,7 +89,7 @@ extension EventKind {
         case .modal_dismiss: self = .modalDismiss(modal: f.text)
         case .url_open: self = .urlOpen(url: f.text!)
         case .state_restore: self = .stateRestore(state: f.restored!.state, json: f.restored!.json)
-        case .layout_change: self = .layoutChange(sizeClass: f.sizeClass!)
+        case .layout_change: self = .layoutChange(sizeClass: f.sizeClass!, tabPresentation: f.tabPresentation)
         case .mark: self = .mark(label: f.text!)
         case .other: self = .other(type: f.text!)
         }
@@ -85,6 +103,7 @@ extension EventKind {
         case .sceneOpen: .scene_open
         case .sceneClose: .scene_close
         case .tabsDefine: .tabs_define
+        case .tabsCustomize: .tabs_customize
         case .tabSelect: .tab_select
         case .tabVisibility: .tab_visibility
         case .stackPush: .stack_push
@@ -112,7 +131,9 @@ extension EventKind {
         case .sessionEnd: tag = .session_end
         case .sceneOpen: tag = .scene_open
         case .sceneClose: tag = .scene_close
-        case .tabsDefine(let tabs): tag = .tabs_define; f.strings = tabs
+        case .tabsDefine(let tabs, let sections, let searchTab):
+            tag = .tabs_define; f.strings = tabs; f.sections = sections; f.text = searchTab
+        case .tabsCustomize(let order, let hidden): tag = .tabs_customize; f.strings = order; f.hiddenTabs = hidden
         case .tabSelect(let tab): tag = .tab_select; f.text = tab
         case .tabVisibility(let tab, let hidden): tag = .tab_visibility; f.text = tab; f.flag = hidden
         case .stackPush(let stack, let value): tag = .stack_push; f.text = stack; f.route = value
@@ -126,7 +147,8 @@ extension EventKind {
         case .modalDismiss(let modal): tag = .modal_dismiss; f.text = modal
         case .urlOpen(let url): tag = .url_open; f.text = url
         case .stateRestore(let state, let json): tag = .state_restore; f.restored = (state, json)
-        case .layoutChange(let sizeClass): tag = .layout_change; f.sizeClass = sizeClass
+        case .layoutChange(let sizeClass, let presentation):
+            tag = .layout_change; f.sizeClass = sizeClass; f.tabPresentation = presentation
         case .mark(let label): tag = .mark; f.text = label
         case .other(let type): tag = .other; f.text = type
         }

@@ -7,7 +7,10 @@ public enum EventKind: Hashable, Sendable {
     case sessionEnd
     case sceneOpen
     case sceneClose
-    case tabsDefine(tabs: [String])
+    /// `sections` and `searchTab` are `nil` when the input left them out.
+    case tabsDefine(tabs: [String], sections: [TabSection]? = nil, searchTab: String? = nil)
+    /// The user's own customization (TabViewCustomization): order and hidden tabs.
+    case tabsCustomize(order: [String], hidden: [String])
     case tabSelect(tab: String)
     case tabVisibility(tab: String, hidden: Bool)
     case stackPush(stack: String, value: RouteValue)
@@ -22,7 +25,8 @@ public enum EventKind: Hashable, Sendable {
     /// `state` is the restored scene; `json` is the object as given
     /// (route values reduced), which is what the canonical form writes back.
     indirect case stateRestore(state: SceneState, json: [String: JSONValue])
-    case layoutChange(sizeClass: SizeClass)
+    /// `tabPresentation` is `nil` when the input left it out.
+    case layoutChange(sizeClass: SizeClass, tabPresentation: TabPresentation? = nil)
     case mark(label: String)
     /// A kind navlog does not know: kept and shown, no effect on state.
     case other(type: String)
@@ -52,4 +56,21 @@ public enum ModalStyle: String, Hashable, Sendable, CaseIterable {
 /// The horizontal size class of a scene.
 public enum SizeClass: String, Hashable, Sendable, CaseIterable {
     case compact, regular
+}
+
+/// How a `sidebarAdaptable` TabView shows its tabs.
+public enum TabPresentation: String, Hashable, Sendable, CaseIterable {
+    case tabBar, sidebar
+}
+
+/// A group of tabs in the sidebar (`TabSection("Collections") { … }`).
+public struct TabSection: Hashable, Sendable {
+    /// The section's title.
+    public var name: String
+    /// Its tabs, in order.
+    public var tabs: [String]
+    public init(name: String, tabs: [String]) {
+        self.name = name
+        self.tabs = tabs
+    }
 }

@@ -78,12 +78,16 @@ extension EventEffect {
         if old.splits != new.splits { splitChanges(from: old.splits, to: new.splits, into: &out) }
         if old.modals != new.modals { modalChanges(from: old.modals, to: new.modals, into: &out) }
         if old.sizeClass != new.sizeClass { out.append(.sizeClass(new.sizeClass)) }
+        if old.tabs.presentation != new.tabs.presentation { out.append(.tabPresentation(new.tabs.presentation)) }
     }
 
-    /// Order, visibility and selection. `tabs.define` lists the new order;
-    /// tabs appended to it otherwise are listed unless the selection or a
-    /// visibility change already names them.
+    /// Order, sections, search tab, visibility and selection (the
+    /// presentation comes with the size class). `tabs.define` and
+    /// `tabs.customize` list the new order, the latter after `user
+    /// customization`; tabs appended to it otherwise are listed unless the
+    /// selection or a visibility change already names them.
     private static func tabChanges(from old: TabState, to new: TabState, kind: EventKind, into out: inout [EventEffect]) {
+        if case .tabsCustomize = kind { out.append(.tabsCustomized) }
         let selected = old.selected != new.selected ? new.selected : nil
         var visibility: [EventEffect] = []
         var named: Set<String> = selected.map { [$0] } ?? []
@@ -96,7 +100,7 @@ extension EventEffect {
             }
         }
         if old.order != new.order {
-            if case .tabsDefine = kind {
+            if kind.definesTabOrder {
                 out.append(.tabsDefined(new.order))
             } else if new.order.count > old.order.count, new.order.starts(with: old.order) {
                 let added = new.order[old.order.count...].filter { !named.contains($0) }
@@ -105,6 +109,8 @@ extension EventEffect {
                 out.append(.tabsDefined(new.order))
             }
         }
+        if old.sections != new.sections { out.append(.tabSections(new.sections ?? [])) }
+        if old.searchTab != new.searchTab { out.append(.searchTab(new.searchTab)) }
         out.append(contentsOf: visibility)
         if let selected { out.append(.tabSelected(selected)) }
     }
@@ -179,5 +185,15 @@ extension NavigationState {
         let before = self
         let anomalies = apply(event)
         return EventEffect.effects(of: event, before: before, after: self, anomalies: anomalies)
+    }
+}
+
+extension EventKind {
+    /// Whether the kind sets the whole tab order (`tabs.define`, `tabs.customize`).
+    var definesTabOrder: Bool {
+        switch self {
+        case .tabsDefine, .tabsCustomize: true
+        default: false
+        }
     }
 }

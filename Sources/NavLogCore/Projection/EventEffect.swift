@@ -28,6 +28,14 @@ public enum EventEffect: Hashable, Sendable {
     case sceneRestored(String)
     /// The tab order is now this (`tabs.define`).
     case tabsDefined([String])
+    /// `tabs.customize`: what follows is the user's own customization.
+    case tabsCustomized
+    /// The sidebar's sections are now these.
+    case tabSections([TabSection])
+    /// The search tab is now this (`nil`: none, `tabs.define` dropped it).
+    case searchTab(String?)
+    /// A `sidebarAdaptable` TabView now shows its tabs this way.
+    case tabPresentation(TabPresentation?)
     /// Tabs appended to the order by a `tab.select` or `tab.visibility` of a
     /// tab it did not hold (shown only when the event's own change does not
     /// name them already).
@@ -87,6 +95,17 @@ extension EventEffect: CustomStringConvertible {
             return "restored scene \(Self.name(id))"
         case .tabsDefined(let tabs):
             return tabs.isEmpty ? "tabs (none)" : "tabs " + tabs.map(Self.name).joined(separator: ", ")
+        case .tabsCustomized:
+            return "user customization"
+        case .tabSections(let sections):
+            if sections.isEmpty { return "sections (none)" }
+            return "sections " + sections.map { section in
+                Self.name(section.name) + " (" + (section.tabs.isEmpty ? "none" : section.tabs.map(Self.name).joined(separator: ", ")) + ")"
+            }.joined(separator: ", ")
+        case .searchTab(let tab):
+            return "search tab " + (tab.map(Self.name) ?? "unset")
+        case .tabPresentation(let presentation):
+            return "tabs as " + (presentation?.rawValue ?? "unset")
         case .tabsAdded(let tabs):
             return (tabs.count == 1 ? "added tab " : "added tabs ") + tabs.map(Self.name).joined(separator: ", ")
         case .tabSelected(let tab):

@@ -113,17 +113,41 @@ public struct SplitState: Hashable, Sendable {
 }
 
 /// The state of a scene's TabView.
+///
+/// ``sections``, ``searchTab``, ``presentation`` and ``customized`` are
+/// the tab model of iOS 18 and later; they are unset (`nil`, `false`) until
+/// an event sets them, and are then printed (docs/tabs.md). None of them
+/// changes the visible screen.
 public struct TabState: Hashable, Sendable {
     /// Tab order.
     public var order: [String]
-    /// Hidden tabs (listed in tab order when printed).
+    /// Hidden tabs, whoever hid them (the app or the user's customization;
+    /// listed in tab order when printed).
     public var hidden: Set<String>
     /// The selected tab; `nil` until one is selected.
     public var selected: String?
-    public init(order: [String] = [], hidden: Set<String> = [], selected: String? = nil) {
+    /// The sidebar's groups (`TabSection`); `nil` until `tabs.define` gives them.
+    public var sections: [TabSection]?
+    /// The tab with role `.search`; `nil` until `tabs.define` names one.
+    public var searchTab: String?
+    /// How a `sidebarAdaptable` TabView shows the tabs; `nil` until a
+    /// `layout.change` says.
+    public var presentation: TabPresentation?
+    /// Whether a `tabs.customize` (the user's own customization) applied.
+    public var customized: Bool
+
+    public init(
+        order: [String] = [], hidden: Set<String> = [], selected: String? = nil,
+        sections: [TabSection]? = nil, searchTab: String? = nil, presentation: TabPresentation? = nil,
+        customized: Bool = false
+    ) {
         self.order = order
         self.hidden = hidden
         self.selected = selected
+        self.sections = sections
+        self.searchTab = searchTab
+        self.presentation = presentation
+        self.customized = customized
     }
 }
 

@@ -25,8 +25,10 @@ extension SceneState {
             setPath(path, of: stack, cache: &cache)
         case .tabSelect(let tab):
             return tabs.select(tab)
-        case .tabsDefine(let order):
-            tabs.define(order)
+        case .tabsDefine(let order, let sections, let searchTab):
+            tabs.define(order, sections: sections, searchTab: searchTab)
+        case .tabsCustomize(let order, let hidden):
+            tabs.customize(order: order, hidden: hidden)
         case .tabVisibility(let tab, let hidden):
             tabs.setHidden(tab, hidden)
         case .splitSelect(let split, let column, let selection):
@@ -37,8 +39,9 @@ extension SceneState {
             return present(modal, style: style ?? .sheet)
         case .modalDismiss(let modal):
             return dismiss(modal)
-        case .layoutChange(let sizeClass):
+        case .layoutChange(let sizeClass, let presentation):
             self.sizeClass = sizeClass
+            if let presentation { tabs.presentation = presentation }
         case .stateRestore(let restored, _):
             self = restored
             cache = SceneCache()
@@ -151,43 +154,5 @@ extension SceneState {
         }
         if count > 0 { stack.removeLast(count) }
         return nil
-    }
-}
-
-extension TabState {
-    /// `tab.select`: appends a new tab to the order; selecting a hidden tab
-    /// keeps it hidden and is a `select-hidden` anomaly.
-    mutating func select(_ tab: String) -> AnomalyKind? {
-        if !order.contains(tab) { order.append(tab) }
-        selected = tab
-        return hidden.contains(tab) ? .selectHidden : nil
-    }
-
-    /// `tabs.define`: the order exactly (later duplicates dropped); hidden
-    /// tabs not in it are forgotten; the selection is kept.
-    mutating func define(_ tabs: [String]) {
-        order = Self.uniqued(tabs)
-        if !hidden.isEmpty {
-            hidden = hidden.filter { order.contains($0) }
-        }
-    }
-
-    /// `tab.visibility`: a tab not in the order is appended to it, so every
-    /// hidden tab is in the order.
-    mutating func setHidden(_ tab: String, _ isHidden: Bool) {
-        if !order.contains(tab) { order.append(tab) }
-        if isHidden { hidden.insert(tab) } else { hidden.remove(tab) }
-    }
-
-    /// The strings in order, each kept at its first occurrence.
-    static func uniqued(_ items: [String]) -> [String] {
-        if items.count <= 16 {
-            var out: [String] = []
-            out.reserveCapacity(items.count)
-            for item in items where !out.contains(item) { out.append(item) }
-            return out
-        }
-        var seen = Set<String>(minimumCapacity: items.count)
-        return items.filter { seen.insert($0).inserted }
     }
 }

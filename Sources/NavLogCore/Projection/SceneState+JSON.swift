@@ -48,17 +48,25 @@ extension SplitState {
 }
 
 extension TabState {
-    /// `{"hidden":[…],"order":[…],"selected":"home"}`, `selected` `null` until set.
+    /// `{"hidden":[…],"order":[…],"selected":"home"}`, `selected` `null` until set;
+    /// `sections` (`[{"name":…,"tabs":[…]}]`), `searchTab`, `presentation`
+    /// and `customized` (`true`) only once set, so that a scene that never
+    /// had them prints as it always did.
     ///
     /// `hidden` is listed in tab order. The projection keeps every hidden tab
     /// in the order; should a hand-built state hide a tab that is not, it is
     /// listed after the others, in code point order.
     public var jsonValue: JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "hidden": .array(hiddenInOrder.map { .string($0) }),
             "order": .array(order.map { .string($0) }),
             "selected": selected.map { .string($0) } ?? .null,
-        ])
+        ]
+        if let sections { object["sections"] = .array(sections.map(\.jsonValue)) }
+        if let searchTab { object["searchTab"] = .string(searchTab) }
+        if let presentation { object["presentation"] = .string(presentation.rawValue) }
+        if customized { object["customized"] = .bool(true) }
+        return .object(object)
     }
 
     /// The hidden tabs in tab order (then any not in the order, sorted).
@@ -69,5 +77,12 @@ extension TabState {
             listed += hidden.filter { !order.contains($0) }.sorted(by: utf8Less)
         }
         return listed
+    }
+}
+
+extension TabSection {
+    /// `{"name":"Collections","tabs":["favorites","recent"]}`.
+    public var jsonValue: JSONValue {
+        .object(["name": .string(name), "tabs": .array(tabs.map { .string($0) })])
     }
 }

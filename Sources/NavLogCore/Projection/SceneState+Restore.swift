@@ -20,7 +20,9 @@ extension SceneState {
     ///
     /// Tabs are normalised the way the events would leave them: `order` keeps
     /// each tab's first occurrence; a hidden tab not in `order` is appended
-    /// to it (as `tab.visibility` would); `selected` is kept as given.
+    /// to it (as `tab.visibility` would), then a tab of `sections` or the
+    /// `searchTab` that it leaves out (as `tabs.define` would); `selected`
+    /// is kept as given; `customized` `false` is the same as absent.
     ///
     /// `canonical` is `object` as given, except that route values are reduced
     /// to `type`/`id`/`data` (integer ids as strings, `null` members dropped).
@@ -122,6 +124,29 @@ extension SceneState {
             }
             if let selectedValue = StateDecoding.present(members["selected"]) {
                 scene.tabs.selected = try StateDecoding.string(selectedValue) { "\(path()).tabs.selected" }
+            }
+            if let sectionsValue = StateDecoding.present(members["sections"]) {
+                let sections = try StateDecoding.sections(sectionsValue) { "\(path()).tabs.sections" }
+                for section in sections {
+                    for tab in section.tabs where !scene.tabs.order.contains(tab) { scene.tabs.order.append(tab) }
+                }
+                scene.tabs.sections = sections
+            }
+            if let searchValue = StateDecoding.present(members["searchTab"]) {
+                let tab = try StateDecoding.string(searchValue) { "\(path()).tabs.searchTab" }
+                if !scene.tabs.order.contains(tab) { scene.tabs.order.append(tab) }
+                scene.tabs.searchTab = tab
+            }
+            if let presentationValue = StateDecoding.present(members["presentation"]) {
+                scene.tabs.presentation = try StateDecoding.enumeration(presentationValue) {
+                    "\(path()).tabs.presentation"
+                } as TabPresentation
+            }
+            if let customizedValue = StateDecoding.present(members["customized"]) {
+                guard case .bool(let customized) = customizedValue else {
+                    throw .wrongType(field: "\(path()).tabs.customized", expected: "a boolean", found: customizedValue.typeName)
+                }
+                scene.tabs.customized = customized
             }
         }
 

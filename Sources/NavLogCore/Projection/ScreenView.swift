@@ -101,7 +101,7 @@ extension EventKind {
     /// its split, which can.
     var canChangeScreen: Bool {
         switch self {
-        case .tabsDefine, .tabSelect, .tabVisibility, .stackPush, .stackPop, .stackPopToRoot,
+        case .tabsDefine, .tabsCustomize, .tabSelect, .tabVisibility, .stackPush, .stackPop, .stackPopToRoot,
              .stackSet, .splitSelect, .splitVisibility, .modalPresent, .modalDismiss, .stateRestore:
             true
         case .sessionStart, .sessionEnd, .sceneOpen, .sceneClose, .urlOpen, .layoutChange, .mark, .other:

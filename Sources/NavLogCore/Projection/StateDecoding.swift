@@ -39,6 +39,25 @@ enum StateDecoding {
         return out
     }
 
+    /// `tabs.define`'s `sections` (and a state's `tabs.sections`): an array
+    /// of `{"name": string, "tabs": [string]}`, both required; other
+    /// members of a section are dropped (as a route value's are).
+    static func sections(_ value: JSONValue, _ path: () -> String) throws(EventParseError) -> [TabSection] {
+        guard case .array(let items) = value else {
+            throw .wrongType(field: path(), expected: "an array of sections", found: value.typeName)
+        }
+        var out: [TabSection] = []
+        out.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            let members = try object(item) { "\(path())[\(i)]" }
+            guard let nameValue = present(members["name"]) else { throw .missingField(field: "\(path())[\(i)].name") }
+            guard let tabsValue = present(members["tabs"]) else { throw .missingField(field: "\(path())[\(i)].tabs") }
+            let name = try string(nameValue) { "\(path())[\(i)].name" }
+            out.append(TabSection(name: name, tabs: try strings(tabsValue) { "\(path())[\(i)].tabs" }))
+        }
+        return out
+    }
+
     /// A JSON integer literal (`3.0`, `"3"` and `true` are wrong types).
     static func integer(_ value: JSONValue, _ path: () -> String) throws(EventParseError) -> Int {
         guard case .number(let literal) = value else {

@@ -1,5 +1,6 @@
 /// Who put each thing of a state there (`navlog blame`): for every value on
-/// every stack, every split column's selection and every presented modal,
+/// every stack, every split column's selection, every presented modal and
+/// every hidden tab,
 /// the event that put it there, and the `url.open` behind that event when
 /// its `cause` chain leads to one.
 ///
@@ -12,7 +13,9 @@
 /// Rules: a push, a present and a split selection are their own origins; a
 /// pop or a dismiss keeps the origins of what stays; `stack.set` and
 /// `state.restore` are the origin of everything they set (even a value that
-/// was already there).
+/// was already there). A hidden tab's origin is the event that hid it: a
+/// `tab.visibility` (the app), a `tabs.customize` that lists it as hidden
+/// (the user, even when it was hidden already) or a `state.restore`.
 public struct StateBlame: Sendable {
     /// The event that put something there, and the deep link behind it.
     public struct Origin: Hashable, Sendable {
@@ -30,6 +33,9 @@ public struct StateBlame: Sendable {
         public var splits: [String: [SplitColumn: Origin]] = [:]
         /// One origin per presented modal, bottom first.
         public var modals: [Origin] = []
+        /// The origin of each hidden tab's hiding: a `tabs.customize` (the
+        /// user), a `tab.visibility` (the app) or a `state.restore`.
+        public var hiddenTabs: [String: Origin] = [:]
 
         public init() {}
     }
@@ -96,7 +102,27 @@ public struct StateBlame: Sendable {
                 origins.modals = Array(origins.modals.prefix(kept)) + Array(repeating: origin, count: after.modals.count - kept)
             }
         }
+        origins.hiddenTabs = hiddenTabOrigins(event, origin, old.tabs, after.tabs, origins.hiddenTabs)
         scenes[id] = origins
+    }
+
+    /// Who hid each hidden tab: a tab hidden by this event (newly, or named
+    /// by the user's customization, or restored) is this event's; one that
+    /// stays hidden keeps its origin.
+    private func hiddenTabOrigins(
+        _ event: Event, _ origin: Origin, _ old: TabState, _ new: TabState, _ previous: [String: Origin]
+    ) -> [String: Origin] {
+        var out: [String: Origin] = [:]
+        for tab in new.hidden {
+            let hidesIt: Bool
+            switch event.kind {
+            case .stateRestore: hidesIt = true
+            case .tabsCustomize(_, let hidden): hidesIt = hidden.contains(tab)
+            default: hidesIt = !old.hidden.contains(tab)
+            }
+            if let by = hidesIt ? origin : previous[tab] { out[tab] = by }
+        }
+        return out
     }
 
     /// The `url.open` that `event`'s cause chain leads to, if any.
@@ -122,7 +148,7 @@ extension EventKind {
     /// Kinds that are the origin of what they set even when nothing changed.
     var setsOrigins: Bool {
         switch self {
-        case .stackSet, .stateRestore, .splitSelect: true
+        case .stackSet, .stateRestore, .splitSelect, .tabsCustomize: true
         default: false
         }
     }

@@ -8,7 +8,8 @@
 extension StateDiff {
     /// `{"same": bool, "scenes": {id: scene diff}}`; a scene diff holds `in`
     /// (`both`, `a` or `b`) and, only when they differ, `screen`, `tabs`
-    /// (`selected`, `order`, `hidden`), `stacks`, `splits`, `modals`,
+    /// (`selected`, `order`, `hidden`, `sections`, `searchTab`,
+    /// `presentation`, `customized`; `null` for one never set), `stacks`, `splits`, `modals`,
     /// `sizeClass`. A change is `{"a": …, "b": …}`; a sequence is
     /// `{"common": […], "a": [tail], "b": [tail]}`.
     public var jsonValue: JSONValue {
@@ -26,6 +27,10 @@ extension SceneDiff {
         if let selectedTab { tabs["selected"] = change(selectedTab) { $0.map(JSONValue.string) ?? .null } }
         if let tabOrder { tabs["order"] = tails(tabOrder) { .string($0) } }
         if let hiddenTabs { tabs["hidden"] = change(hiddenTabs) { .array($0.map(JSONValue.string)) } }
+        if let tabSections { tabs["sections"] = change(tabSections) { $0.map { .array($0.map(\.jsonValue)) } ?? .null } }
+        if let searchTab { tabs["searchTab"] = change(searchTab) { $0.map(JSONValue.string) ?? .null } }
+        if let tabPresentation { tabs["presentation"] = change(tabPresentation) { $0.map { .string($0.rawValue) } ?? .null } }
+        if let customized { tabs["customized"] = change(customized) { .bool($0) } }
         if !tabs.isEmpty { object["tabs"] = .object(tabs) }
         if !stacks.isEmpty {
             var out: [String: JSONValue] = [:]

@@ -1,5 +1,6 @@
 /// The structural difference of two states (contract §4, `navlog diff`):
-/// per scene, the tab selection, order and hidden tabs, each stack's common
+/// per scene, the tab selection, order and hidden tabs (and the sections,
+/// search tab, presentation and customization once either side has them), each stack's common
 /// prefix and the two differing tails, split columns and visibility, the
 /// modal stacks, the size class and the visible screen.
 ///
@@ -85,6 +86,14 @@ public struct SceneDiff: Hashable, Sendable {
     public var tabOrder: DiffTails<String>?
     /// The hidden tabs (in tab order), when they differ.
     public var hiddenTabs: DiffChange<[String]>?
+    /// The sidebar's sections, when they differ (`nil`: never set).
+    public var tabSections: DiffChange<[TabSection]?>?
+    /// The search tab, when it differs.
+    public var searchTab: DiffChange<String?>?
+    /// How a `sidebarAdaptable` TabView shows its tabs, when it differs.
+    public var tabPresentation: DiffChange<TabPresentation?>?
+    /// Whether the user's customization applied, when it differs.
+    public var customized: DiffChange<Bool>?
     /// Stacks that differ, by id in code point order.
     public var stacks: [StackDiff]
     /// Splits that differ, by id in code point order.
@@ -104,6 +113,10 @@ public struct SceneDiff: Hashable, Sendable {
         selectedTab = DiffChange(x.tabs.selected, y.tabs.selected)
         tabOrder = DiffTails(x.tabs.order, y.tabs.order)
         hiddenTabs = DiffChange(x.tabs.order.filter(x.tabs.hidden.contains), y.tabs.order.filter(y.tabs.hidden.contains))
+        tabSections = DiffChange(x.tabs.sections, y.tabs.sections)
+        searchTab = DiffChange(x.tabs.searchTab, y.tabs.searchTab)
+        tabPresentation = DiffChange(x.tabs.presentation, y.tabs.presentation)
+        customized = DiffChange(x.tabs.customized, y.tabs.customized)
         var stackIDs = Set(x.stacks.keys)
         stackIDs.formUnion(y.stacks.keys)
         stacks = stackIDs.sorted(by: utf8Less).compactMap { StackDiff(stack: $0, x.stacks[$0], y.stacks[$0]) }

@@ -10,7 +10,9 @@ struct BlameCommand: ParsableCommand {
         discussion: """
             For the state at SPEC (N, an RFC 3339 instant, or end; the default), every value on \
             every stack, every split column's selection and every presented modal, with the event \
-            that put it there (seq, time, type, cause) and the url.open its cause chain leads to. \
+            that put it there (seq, time, type, cause) and the url.open its cause chain leads to; \
+            in a scene the user customized (tabs.customize), every hidden tab with who hid it: \
+            the user's customization, the app (tab.visibility) or state restoration. \
             A push, present or selection is its own origin; a pop or dismiss keeps the origins of \
             what stays; stack.set and state.restore are the origin of all they set. The session is \
             folded from its start.
@@ -104,8 +106,29 @@ enum BlameReport {
             for (i, modal) in scene.modals.enumerated() {
                 out += "  modal \(i + 1)  \(ReadableText.name(modal.modal)) (\(modal.style.rawValue))  " + by(i < origins.modals.count ? origins.modals[i] : nil) + "\n"
             }
+            for tab in BlameReport.blamedHiddenTabs(scene) {
+                let origin = origins.hiddenTabs[tab]
+                out += "  tab \(ReadableText.name(tab))  hidden by \(BlameReport.hider(origin)) at " + by(origin) + "\n"
+            }
         }
         return out
+    }
+
+    /// The hidden tabs blamed, in tab order: those of a scene the user
+    /// customized (elsewhere none, so that a scene of the older tab model
+    /// is blamed as it always was).
+    static func blamedHiddenTabs(_ scene: SceneState) -> [String] {
+        scene.tabs.customized ? scene.tabs.hiddenInOrder : []
+    }
+
+    /// Who hid a tab: `the user's customization`, `the app`, `state restoration`.
+    static func hider(_ origin: StateBlame.Origin?) -> String {
+        switch origin?.event.kind {
+        case .tabsCustomize?: "the user's customization"
+        case .tabVisibility?: "the app"
+        case .stateRestore?: "state restoration"
+        default: "(unknown)"
+        }
     }
 
     static func json(_ blame: StateBlame, at spec: StateSpec) -> JSONValue {
@@ -143,8 +166,17 @@ enum BlameReport {
                 .object(["modal": .string(m.modal), "style": .string(m.style.rawValue),
                          "by": by(i < origins.modals.count ? origins.modals[i] : nil)])
             }
-            scenes[id] = .object(["screen": .string(scene.screen), "stacks": .object(stacks), "splits": .object(splits),
-                                  "modals": .array(modals)])
+            var body: [String: JSONValue] = ["screen": .string(scene.screen), "stacks": .object(stacks),
+                                             "splits": .object(splits), "modals": .array(modals)]
+            if scene.tabs.customized {
+                var hidden: [String: JSONValue] = [:]
+                for tab in blamedHiddenTabs(scene) {
+                    let origin = origins.hiddenTabs[tab]
+                    hidden[tab] = .object(["by": by(origin), "hider": .string(hider(origin))])
+                }
+                body["hiddenTabs"] = .object(hidden)
+            }
+            scenes[id] = .object(body)
         }
         return .object(["session": .string(state.session), "seq": .number(String(state.seq)),
                         "t": state.t.map { .string($0.rfc3339) } ?? .null, "at": .string(spec.description),

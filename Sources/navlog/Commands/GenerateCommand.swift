@@ -51,6 +51,9 @@ struct Generate: ParsableCommand {
     @Option(help: ArgumentHelp("App versions to spread over the sessions, oldest first, comma-separated.", valueName: "versions"))
     var appVersions: String?
 
+    @Flag(name: .customLong("ios18-tabs"), help: "iPad sessions with tabs use the tab model of iOS 18 and later: sidebar sections, a search tab, the sidebarAdaptable presentation and the user's customization.")
+    var ios18Tabs = false
+
     @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output (- for standard output).", valueName: "file"), completion: .file())
     var output: String?
 
@@ -69,7 +72,8 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
-        var options = SampleGenerator.Options(sessions: sessions, seed: seed, interleave: interleave, liveSessions: liveSessions)
+        var options = SampleGenerator.Options(sessions: sessions, seed: seed, interleave: interleave, liveSessions: liveSessions,
+                                              ios18Tabs: ios18Tabs)
         if let eventsPerSession, let range = Self.eventCounts(eventsPerSession) { options.eventsPerSession = range }
         if let start, let t = Timestamp(rfc3339: start) { options.start = t }
         if let appVersions { options.appVersions = Self.versionList(appVersions) }

@@ -30,6 +30,10 @@ struct DiffText {
         if let tab = s.selectedTab { row("selected tab", change(tab.a.map(ReadableText.name) ?? "(none)", tab.b.map(ReadableText.name) ?? "(none)")) }
         if let order = s.tabOrder { row("tab order", tails(names(order.common), names(order.a), names(order.b), separator: "  ")) }
         if let hidden = s.hiddenTabs { row("hidden tabs", change(list(names(hidden.a)), list(names(hidden.b)))) }
+        if let sections = s.tabSections { row("tab sections", change(Self.sections(sections.a), Self.sections(sections.b))) }
+        if let search = s.searchTab { row("search tab", change(search.a.map(ReadableText.name) ?? "(none)", search.b.map(ReadableText.name) ?? "(none)")) }
+        if let p = s.tabPresentation { row("tabs as", change(p.a?.rawValue ?? "(none)", p.b?.rawValue ?? "(none)")) }
+        if let c = s.customized { row("customized", change(c.a ? "yes" : "no", c.b ? "yes" : "no")) }
         for stack in s.stacks {
             let v = stack.values
             var body = tails(v.common.map(ReadableText.screen), shown(v.a, beside: v.b), shown(v.b, beside: v.a), separator: " › ")
@@ -53,6 +57,15 @@ struct DiffText {
         }
         if let size = s.sizeClass { row("size class", change(size.a?.rawValue ?? "(none)", size.b?.rawValue ?? "(none)")) }
         return out
+    }
+
+    /// `Collections (favorites, recent), Browse (none)`, or `(none)`.
+    private static func sections(_ sections: [TabSection]?) -> String {
+        guard let sections, !sections.isEmpty else { return "(none)" }
+        return sections.map { section in
+            ReadableText.name(section.name) + " ("
+                + (section.tabs.isEmpty ? "none" : section.tabs.map(ReadableText.name).joined(separator: ", ")) + ")"
+        }.joined(separator: ", ")
     }
 
     private func list(_ items: [String]) -> String { items.isEmpty ? "(none)" : items.joined(separator: ", ") }

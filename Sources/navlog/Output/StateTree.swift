@@ -51,6 +51,14 @@ struct StateTree {
             }
             out += "  tabs       " + names.joined(separator: "  ") + "\n"
         }
+        if let sections = tabs.sections {
+            for section in sections {
+                let members = section.tabs.isEmpty ? "(none)" : section.tabs.map(ReadableText.name).joined(separator: "  ")
+                out += "  section    " + ReadableText.name(section.name) + ": " + members + "\n"
+            }
+        }
+        if let searchTab = tabs.searchTab { out += "  search tab \(ReadableText.name(searchTab))\n" }
+        if tabs.customized { out += "  customized by the user\n" }
         for stack in scene.stacks.keys.sorted(by: utf8Less) {
             let path = scene.stacks[stack]!
             let crumbs = path.isEmpty ? "(empty)" : path.map(ReadableText.screen).joined(separator: " › ")
@@ -68,6 +76,7 @@ struct StateTree {
             out += "  modals     " + scene.modals.map { "\(ReadableText.name($0.modal)) (\($0.style.rawValue))" }.joined(separator: " › ") + "\n"
         }
         if let sizeClass = scene.sizeClass { out += "  size class \(sizeClass.rawValue)\n" }
+        if let presentation = tabs.presentation { out += "  tabs as    \(presentation.rawValue)\n" }
         return out
     }
 
