@@ -50,7 +50,7 @@ struct SchemaTests {
     @Test func everyKindHasAValidExample() throws {
         let kinds = try Self.lines("events-valid.ndjson").map { try EventParser.parse($0).type }
         let required = [
-            "session.start", "session.end", "scene.open", "scene.close", "tabs.define", "tab.select",
+            "session.start", "session.end", "scene.open", "scene.close", "tabs.define", "tabs.customize", "tab.select",
             "tab.visibility", "stack.push", "stack.pop", "stack.popToRoot", "stack.set", "split.select",
             "split.visibility", "modal.present", "modal.dismiss", "url.open", "state.restore",
             "layout.change", "mark",
