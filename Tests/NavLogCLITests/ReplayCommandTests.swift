@@ -74,7 +74,7 @@ struct ReplayCommandTests {
     @Test func eachAnomalyIsShownAtItsEvent() {
         let lines = navlog("replay", Self.examples).stdout.split(separator: "\n")
         let anomalous = lines.filter { $0.contains("anomaly ") }.map { String($0.prefix(2)) }
-        #expect(anomalous == [" 3", "13", "22", "25", "27", "38"])
+        #expect(anomalous == [" 3", "13", "22", "25", "27", "42"])
         for kind in ["pop-underflow", "dismiss-unknown", "dismiss-empty", "present-duplicate", "select-hidden", "after-end"] {
             #expect(lines.contains { $0.contains("anomaly \(kind)") }, "no line shows \(kind)")
         }
