@@ -44,6 +44,9 @@ struct TabModelCommandTests {
         #expect(navlog("state", dir.file("store"), "--session", "t-1", "--json").stdout == state.stdout)
         #expect(navlog("state", input, "--json").stdout == state.stdout)
         #expect(navlog("cat", dir.file("store"), "--session", "t-1").stdout == navlog("cat", log).stdout)
+        let tree = navlog("state", log, environment: ["NO_COLOR": "1"]).stdout
+        #expect(tree.contains("  tabs       search  [library] (hidden)  home  favorites\n  section    Collections: favorites\n  search tab search\n  customized by the user\n"), "\(tree)")
+        #expect(tree.contains("  size class compact\n  tabs as    tabBar\n"))
         // Before the customization, none of its fields are printed.
         let before = navlog("state", log, "--at", "4", "--json").stdout
         #expect(!before.contains("customized") && before.contains(#""presentation":"sidebar""#))
