@@ -22,6 +22,8 @@ public struct SegmentDamage: Hashable, Sendable, CustomStringConvertible {
         case bloomFilter(String)
         /// A segment that is torn or damaged before the last one, or missing.
         case segment(String)
+        /// The manifest or `COMMITTED` is missing or unreadable (§3, §6.1).
+        case storeFile(String)
         /// A file in the store directory the store does not know.
         case unknownFile
         /// A screen-projection file (schemas/screen-projection.md) that is damaged, cut short or not what the events give.
@@ -43,7 +45,8 @@ public struct SegmentDamage: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
     }
 
-    /// Whether it is only a torn tail (what a crash leaves; the next writer cuts it).
+    /// Whether it is only a torn tail: bytes after the durable point (§9.1),
+    /// what a crash leaves; the next writer cuts it.
     public var isTornTail: Bool { if case .tornTail = kind { true } else { false } }
 
     public var description: String {
@@ -61,6 +64,7 @@ public struct SegmentDamage: Hashable, Sendable, CustomStringConvertible {
         case .line(let why): what = why
         case .bloomFilter(let why): what = "Bloom filter: \(why)"
         case .segment(let why): what = why
+        case .storeFile(let why): what = why
         case .unknownFile: what = "a file the store does not know"
         case .projection(let why): what = "screen projection: \(why)"
         }

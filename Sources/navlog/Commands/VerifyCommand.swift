@@ -92,6 +92,8 @@ extension VerifyCommand {
         do { report = try SegmentVerifier.verify(store: SegmentStore.open(at: path)) } catch {
             Output.error(error.description)
             output.add(error, file: path)
+            // A store that lost its manifest is damaged, not unreadable.
+            if case .damaged = error { return .damaged }
             return .trouble
         }
         let store = StoreVerifyOutput(store: path, report: report)
