@@ -49,7 +49,7 @@ struct DamageRule {
         var out: [SegmentDamage] = []
         for var problem in segment.problems {
             if let durableEnd, problem.offset >= durableEnd {
-                if !problem.isTornTail { problem.kind = .tornTail("after the durable point: \(problem.kindText)") }
+                if !problem.isTornTail { problem.kind = .tornTail("after the durable point: \(problem.what)") }
             } else if case .tornTail(let why) = problem.kind {
                 problem.kind = .segment(isLast ? "cut short at or before the durable point: \(why)" : "torn before the last segment: \(why)")
             }
@@ -69,14 +69,5 @@ struct DamageRule {
                 "ends at byte \(segment.fileSize) without its footer, before the last segment (cut short)")))
         }
         return out
-    }
-}
-
-extension SegmentDamage {
-    /// What is wrong, without the place (as ``description`` says it).
-    var kindText: String {
-        let text = description
-        let place = "\(segment): byte \(offset)" + (commit.map { ", commit \($0)" } ?? "") + (session.map { ", session \($0)" } ?? "") + ": "
-        return text.hasPrefix(place) ? String(text.dropFirst(place.count)) : text
     }
 }
