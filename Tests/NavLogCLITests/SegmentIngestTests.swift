@@ -43,7 +43,7 @@ import Darwin
         try FileManager.default.createDirectory(atPath: dir.file("empty"), withIntermediateDirectories: false)
         #expect(navlog("ingest", input, "--store", dir.file("empty")).status == 0)
         for store in ["new", "empty"] {
-            #expect(Self.names(dir.file(store)) == ["00000001.nls", "LOCK", "navlog-store"], "\(store)")
+            #expect(Self.names(dir.file(store)) == ["00000001.nls", "COMMITTED", "LOCK", "navlog-store"], "\(store)")
             #expect(try SegmentStoreContents.lines(dir.file(store)) == ["a": [Self.mark("a", seq: 1)]])
         }
         // A version-1 store: refused, one line naming the upgrade, nothing written.

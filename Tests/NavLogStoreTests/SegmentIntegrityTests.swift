@@ -57,7 +57,7 @@ struct SegmentIntegrityTests {
         }
     }
 
-    @Test("A torn tail: what is committed stays readable, every session a prefix; the next writer cuts it aside")
+    @Test("Cut after the durable point: a torn tail, what is committed stays readable, every session a prefix; the next writer cuts it aside. Cut before it: damage")
     func tornTail() throws {
         let dir = try TemporaryDirectory()
         let original = dir.file("store")
@@ -75,6 +75,14 @@ struct SegmentIntegrityTests {
             try Self.copyStore(original, copy)
             try FileManager.default.removeItem(atPath: copy + "/00000001.nls")
             writeFile(copy + "/00000001.nls", Array(bytes.prefix(Int(cut))))
+            // The durable point still names the last commit: every cut is before it, damage.
+            #expect(throws: SegmentStoreError.self, "cut at \(cut)") { try SegmentReader(store: SegmentStore.open(at: copy)) }
+            #expect(!(try SegmentVerifier.verify(store: SegmentStore.open(at: copy)).isIntactButTail), "cut at \(cut)")
+            #expect(throws: SegmentStoreError.self, "cut at \(cut)") { try SegmentWriter(store: SegmentStore.open(at: copy, writing: true)) }
+            // A crash after the last commit ending at or before the cut became durable: the rest is a torn tail.
+            let durable = Array(zip(ends, full.segments[0].contents.commits)).last { $0.0 <= cut }
+            try DurablePointFile.create(store: copy, point: DurablePoint(generation: 7, commit: durable?.1.number ?? 0,
+                                                                         segment: durable == nil ? 0 : 1, end: durable?.0 ?? 0))
             let reader = try SegmentReader(store: SegmentStore.open(at: copy))
             let onlyTail = reader.problems.allSatisfy { $0.isTornTail }
             #expect(onlyTail, "cut at \(cut)")

@@ -45,7 +45,7 @@ public enum StoreTarget {
         if SegmentStore.isSegmentStore(path) { return .segmentStore }
         guard Store.isStore(path), let names = try? DirectoryListing.names(in: path) else { return .other }
         if names.contains(where: { $0.hasSuffix(Store.logExtension) && !$0.hasPrefix(".") }) { return .versionOne }
-        let leftovers: Set<String> = [SegmentFormat.lockName, SegmentFormat.manifestName + ".tmp"]
+        let leftovers: Set<String> = [SegmentFormat.lockName, SegmentFormat.manifestName + ".tmp", DurablePoint.fileName]
         return names.allSatisfy(leftovers.contains) ? .empty : .other
     }
 

@@ -32,11 +32,7 @@ public enum ScreenProjectionIndex {
             catalog = try SegmentCatalog(store: store)
         } catch { throw .store(error) }
         defer { store.releaseLock() }
-        for (i, segment) in catalog.segments.enumerated() {
-            for problem in segment.contents.problems where !problem.isTornTail || i < catalog.segments.count - 1 {
-                throw .storeDamaged(path: store.path, problem)
-            }
-        }
+        if let damage = catalog.damage { throw .storeDamaged(path: store.path, damage) }
         let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
         let built = try ScreenProjectionBuilder.build(store: store.path, commits: set.segments.flatMap(\.commits))
         var summary = ReindexSummary(commits: catalog.commits.count, sessions: built.sessions)

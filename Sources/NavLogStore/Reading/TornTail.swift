@@ -26,13 +26,8 @@ enum TornTail {
     /// Copies `file`'s bytes from `offset` to `end` into a new side file
     /// `<path>.torn-<offset>` (`.torn-<offset>.1`, … if taken), synced with
     /// its directory entry, and returns its path.
-    static func preserve(_ file: LogFile, from offset: Int64, to end: Int64) throws(LogError) -> String {
-        var candidate = "\(file.path).torn-\(offset)"
-        var n = 0
-        while LogFile.exists(candidate) {
-            n += 1
-            candidate = "\(file.path).torn-\(offset).\(n)"
-        }
+    static func preserve(_ file: LogFile, from offset: Int64, to end: Int64, as kind: String = "torn") throws(LogError) -> String {
+        let candidate = sideName(file.path, kind: kind, offset: offset)
         let side = try LogFile(path: candidate, mode: .createNew)
         let chunk = ByteBuffer(capacity: 1 << 20)
         var at = offset
@@ -47,6 +42,17 @@ enum TornTail {
         try side.sync()
         side.close()
         try LogFile.syncDirectory(containing: candidate)
+        return candidate
+    }
+
+    /// `<path>.<kind>-<offset>`, or with `.1`, `.2`, … when taken.
+    static func sideName(_ path: String, kind: String, offset: Int64) -> String {
+        var candidate = "\(path).\(kind)-\(offset)"
+        var n = 0
+        while LogFile.exists(candidate) {
+            n += 1
+            candidate = "\(path).\(kind)-\(offset).\(n)"
+        }
         return candidate
     }
 }

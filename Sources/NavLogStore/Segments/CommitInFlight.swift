@@ -33,7 +33,7 @@ final class CommitInFlight: @unchecked Sendable {
     private func write() throws(SegmentStoreError) -> Landed {
         let (segment, offset) = try appender.prepare()
         let (bytes, index, location) = try plan.encode(base: offset, encoder: encoder, arena: arena)
-        try appender.append(bytes.bytes, index: location)
+        try appender.append(bytes.bytes, index: location, commit: index.number)
         let landed = (segment, index, location)
         projection?.writer.append(plan, landed: landed, sessions: projection!.sessions, arena: arena)
         return landed

@@ -12,7 +12,8 @@ public struct SegmentRecovery: Hashable, Sendable {
 
 /// The writer's side of the segment files: which segment commits go into,
 /// the torn tail cut on opening, preambles of new segments, one write and
-/// one sync per commit, and sealing at the segment target (§4, §6, §9).
+/// one sync per commit then the durable point moved past it, and sealing at
+/// the segment target (§4, §6, §6.1, §9.1).
 final class SegmentAppender {
     let store: SegmentStore
     let options: SegmentWriterOptions
@@ -25,6 +26,8 @@ final class SegmentAppender {
     /// The current segment's commit index frames (for its footer).
     private var locations: [CommitIndexLocation] = []
     private(set) var recoveries: [SegmentRecovery] = []
+    /// `COMMITTED`, moved forward after each commit's sync (§6.1).
+    private let durable: DurablePointFile
 
     init(store: SegmentStore, catalog: SegmentCatalog, options: SegmentWriterOptions) throws(SegmentStoreError) {
         self.store = store
@@ -35,6 +38,20 @@ final class SegmentAppender {
                 throw .corrupt(segment: segment.file.path, offset: problem.offset, reason: "damaged before the last segment: \(problem)")
             }
         }
+        let point: DurablePoint
+        if case .point(let found) = catalog.durable {
+            point = found
+        } else {
+            // A 2.0 store (the catalog refused a 2.1 store without its point): it gets one, then the 2.1 manifest (§3).
+            if let last = catalog.segments.last?.contents, !last.sealed, last.fileSize > (last.header == nil ? 0 : last.committedEnd) {
+                throw .damaged(store: store.path, SegmentDamage(segment: last.name, offset: last.committedEnd, kind: .segment(
+                    "\(last.fileSize - last.committedEnd) bytes after the last commit of a format 2.0 store, which cannot tell a torn tail from damage")))
+            }
+            point = catalog.lastCommitPoint
+            do { try DurablePointFile.create(store: store.path, point: point) } catch { throw .io(error) }
+            try store.writeManifest()
+        }
+        do { durable = try DurablePointFile(store: store.path, current: point) } catch { throw .io(error) }
         guard let last = catalog.segments.last?.contents, !last.sealed else { return }
         do {
             let path = store.segmentPath(last.number)
@@ -42,10 +59,13 @@ final class SegmentAppender {
             let size = try file.size()
             let keep = last.header == nil ? 0 : last.committedEnd
             if size > keep {
+                // Only bytes after the durable point get here (the catalog refuses damage): a torn tail, cut aside and said.
                 let side = try TornTail.preserve(file, from: keep, to: size)
                 try file.truncate(to: keep)
                 try file.sync()
-                recoveries.append(SegmentRecovery(segment: last.name, cutOffset: keep, cutBytes: size - keep, sideFile: side))
+                let recovery = SegmentRecovery(segment: last.name, cutOffset: keep, cutBytes: size - keep, sideFile: side)
+                recoveries.append(recovery)
+                store.onTornTailCut?(recovery)
             }
             if keep == 0 {
                 try writePreamble(file, number: last.number)
@@ -80,11 +100,12 @@ final class SegmentAppender {
     /// Writes one commit's bytes (ending with its index at `index`) at the
     /// offset ``prepare()`` gave, and syncs once; seals the segment when it
     /// has reached the segment target.
-    func append(_ bytes: UnsafeRawBufferPointer, index: CommitIndexLocation) throws(SegmentStoreError) {
+    func append(_ bytes: UnsafeRawBufferPointer, index: CommitIndexLocation, commit: UInt64) throws(SegmentStoreError) {
         guard let file else { throw .closed(store: store.path) }
         do {
             try file.write(bytes, at: end)
             try file.sync()
+            try durable.advance(commit: commit, segment: number, end: end + Int64(bytes.count))
         } catch { throw .io(error) }
         end += Int64(bytes.count)
         locations.append(index)
@@ -113,5 +134,12 @@ final class SegmentAppender {
                                    checkpointInterval: options.checkpointInterval)
         try file.write(header.preamble(), at: 0)
         try file.sync()
+    }
+}
+
+extension SegmentRecovery: CustomStringConvertible {
+    /// `00000002.nls: torn tail of 123 bytes after the durable point cut at byte 4567, kept in STORE/00000002.nls.torn-4567`.
+    public var description: String {
+        "\(segment): a torn tail of \(cutBytes) bytes after the durable point cut at byte \(cutOffset), kept in \(sideFile)"
     }
 }

@@ -24,16 +24,45 @@ final class SegmentCatalog {
     private let content = ByteBuffer(capacity: 512 << 10)
     /// Data frames decompressed so far (for statistics and tests).
     private(set) var blocksDecompressed = 0
+    /// What `COMMITTED` held when the store was opened (§6.1).
+    let durable: DurablePointFile.Found
+    /// Every problem found, each a torn tail or damage by the durable point (§9.1), in store order.
+    private(set) var problems: [SegmentDamage] = []
+    /// The first problem that is damage, not a torn tail.
+    var damage: SegmentDamage? { problems.first { !$0.isTornTail } }
 
-    /// Walks every segment of `store` (§9). A reader stops at the first
-    /// problem of a segment; the problems are in each segment's contents.
-    init(store: SegmentStore, verifying: Bool = false) throws(SegmentStoreError) {
+    /// How a catalog treats damage.
+    enum Mode {
+        /// A reader's or writer's: damage is thrown (``SegmentStoreError/damaged(store:_:)``).
+        case reading
+        /// `verify`'s: every frame read, every problem kept.
+        case verifying
+        /// `repair`'s: as a reader walks, but damage kept in ``problems``.
+        case repairing
+    }
+
+    /// Walks every segment of `store` (§9), after reading its durable point
+    /// (§6.1: first, so that a writer's later commits lie after it). A reader
+    /// stops at the first problem of a segment; the problems are in
+    /// ``problems``, classified (§9.1).
+    init(store: SegmentStore, mode: Mode = .reading) throws(SegmentStoreError) {
         self.store = store
         do { decoder = try LZ4FrameDecoder() } catch { throw .compression(error) }
+        do { durable = try DurablePointFile.read(store: store.path) } catch { throw .io(error) }
         var previous: UInt64 = 0
         for number in try store.segmentNumbers() {
-            previous = try walkSegment(number, previousCommit: previous, verifying: verifying)
+            previous = try walkSegment(number, previousCommit: previous, verifying: mode == .verifying)
         }
+        problems = DamageRule(store: store, durable: durable, segments: segments.map(\.contents)).problems()
+        if mode == .reading, let damage { throw .damaged(store: store.path, damage) }
+    }
+
+    /// Where the last committed commit ends, as a durable point (generation 0).
+    var lastCommitPoint: DurablePoint {
+        guard let ref = commits.last else { return DurablePoint() }
+        let contents = segments[ref.segment].contents
+        let location = contents.indexLocations[ref.commit]
+        return DurablePoint(commit: index(ref).number, segment: contents.number, end: location.offset + Int64(location.length))
     }
 
     /// Walks segment `number` and adds it and its commits; the number of its last commit (`previousCommit` when none).

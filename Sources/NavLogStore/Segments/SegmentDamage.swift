@@ -22,6 +22,8 @@ public struct SegmentDamage: Hashable, Sendable, CustomStringConvertible {
         case bloomFilter(String)
         /// A segment that is torn or damaged before the last one, or missing.
         case segment(String)
+        /// The manifest or `COMMITTED` is missing or unreadable (§3, §6.1).
+        case storeFile(String)
         /// A file in the store directory the store does not know.
         case unknownFile
         /// A screen-projection file (schemas/screen-projection.md) that is damaged, cut short or not what the events give.
@@ -43,27 +45,29 @@ public struct SegmentDamage: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
     }
 
-    /// Whether it is only a torn tail (what a crash leaves; the next writer cuts it).
+    /// Whether it is only a torn tail: bytes after the durable point (§9.1),
+    /// what a crash leaves; the next writer cuts it.
     public var isTornTail: Bool { if case .tornTail = kind { true } else { false } }
+
+    /// What is wrong, without the place.
+    public var what: String {
+        switch kind {
+        case .tornTail(let why): "torn tail: \(why)"
+        case .header(let why): "segment header: \(why)"
+        case .dataFrame(let why): "data frame: \(why)"
+        case .commitIndex(let why): "commit index: \(why)"
+        case .checkpoint(let why): "checkpoint: \(why)"
+        case .frame(let why), .line(let why), .segment(let why), .storeFile(let why): why
+        case .bloomFilter(let why): "Bloom filter: \(why)"
+        case .unknownFile: "a file the store does not know"
+        case .projection(let why): "screen projection: \(why)"
+        }
+    }
 
     public var description: String {
         var place = "\(segment): byte \(offset)"
         if let commit { place += ", commit \(commit)" }
         if let session { place += ", session \(session)" }
-        let what: String
-        switch kind {
-        case .tornTail(let why): what = "torn tail: \(why)"
-        case .header(let why): what = "segment header: \(why)"
-        case .dataFrame(let why): what = "data frame: \(why)"
-        case .commitIndex(let why): what = "commit index: \(why)"
-        case .checkpoint(let why): what = "checkpoint: \(why)"
-        case .frame(let why): what = why
-        case .line(let why): what = why
-        case .bloomFilter(let why): what = "Bloom filter: \(why)"
-        case .segment(let why): what = why
-        case .unknownFile: what = "a file the store does not know"
-        case .projection(let why): what = "screen projection: \(why)"
-        }
         return "\(place): \(what)"
     }
 }

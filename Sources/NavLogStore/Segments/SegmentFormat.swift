@@ -1,10 +1,10 @@
-/// Constants of the segment store, format 2.0; each is defined in
+/// Constants of the segment store, format 2.1; each is defined in
 /// `schemas/segment-store.md` (the section is named beside it).
 public enum SegmentFormat {
     /// Store format major version; a reader refuses any other (§3).
     public static let majorVersion: UInt16 = 2
     /// Store format minor version (§3).
-    public static let minorVersion: UInt16 = 0
+    public static let minorVersion: UInt16 = 1
     /// The manifest's file name and its one line (§3).
     public static let manifestName = "navlog-store"
     public static let manifestLine = "navlog-store \(majorVersion).\(minorVersion)\n"

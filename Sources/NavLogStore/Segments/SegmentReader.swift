@@ -40,8 +40,9 @@ public final class SegmentReader {
     public var commitCount: Int { catalog.commits.count }
     /// Data frames decompressed so far.
     public var blocksDecompressed: Int { catalog.blocksDecompressed }
-    /// What the walk stopped at: a torn tail of the last segment, or damage.
-    public var problems: [SegmentDamage] { catalog.segments.flatMap(\.contents.problems) }
+    /// What the walk stopped at: a torn tail after the durable point (a
+    /// reader opens a damaged store not at all, schemas/segment-store.md §9.1).
+    public var problems: [SegmentDamage] { catalog.problems }
 
     /// Calls `body` with each stored line (without `\n`) of session `id`, in seq order, until it returns `false`.
     public func forEachLine(of id: String, _ body: (UnsafeRawBufferPointer) throws(SegmentStoreError) -> Bool) throws(SegmentStoreError) {

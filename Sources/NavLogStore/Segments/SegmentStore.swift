@@ -19,6 +19,11 @@ public final class SegmentStore {
     public let path: String
     /// The lock file, held (`flock`) while this object writes.
     private var lock: LogFile?
+    /// The manifest's minor version (§3): 0 for a store without `COMMITTED`.
+    public private(set) var minorVersion: Int = Int(SegmentFormat.minorVersion)
+    /// Called when a writer opening the store cut a torn tail aside (§9.1),
+    /// as it happens: a command says so on standard error.
+    public var onTornTailCut: ((SegmentRecovery) -> Void)?
 
     private init(path: String, lock: LogFile?) {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
@@ -37,7 +42,15 @@ public final class SegmentStore {
         let store = SegmentStore(path: directory.directory, lock: nil)
         if LogFile.exists(store.manifestPath) { throw .alreadyExists(path: store.path) }
         try store.takeLock()
-        let tmp = store.manifestPath + ".tmp"
+        do { try DurablePointFile.create(store: store.path, point: DurablePoint()) } catch { throw .io(error) }
+        try store.writeManifest()
+        return store
+    }
+
+    /// Writes the manifest of this build's version: to a temporary name,
+    /// synced, renamed, the directory synced (§3).
+    func writeManifest() throws(SegmentStoreError) {
+        let tmp = manifestPath + ".tmp"
         do {
             let file = try LogFile(path: tmp, mode: .readWrite)
             try file.truncate(to: 0)
@@ -45,29 +58,64 @@ public final class SegmentStore {
             try file.sync()
             file.close()
         } catch { throw .io(error) }
-        guard rename(tmp, store.manifestPath) == 0 else {
-            throw .io(LogError.io(path: store.manifestPath, call: "rename", errno: errno))
+        guard rename(tmp, manifestPath) == 0 else {
+            throw .io(LogError.io(path: manifestPath, call: "rename", errno: errno))
         }
-        do { try LogFile.syncDirectory(containing: store.manifestPath) } catch { throw .io(error) }
-        return store
+        do { try LogFile.syncDirectory(containing: manifestPath) } catch { throw .io(error) }
+        minorVersion = Int(SegmentFormat.minorVersion)
     }
 
     /// Opens an existing store; with `writing`, takes its lock first (a
     /// second writer fails at once with ``SegmentStoreError/locked(store:)``).
     /// Refuses a manifest of another major version.
+    /// A store whose manifest is missing or unreadable while it holds
+    /// segments or a durable point is damaged (§3, §9.1), not "not a store".
     public static func open(at path: String, writing: Bool = false) throws(SegmentStoreError) -> SegmentStore {
         let store = SegmentStore(path: path, lock: nil)
-        guard LogFile.exists(store.manifestPath) else { throw .notAStore(path: store.path) }
+        func missing(_ why: String) -> SegmentStoreError {
+            guard store.holdsStoredData else { return .notAStore(path: store.path) }
+            return .damaged(store: store.path, SegmentDamage(segment: SegmentFormat.manifestName, offset: 0, kind: .storeFile(why)))
+        }
+        guard LogFile.exists(store.manifestPath) else { throw missing("the manifest is missing") }
         let manifest: [UInt8]
         do { manifest = try LogFile(path: store.manifestPath, mode: .read).read(count: 64, at: 0) } catch { throw .io(error) }
         let text = String(decoding: manifest, as: UTF8.self)
-        guard text.hasPrefix("navlog-store "), text.hasSuffix("\n") else { throw .notAStore(path: store.path) }
+        guard text.hasPrefix("navlog-store "), text.hasSuffix("\n") else { throw missing("the manifest is not a navlog-store line") }
         let version = String(text.dropFirst("navlog-store ".count).dropLast())
-        guard version.split(separator: ".").first == Substring(String(SegmentFormat.majorVersion)) else {
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.first == Substring(String(SegmentFormat.majorVersion)) else {
+            if store.holdsStoredData, parts.count != 2 || !parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+                throw missing("the manifest's version \"\(version)\" is not a version")
+            }
             throw .unsupportedVersion(path: store.path, version: version)
         }
+        guard parts.count == 2, let minor = Int(parts[1]) else { throw missing("the manifest's version \"\(version)\" is not a version") }
+        store.minorVersion = minor
         if writing { try store.takeLock() }
         return store
+    }
+
+    /// Opens a store for `navlog repair` (its lock taken) whatever its
+    /// manifest says, as long as it is of this major version or has none.
+    public static func openForRepair(at path: String) throws(SegmentStoreError) -> SegmentStore {
+        do { return try open(at: path, writing: true) } catch {
+            guard case .damaged = error else { throw error }
+        }
+        let store = SegmentStore(path: path, lock: nil)
+        store.minorVersion = -1
+        try store.takeLock()
+        return store
+    }
+
+    /// Whether the manifest must be written again (a repair of a store that lost it).
+    public var lacksManifest: Bool { minorVersion < 0 }
+
+    /// Whether the directory holds a segment or a durable point past commit 0:
+    /// then it is a store, whatever its manifest says.
+    var holdsStoredData: Bool {
+        if (try? segmentNumbers())?.isEmpty == false { return true }
+        if case .point(let point)? = try? DurablePointFile.read(store: path) { return point.commit > 0 }
+        return false
     }
 
     /// Releases the lock (a reader stays usable).
@@ -91,7 +139,8 @@ public final class SegmentStore {
     /// directory without one is a version-1 store, or not a store; one with
     /// it may still be of an unsupported version: ``open(at:writing:)`` says).
     public static func isSegmentStore(_ path: String) -> Bool {
-        LogFile.exists((path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path) + "/" + SegmentFormat.manifestName)
+        let path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        return LogFile.exists(path + "/" + SegmentFormat.manifestName) || SegmentStore(path: path, lock: nil).holdsStoredData
     }
 
     /// The path of segment `number`.
@@ -104,10 +153,11 @@ public final class SegmentStore {
 
     /// Names in the directory the store does not know (reported by verify, §3).
     public func unknownNames() throws(SegmentStoreError) -> [String] {
-        let known: Set<String> = [SegmentFormat.manifestName, SegmentFormat.lockName]
+        let known: Set<String> = [SegmentFormat.manifestName, SegmentFormat.lockName, DurablePoint.fileName]
         do {
             return try DirectoryListing.names(in: path).filter { name in
                 !known.contains(name) && SegmentFormat.segmentNumber(name) == nil && !name.contains(SegmentFormat.segmentSuffix + ".torn-")
+                    && !name.contains(SegmentFormat.segmentSuffix + ".damaged-")
                     && ScreenProjectionFormat.segmentNumber(name) == nil
             }.sorted()
         } catch { throw .io(error) }

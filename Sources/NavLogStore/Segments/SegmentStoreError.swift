@@ -14,6 +14,10 @@ public enum SegmentStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     case io(LogError)
     /// A segment's bytes are damaged (a reader met it on its way).
     case corrupt(segment: String, offset: Int64, reason: String)
+    /// The store is damaged at or before its durable point, or a file of it
+    /// is missing (schemas/segment-store.md §9.1): readers answer nothing,
+    /// writers write nothing, until `navlog repair STORE`.
+    case damaged(store: String, SegmentDamage)
     /// An event at a stored seq with different content (§8).
     case conflict(session: String, seq: Int)
     /// An event whose seq is below the session's last stored seq, where none is stored (§8).
@@ -25,6 +29,22 @@ public enum SegmentStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The writer was used after ``SegmentWriter/close()``.
     case closed(store: String)
 
+    /// Whether the error is damage of the store's bytes (a reader's "no",
+    /// exit 1) rather than trouble reaching them.
+    public var isDamage: Bool {
+        switch self {
+        case .corrupt, .damaged: true
+        case .io(let error): error.isCorruption
+        default: false
+        }
+    }
+
+    /// The store a segment's path is in (the path itself when it is no segment's).
+    private static func store(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), SegmentFormat.segmentNumber(String(path[path.index(after: slash)...])) != nil else { return path }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     public var description: String {
         switch self {
         case .notAStore(let path): "\(path): not a navlog segment store (no \(SegmentFormat.manifestName) manifest)"
@@ -33,7 +53,10 @@ public enum SegmentStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         case .alreadyExists(let path): "\(path): already exists and is not an empty directory"
         case .locked(let store): "\(store): another writer holds the store's lock"
         case .io(let error): error.description
-        case .corrupt(let segment, let offset, let reason): "\(segment): byte \(offset): \(reason)"
+        case .corrupt(let segment, let offset, let reason):
+            "\(segment): byte \(offset): \(reason): the store is damaged; 'navlog repair \(Self.store(of: segment))' sets the damage aside"
+        case .damaged(let store, let damage):
+            "\(store) is damaged: \(damage); 'navlog repair \(store)' sets the damage aside"
         case .conflict(let session, let seq): "seq \(seq) of session \(session) is stored with different content"
         case .seqNotIncreasing(let session, let seq, let last):
             "seq \(seq) of session \(session) is not stored and is below its last stored seq \(last)"

@@ -9,7 +9,7 @@ public struct SegmentStoreReport: Hashable, Sendable {
     public var checkpoints = 0
     /// Every problem, in store order.
     public var problems: [SegmentDamage] = []
-    /// Whether nothing is wrong but (at most) a torn tail of the last segment.
+    /// Whether nothing is wrong but (at most) a torn tail: bytes after the durable point (§9.1).
     public var isIntactButTail: Bool { problems.allSatisfy(\.isTornTail) }
 }
 
@@ -24,21 +24,9 @@ public enum SegmentVerifier {
         for name in try store.unknownNames() {
             report.problems.append(SegmentDamage(segment: name, offset: 0, kind: .unknownFile))
         }
-        let catalog = try SegmentCatalog(store: store, verifying: true)
+        let catalog = try SegmentCatalog(store: store, mode: .verifying)
         report.segments = catalog.segments.count
-        for (i, segment) in catalog.segments.enumerated() {
-            if segment.contents.number != i + 1 {
-                report.problems.append(SegmentDamage(segment: segment.contents.name, offset: 0,
-                                                     kind: .segment("segment \(i + 1) is missing before it")))
-            }
-            for problem in segment.contents.problems {
-                var problem = problem
-                if case .tornTail(let why) = problem.kind, i < catalog.segments.count - 1 {
-                    problem.kind = .segment("torn before the last segment: \(why)")
-                }
-                report.problems.append(problem)
-            }
-        }
+        report.problems += catalog.problems
         var checker = CommitChecker(catalog: catalog)
         for (position, ref) in catalog.commits.enumerated() {
             try checker.check(ref, position: position, report: &report)

@@ -65,17 +65,13 @@ public enum SessionSource: Hashable, Sendable {
     }
 
     /// A segment store's parts, reading the commits committed now. Damage
-    /// that stops a reader is thrown (``SessionStreamError/storeDamaged(path:_:)``);
-    /// a torn tail of the last segment is not damage (a writer may be
-    /// appending): the commits before it are read.
+    /// (schemas/segment-store.md §9.1) is thrown; a torn tail after the
+    /// durable point is not damage (a writer may be appending): the commits
+    /// before it are read.
     public static func segmentParts(_ path: String) throws(SessionStreamError) -> [SessionSource] {
         let catalog: SegmentCatalog
         do { catalog = try SegmentCatalog(store: SegmentStore.open(at: path)) } catch { throw .store(error) }
-        for (i, segment) in catalog.segments.enumerated() {
-            for problem in segment.contents.problems where !problem.isTornTail || i < catalog.segments.count - 1 {
-                throw .storeDamaged(path: catalog.store.path, problem)
-            }
-        }
+        if let damage = catalog.damage { throw .storeDamaged(path: catalog.store.path, damage) }
         let parts = catalog.commits.isEmpty ? 1 : SegmentStorePart.defaultParts
         let projection = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
         return (0..<parts).map { part in

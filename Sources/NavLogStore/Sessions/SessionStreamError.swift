@@ -44,6 +44,15 @@ extension SessionStreamError: CustomStringConvertible {
         }
     }
 
+    /// Whether a segment store is damaged (schemas/segment-store.md §9.1).
+    public var isStoreDamage: Bool {
+        switch self {
+        case .storeDamaged: true
+        case .store(let error): error.isDamage
+        default: false
+        }
+    }
+
     /// Whether the answer is "no" (damaged or rejected input, contract exit
     /// 1) rather than trouble reading it (exit 2).
     public var isRejection: Bool {
@@ -53,7 +62,7 @@ extension SessionStreamError: CustomStringConvertible {
         case .damaged, .rejectedLines, .storeDamaged: true
         case .store(let error):
             switch error {
-            case .corrupt, .notAStore: true
+            case .corrupt, .damaged, .notAStore: true
             case .io(let error): error.isCorruption
             default: false
             }

@@ -27,7 +27,11 @@ struct ReindexCommand: ParsableCommand {
     var store: String
 
     func run() throws {
-        let summary = try ScreenProjectionIndex.reindex(store: store)
+        let summary: ReindexSummary
+        do { summary = try ScreenProjectionIndex.reindex(store: store) } catch {
+            // A writer refuses a damaged store: trouble (exit 2), not an answer.
+            throw error.isStoreDamage ? CLIFailure.trouble(error.description) : CLIFailure(error)
+        }
         func count(_ n: Int, _ what: String) -> String { "\(n) \(what)\(n == 1 ? "" : "s")" }
         var line = "\(store): \(count(summary.written, "projection file")) written, \(summary.kept) kept; "
             + "\(count(summary.commits, "commit")), \(count(summary.sessions, "session"))"

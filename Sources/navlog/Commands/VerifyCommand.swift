@@ -17,8 +17,9 @@ struct VerifyCommand: ParsableCommand {
             A segment store (a directory made by 'navlog ingest') is checked whole: every \
             segment's frames and records, every commit index against its blocks, every line, \
             each session's seqs, the Bloom filters and every checkpoint's state and chain. \
-            Bytes after its last commit (a torn tail) are reported and exit 1, as a log's \
-            unfinished tail is.
+            Bytes after its durable point (a torn tail: a crash left them half written) are \
+            reported and exit 1, as a log's unfinished tail is; anything wrong at or before \
+            it, or a missing segment, manifest or COMMITTED file, is damage ('navlog repair').
 
             Example:
               navlog verify session.navlog run-a.navlog
@@ -92,6 +93,8 @@ extension VerifyCommand {
         do { report = try SegmentVerifier.verify(store: SegmentStore.open(at: path)) } catch {
             Output.error(error.description)
             output.add(error, file: path)
+            // A store that lost its manifest is damaged, not unreadable.
+            if case .damaged = error { return .damaged }
             return .trouble
         }
         let store = StoreVerifyOutput(store: path, report: report)

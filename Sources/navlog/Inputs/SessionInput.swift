@@ -202,7 +202,7 @@ extension CLIFailure {
         switch error {
         case .log(let error), .segments(.io(let error)):
             self.init(error)
-        case .segments(.corrupt):
+        case .segments(.corrupt), .segments(.damaged):
             self = .no(error.description)
         default:
             self = .trouble(error.description)

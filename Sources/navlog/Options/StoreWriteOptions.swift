@@ -28,7 +28,11 @@ struct StoreWriteOptions: ParsableArguments {
     /// The store, opened for writing (its lock taken), made when the
     /// directory is absent or empty; a version-1 store is refused.
     func openStore() throws -> SegmentStore {
-        do { return try StoreTarget.openForWriting(at: store) } catch { throw CLIFailure.trouble(error.description) }
+        let opened: SegmentStore
+        do { opened = try StoreTarget.openForWriting(at: store) } catch { throw CLIFailure.trouble(error.description) }
+        // A torn tail (bytes after the durable point) is cut aside by the writer, which says so.
+        opened.onTornTailCut = { [path = opened.path] in Output.error("\(path)/\($0)") }
+        return opened
     }
 }
 

@@ -51,6 +51,7 @@ extension SegmentDamage {
         case .line: "line"
         case .bloomFilter: "bloomFilter"
         case .segment: "segment"
+        case .storeFile: "storeFile"
         case .unknownFile: "unknownFile"
         case .projection: "projection"
         }
@@ -60,7 +61,7 @@ extension SegmentDamage {
     var reason: String {
         switch kind {
         case .tornTail(let why), .header(let why), .dataFrame(let why), .commitIndex(let why), .checkpoint(let why),
-             .frame(let why), .line(let why), .bloomFilter(let why), .segment(let why), .projection(let why): why
+             .frame(let why), .line(let why), .bloomFilter(let why), .segment(let why), .projection(let why), .storeFile(let why): why
         case .unknownFile: "a file the store does not know"
         }
     }
@@ -83,7 +84,7 @@ extension SegmentStoreError {
         if case .io(let error) = self { return error.jsonValue }
         let kind = switch self {
         case .unsupportedVersion: "unsupportedVersion"
-        case .corrupt: "corrupt"
+        case .corrupt, .damaged: "corrupt"
         case .locked: "locked"
         default: "io"
         }
