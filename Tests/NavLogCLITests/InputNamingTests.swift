@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import NavLogTestSupport
+
+/// Every input is named for what it is: a store's segment file given where
+/// a log is read, and a directory that is no store, each get one line and
+/// exit 2 with what to run instead.
+@Suite struct InputNamingTests {
+    /// A small segment store `st` and a folder `d` of a user's files (NDJSON, a log, notes).
+    static func inputs() throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        let sample = navlog("generate", "--sessions", "5", "--seed", "4").stdout
+        let ndjson = try dir.file("in.ndjson", sample)
+        #expect(navlog("ingest", ndjson, "--store", dir.file("st")).status == 0)
+        try FileManager.default.createDirectory(atPath: dir.file("d"), withIntermediateDirectories: false)
+        _ = try dir.file("d/sessions.ndjson", sample)
+        _ = try dir.file("d/notes.txt", "notes\n")
+        #expect(navlog("append", dir.file("d/run-a.navlog"), stdin: sample.split(separator: "\n").prefix(3).joined(separator: "\n") + "\n").status != 2)
+        return dir
+    }
+
+    @Test func aSegmentFileGivenAsALogIsNamedWithTheCommandToUse() throws {
+        let dir = try Self.inputs()
+        let segment = dir.file("st/00000001.nls")
+        for command in [["info"], ["cat"], ["verify"], ["state"], ["replay"]] {
+            let r = navlog(command + [segment])
+            let lines = r.stderr.split(separator: "\n")
+            #expect(r.status == 2, "\(command): \(r.stderr)")
+            #expect(lines.first?.contains("\(segment): not a log: it is a segment of the store \(dir.file("st"))") == true
+                    && r.stderr.contains("navlog state \(dir.file("st")) --session ID"), "\(command): \(r.stderr)")
+            #expect(lines.count <= 2 && !r.stderr.contains("damaged"), "\(command): \(r.stderr)")
+        }
+    }
+
+    @Test func aDirectoryThatIsNoStoreIsExit2NotAStore() throws {
+        let dir = try Self.inputs()
+        let d = dir.file("d")
+        let empty = dir.file("empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        for folder in [d, empty] {
+            for args in [["funnel", folder, "--step", "tab:*"], ["paths", folder, "--after", "tab:*"], ["sessions", folder],
+                         ["export", "screens", folder], ["export", "events", folder],
+                         ["state", folder, "--session", "s-000001"], ["cat", folder, "--session", "s-000001"],
+                         ["export", "log", folder, "--session", "s-000001", "-o", dir.file("one.navlog")]] {
+                let r = navlog(args)
+                #expect(r.status == 2 && r.stderr == "navlog: \(folder): not a store (no navlog-store manifest and no version-1 logs)\n",
+                        "\(args): \(r.status) \(r.stderr)")
+                #expect(r.stdout.isEmpty, "\(args): \(r.stdout)")
+            }
+        }
+        // The store itself still reads.
+        #expect(navlog("sessions", dir.file("st")).status == 0)
+    }
+
+    /// `reindex` of a missing path or of a directory that is no store is
+    /// usage trouble (exit 2), as the exit-status table says.
+    @Test func reindexOfAMissingPathOrNoStoreIsExit2() throws {
+        let dir = try Self.inputs()
+        let missing = navlog("reindex", dir.file("nope"))
+        #expect(missing.status == 2 && missing.stderr == "navlog: \(dir.file("nope")): No such file or directory\n", "\(missing.stderr)")
+        let folder = navlog("reindex", dir.file("d"))
+        #expect(folder.status == 2 && folder.stderr.contains("not a store"), "\(folder.stderr)")
+        #expect(navlog("reindex", dir.file("st")).status == 0)
+    }
+}
