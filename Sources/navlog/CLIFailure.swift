@@ -7,7 +7,7 @@ import NavLogCore
 import NavLogStore
 
 /// A failure a command reports: one line for stderr and the exit status of
-/// contract §4 (1: the answer is no, 2: usage or I/O trouble).
+/// docs/commands.md (1: the answer is no, 2: usage or I/O trouble).
 struct CLIFailure: Error, CustomStringConvertible {
     var message: String
     var exitCode: Int32

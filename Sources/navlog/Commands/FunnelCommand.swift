@@ -3,7 +3,7 @@ import NavLogCore
 import NavLogStore
 
 /// `navlog funnel LOGS_OR_STORES… --step P …`: how many sessions reach each
-/// step of a funnel (contract §4 "Funnels").
+/// step of a funnel (docs/commands.md).
 struct FunnelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "funnel",

@@ -2,7 +2,7 @@ import ArgumentParser
 import NavLogStore
 
 /// `navlog repair LOG`: cut a torn or damaged tail, keeping the cut bytes
-/// aside (contract §4).
+/// aside (docs/commands.md).
 struct RepairCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repair",
