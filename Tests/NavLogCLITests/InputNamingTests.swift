@@ -62,4 +62,31 @@ import NavLogTestSupport
         #expect(folder.status == 2 && folder.stderr.contains("not a store"), "\(folder.stderr)")
         #expect(navlog("reindex", dir.file("st")).status == 0)
     }
+
+    /// A session id is at most 65,535 UTF-8 bytes (docs/events.md): a
+    /// longer one is rejected at input with the reason, in canonical lines
+    /// and others alike, by ingest and import; one at the limit is stored.
+    @Test func anOverLongSessionIdIsRejectedWithItsReason() throws {
+        let dir = try TemporaryDirectory()
+        func line(_ id: String, seq: Int, canonical: Bool) -> String {
+            canonical ? #"{"label":"m","scene":"main","seq":\#(seq),"session":"\#(id)","t":"2026-11-20T10:00:00.000Z","type":"mark"}"#
+                      : #"{"session": "\#(id)", "seq": \#(seq), "t": "2026-11-20T10:00:00Z", "type": "mark", "label": "m"}"#
+        }
+        let long = String(repeating: "x", count: 65_536), longest = String(repeating: "y", count: 65_535)
+        let input = try dir.file("in.ndjson", [line(long, seq: 1, canonical: true), line(long, seq: 2, canonical: false),
+                                               line(longest, seq: 1, canonical: true), line(longest, seq: 2, canonical: false)]
+            .joined(separator: "\n") + "\n")
+        let r = navlog("ingest", input, "--store", dir.file("st"))
+        #expect(r.status == 1, "\(r.stderr.prefix(300))")
+        for n in [1, 2] {
+            #expect(r.stderr.contains("in.ndjson:\(n): field \"session\": is 65536 bytes long; a session id is at most 65535 bytes"),
+                    "\(r.stderr.prefix(300))")
+        }
+        let sessions = navlog("sessions", dir.file("st"))
+        #expect(sessions.status == 0 && sessions.stdout.contains(longest + "\t2\t"))
+        // The same limit for an import.
+        let csv = try dir.file("events.csv", "user,event,at\n\(long),screen_view,2026-11-20T10:00:00Z\n")
+        let imported = navlog("import", "csv", csv, "--store", dir.file("imported"), "--session", "user", "--time", "at", "--event", "event")
+        #expect(imported.status == 1 && imported.stderr.contains("a session id is at most 65535 bytes"), "\(imported.stderr.prefix(300))")
+    }
 }
