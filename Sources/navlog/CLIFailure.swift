@@ -48,6 +48,9 @@ extension CLIFailure {
             return .trouble("\(path): is a directory, not a log or NDJSON file "
                             + "(the sessions of a store are read by funnel, paths and export)")
         }
+        if code == EMFILE, let limit = OpenFileLimit.current {
+            return .trouble("\(path): too many open files: the limit (ulimit -n) is \(limit)")
+        }
         if path == "-" && code == ENOENT {
             return .trouble("-: a log cannot be read from standard input; give its path")
         }

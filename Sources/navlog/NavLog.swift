@@ -29,6 +29,7 @@ struct NavLog: ParsableCommand {
                 throw CLIFailure.trouble("\(mistake) (see 'navlog --help')")
             }
             var command = try parseAsRoot(arguments)
+            if let problem = OpenFileLimit.problem() { throw CLIFailure.trouble(problem) }
             if let coloring = command as? any ColoringCommand { Output.colorChoice = coloring.colorOptions.color }
             try command.run()
             status = 0
