@@ -89,4 +89,26 @@ import NavLogTestSupport
         let imported = navlog("import", "csv", csv, "--store", dir.file("imported"), "--session", "user", "--time", "at", "--event", "event")
         #expect(imported.status == 1 && imported.stderr.contains("a session id is at most 65535 bytes"), "\(imported.stderr.prefix(300))")
     }
+
+    /// `sessions DIR` never lists a session that `state DIR --session` cannot
+    /// find: in a version-1 store whose log was renamed (to another name of
+    /// the layout's form), the session is still found by the id it holds.
+    @Test func everySessionListedIsFound() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.file("v1")
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: false)
+        let lines = navlog("generate", "--sessions", "2", "--seed", "5").stdout.split(separator: "\n")
+        for id in ["s-000001", "s-000002"] {
+            let own = lines.filter { $0.contains("\"session\":\"\(id)\"") }.joined(separator: "\n") + "\n"
+            #expect(navlog("append", store + "/" + v1Log(id), stdin: own).status == 0)
+        }
+        try FileManager.default.moveItem(atPath: store + "/" + v1Log("s-000002"), toPath: store + "/" + v1Log("renamed"))
+        let listed = navlog("sessions", store)
+        #expect(listed.status == 0 && listed.stdout.contains("s-000002\t"), "\(listed.stderr)")
+        for id in ["s-000001", "s-000002"] {
+            let r = navlog("state", store, "--session", id, "--json")
+            #expect(r.status == 0 && r.stdout.contains("\"session\":\"\(id)\""), "\(id): \(r.stderr)")
+        }
+        #expect(navlog("state", store, "--session", "nobody").status == 2)
+    }
 }

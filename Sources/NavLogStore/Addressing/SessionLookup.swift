@@ -1,3 +1,5 @@
+import NavLogCore
+
 /// One session of a store, addressed as `STORE --session ID` (contract §4):
 /// the store may be a segment store (a directory with the `navlog-store`
 /// manifest, schemas/segment-store.md) or a version-1 store
@@ -40,7 +42,18 @@ public enum SessionLookup {
         // A missing directory is the listing's error below; another directory must be a version-1 store.
         if LogFile.exists(store), StoreLayout.of(store) != .versionOne { throw .notAStore(store: store) }
         let found: String?
-        do { found = try Store(directory: store).path(forSession: id) } catch { throw .log(error) }
+        do throws(LogError) {
+            let logs = try Store(directory: store)
+            // A log not under its session's name (renamed by hand) is still found, as `sessions` lists it.
+            var path = try logs.path(forSession: id)
+            if path == nil {
+                for entry in try logs.entries() where entry.session.map({ SessionID.same($0, id) }) == true {
+                    path = entry.path
+                    break
+                }
+            }
+            found = path
+        } catch { throw .log(error) }
         guard let found else { throw .noSession(store: store, session: id) }
         return .log(path: found)
     }
