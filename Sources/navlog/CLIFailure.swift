@@ -45,6 +45,8 @@ extension CLIFailure {
     /// give instead. `nil` for other failures.
     private static func misuse(_ path: String, errno code: Int32) -> CLIFailure? {
         if code == EISDIR {
+            let layout = StoreLayout.of(path)
+            if layout == .other || layout == .empty { return .trouble(StoreLayout.notAStoreMessage(path)) }
             return .trouble("\(path): is a directory, not a log or NDJSON file "
                             + "(the sessions of a store are read by funnel, paths and export)")
         }

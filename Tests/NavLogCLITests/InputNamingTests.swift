@@ -41,13 +41,17 @@ import NavLogTestSupport
             for args in [["funnel", folder, "--step", "tab:*"], ["paths", folder, "--after", "tab:*"], ["sessions", folder],
                          ["export", "screens", folder], ["export", "events", folder],
                          ["state", folder, "--session", "s-000001"], ["cat", folder, "--session", "s-000001"],
-                         ["export", "log", folder, "--session", "s-000001", "-o", dir.file("one.navlog")]] {
+                         ["export", "log", folder, "--session", "s-000001", "-o", dir.file("one.navlog")],
+                         ["info", folder], ["cat", folder], ["state", folder], ["replay", folder], ["blame", folder]] {
                 let r = navlog(args)
                 #expect(r.status == 2 && r.stderr == "navlog: \(folder): not a store (no navlog-store manifest and no version-1 logs)\n",
                         "\(args): \(r.status) \(r.stderr)")
                 #expect(r.stdout.isEmpty, "\(args): \(r.stdout)")
             }
         }
+        let verify = navlog("verify", d)
+        #expect(verify.status == 2 && verify.stderr.hasPrefix("navlog: \(d): not a store (no navlog-store manifest and no version-1 logs)\n"),
+                "\(verify.stderr)")
         // The store itself still reads.
         #expect(navlog("sessions", dir.file("st")).status == 0)
     }
