@@ -1,6 +1,6 @@
 -- tools/funnel.sql: `navlog funnel` in SQL, for data that outgrows one machine.
 --
--- The same funnel as `navlog funnel --step P …` (contract §4 "Funnels", §5):
+-- The same funnel as `navlog funnel --step P …` (docs/commands.md):
 -- globs over screen names, `mark:` and `url:` steps, ordered earliest-match
 -- chains, the best start per session (most steps; the earliest start on a
 -- tie), an optional inclusive window from the start, sessions that never

@@ -7,6 +7,8 @@ directory of its gzip parts (`--output DIR`, with or without
 `--partition-by day`).
 """
 import csv
+import glob
+import gzip
 import os
 import re
 import sys
@@ -22,10 +24,52 @@ class Usage(Exception):
     """A command-line mistake: printed as one line with the usage, exit 2."""
 
 
+class InputProblem(Usage):
+    """An input that is not an export (missing, a store, no parts, the wrong
+    CSV): one line saying what it is and what to run, exit 2."""
+
+
 class Args:
     def __init__(self):
         self.path, self.steps, self.within_ms, self.by, self.print_sql = None, [], None, None, False
         self.timing = None  # --timing FILE: the engine's seconds for reading and querying (navlog-bench)
+
+
+SCREEN_COLUMNS = ["session", "seq", "t", "scene", "screen"]
+
+
+def check_export(path, marks=True):
+    """What a user might give instead of an export, each said in one line
+    (a Usage): a missing path, a store or a log, a directory without parts,
+    a file that is not the CSV of `navlog export screens`, and (for the
+    funnel, `marks`) an export made without `--with-marks`."""
+    export = "navlog export screens STORE --with-marks --output DIR" if marks else "navlog export screens STORE > SCREENS.csv"
+    if not os.path.exists(path):
+        raise InputProblem(f"{path}: no such file or directory")
+    if os.path.isdir(path):
+        names = os.listdir(path)
+        if "navlog-store" in names or any(n.endswith((".navlog", ".nls")) for n in names):
+            raise InputProblem(f"{path}: a navlog store, not an export of one: run `{export}` and give its output")
+        parts = sorted(glob.glob(os.path.join(glob.escape(path), "**", "*.csv.gz"), recursive=True))
+        if not parts:
+            raise InputProblem(f"{path}: no *.csv.gz part files in it: not the output of `{export}`")
+        first = parts[0]
+    else:
+        first = path
+    try:
+        with open(first, "rb") as f:
+            head = f.read(2)
+        opener = gzip.open if head == b"\x1f\x8b" else open
+        with opener(first, "rt", encoding="utf-8", newline="") as f:
+            header = f.readline().rstrip("\r\n").split(",")
+    except UnicodeDecodeError:
+        raise InputProblem(f"{first}: binary data, not the CSV of `{export}`")
+    except (OSError, EOFError) as error:
+        raise InputProblem(f"{first}: cannot be read ({getattr(error, 'strerror', None) or error})")
+    if header[:5] != SCREEN_COLUMNS:
+        raise InputProblem(f"{first}: not the CSV of `{export}` (its header is not {','.join(SCREEN_COLUMNS)}…)")
+    if marks and "kind" not in header:
+        raise InputProblem(f"{first}: an export made without --with-marks (no kind column): run `{export}`")
 
 
 def within_ms_of(text):
@@ -120,8 +164,12 @@ def main(argv, prog, run):
         if args.print_sql:
             sys.stdout.write(sql)
             return 0
+        check_export(args.path)
         write_csv(run(args, sql), args.by)
         return 0
+    except InputProblem as problem:
+        sys.stderr.write(f"{prog}: {problem}\n")
+        return 2
     except Usage as problem:
         sys.stderr.write(f"{prog}: {problem}\nusage: tools/{prog} EXPORT --step P [--step P …] [--within D | --within-ms N] [--by FIELD] [--print-sql]\n")
         return 2

@@ -7,7 +7,7 @@ import NavLogCore
 import NavLogStore
 
 /// A failure a command reports: one line for stderr and the exit status of
-/// contract §4 (1: the answer is no, 2: usage or I/O trouble).
+/// docs/commands.md (1: the answer is no, 2: usage or I/O trouble).
 struct CLIFailure: Error, CustomStringConvertible {
     var message: String
     var exitCode: Int32
@@ -45,8 +45,13 @@ extension CLIFailure {
     /// give instead. `nil` for other failures.
     private static func misuse(_ path: String, errno code: Int32) -> CLIFailure? {
         if code == EISDIR {
+            let layout = StoreLayout.of(path)
+            if layout == .other || layout == .empty { return .trouble(StoreLayout.notAStoreMessage(path)) }
             return .trouble("\(path): is a directory, not a log or NDJSON file "
                             + "(the sessions of a store are read by funnel, paths and export)")
+        }
+        if code == EMFILE, let limit = OpenFileLimit.current {
+            return .trouble("\(path): too many open files: the limit (ulimit -n) is \(limit)")
         }
         if path == "-" && code == ENOENT {
             return .trouble("-: a log cannot be read from standard input; give its path")

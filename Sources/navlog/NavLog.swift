@@ -19,7 +19,7 @@ struct NavLog: ParsableCommand {
         subcommands: [StateCommand.self, ReplayCommand.self, Generate.self, AppendCommand.self, CatCommand.self, InfoCommand.self, VerifyCommand.self, RepairCommand.self, IngestCommand.self, DiffCommand.self, BisectCommand.self, BlameCommand.self, FunnelCommand.self, ExportCommand.self, PathsCommand.self, ImportCommand.self, StoreCommand.self, SessionsCommand.self, ReindexCommand.self]
     )
 
-    /// Runs a command and maps every outcome to the contract's exit status
+    /// Runs a command and maps every outcome to its exit status (docs/commands.md)
     /// (§4): errors are one line on stderr, help goes to stdout.
     static func main() {
         let status: Int32
@@ -29,6 +29,7 @@ struct NavLog: ParsableCommand {
                 throw CLIFailure.trouble("\(mistake) (see 'navlog --help')")
             }
             var command = try parseAsRoot(arguments)
+            if let problem = OpenFileLimit.problem() { throw CLIFailure.trouble(problem) }
             if let coloring = command as? any ColoringCommand { Output.colorChoice = coloring.colorOptions.color }
             try command.run()
             status = 0

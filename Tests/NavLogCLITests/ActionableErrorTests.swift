@@ -8,7 +8,7 @@ import NavLogTestSupport
     /// A store of three one-session logs and the NDJSON they came from.
     static func inputs() throws -> (dir: TemporaryDirectory, ndjson: String, store: String, log: String) {
         let (dir, ndjson, store) = try FunnelCommandTests.inputs()
-        return (dir, ndjson, store, store + "/s-a.navlog")
+        return (dir, ndjson, store, store + "/" + v1Log("s-a"))
     }
 
     /// The one line on stderr, with exit 2.

@@ -6,7 +6,7 @@ import Testing
     @Test func aBadValueListsTheAllowedOnes() throws {
         let (dir, ndjson, store) = try FunnelCommandTests.inputs()
         _ = dir
-        let log = store + "/s-a.navlog"
+        let log = store + "/" + v1Log("s-a")
         let cases: [([String], String)] = [
             (["funnel", ndjson, "--step", "*", "--order", "sideways"], "'--order <mode>'. Please provide one of 'ordered' and 'strict'."),
             (["funnel", ndjson, "--step", "*", "--format", "xml"], "Please provide one of 'table', 'csv', 'json' or 'svg'."),

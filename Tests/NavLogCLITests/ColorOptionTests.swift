@@ -8,7 +8,7 @@ import NavLogTestSupport
     @Test func termDumbAndColorNeverMeanNoColourOnATerminal() throws {
         let (dir, _, store) = try FunnelCommandTests.inputs()
         _ = dir
-        let log = store + "/s-a.navlog"
+        let log = store + "/" + v1Log("s-a")
         let coloured = try PseudoTerminal(navlogBinary(), ["state", log])
         #expect(try coloured.waitForExit() == .exited(0))
         #expect(coloured.rawOutput.contains("\u{1B}["))
@@ -22,7 +22,7 @@ import NavLogTestSupport
     @Test func everyColouringCommandTakesColorAlways() throws {
         let (dir, ndjson, store) = try FunnelCommandTests.inputs()
         _ = dir
-        let log = store + "/s-a.navlog", other = store + "/s-b.navlog"
+        let log = store + "/" + v1Log("s-a"), other = store + "/" + v1Log("s-b")
         let commands: [[String]] = [
             ["state", log], ["replay", log], ["diff", log, other], ["bisect", log, other], ["blame", log],
             ["funnel", ndjson, "--step", "*"], ["paths", ndjson],

@@ -59,7 +59,7 @@ import NavLogTestSupport
         _ = dir
         let r = navlog("export", "events", store, "--format", "ndjson")
         var cat = ""
-        for id in ["s-a", "s-b", "s-c"] { cat += navlog("cat", "\(store)/\(id).navlog").stdout }
+        for id in ["s-a", "s-b", "s-c"] { cat += navlog("cat", "\(store)/\(v1Log(id))").stdout }
         #expect(r.status == 0)
         #expect(r.stdout == cat)
     }
@@ -100,8 +100,11 @@ import NavLogTestSupport
         let dir = try TemporaryDirectory()
         #expect(navlog("export", "screens", dir.file("missing")).status == 2)
         #expect(navlog("export", "screens", dir.url.path, "--format", "xml").status == 2)
-        // An empty store exports just the header.
-        #expect(navlog("export", "screens", dir.url.path).stdout == "session,seq,t,scene,screen\n")
+        // An empty store exports just the header; an empty directory is no store.
+        let empty = navlog("export", "screens", dir.url.path)
+        #expect(empty.status == 2 && empty.stderr.contains("not a store"), "\(empty.stderr)")
+        #expect(navlog("ingest", try dir.file("nothing.ndjson", ""), "--store", dir.file("store")).status == 0)
+        #expect(navlog("export", "screens", dir.file("store")).stdout == "session,seq,t,scene,screen\n")
     }
 }
 
@@ -121,7 +124,7 @@ import NavLogTestSupport
         let store = dir.file("store")
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         for id in order {
-            let r = navlog("append", "\(store)/\(id).navlog", stdin: bySession[id]!.joined(separator: "\n") + "\n")
+            let r = navlog("append", "\(store)/\(v1Log(id))", stdin: bySession[id]!.joined(separator: "\n") + "\n")
             #expect(r.status == 0, "\(r.stderr)")
         }
         let all = navlog("export", "events", store, "--format", "ndjson")
@@ -129,7 +132,7 @@ import NavLogTestSupport
         #expect(all.stdout == generated.stdout)  // generated one session after another, sorted ids
 
         // Damage the 21st log in the middle of its data: the first 20 sessions come out, nothing after the 21st.
-        let victim = "\(store)/\(order[20]).navlog"
+        let victim = "\(store)/\(v1Log(order[20]))"
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: victim)))
         for i in (bytes.count / 2)..<(bytes.count / 2 + 16) { bytes[i] ^= 0x5A }
         try Data(bytes).write(to: URL(fileURLWithPath: victim))

@@ -29,7 +29,7 @@ import NavLogTestSupport
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         for id in ["s-a", "s-b", "s-c"] {
             let lines = sessions.split(separator: "\n").filter { $0.contains("\"session\":\"\(id)\"") }.joined(separator: "\n") + "\n"
-            let r = navlog("append", "\(store)/\(id).navlog", stdin: lines)
+            let r = navlog("append", "\(store)/\(v1Log(id))", stdin: lines)
             #expect(r.status == 0, "\(r.stderr)")
         }
         return (dir, ndjson, store)
@@ -49,7 +49,7 @@ import NavLogTestSupport
             #expect(r.stdout == expected, "\(input)")
         }
         // A log file given directly, and several inputs at once.
-        let one = navlog("funnel", "\(store)/s-a.navlog", "\(store)/s-b.navlog", "--step", "Recipe/*", "--step", "mark:purchase", "--format", "csv")
+        let one = navlog("funnel", "\(store)/\(v1Log("s-a"))", "\(store)/\(v1Log("s-b"))", "--step", "Recipe/*", "--step", "mark:purchase", "--format", "csv")
         #expect(one.stdout == Self.header + "1,Recipe/*,2,1.0000,1.0000,\n2,mark:purchase,2,1.0000,1.0000,10.000\n")
     }
 

@@ -64,7 +64,8 @@ import NavLogTestSupport
             #expect(!FileManager.default.fileExists(atPath: dir.file("store/chart.svg")))
             #expect(!FileManager.default.fileExists(atPath: dir.file("store/sub/chart.svg")))
         }
-        // Elsewhere is fine.
+        // Elsewhere is fine (the store again only its logs: a folder of other files is no store).
+        try FileManager.default.removeItem(atPath: store + "/sub")
         let fine = navlog(["funnel", store, ndjson] + Self.funnelStep + ["--svg", dir.file("chart.svg")])
         #expect(fine.status == 0, "\(fine.stderr)")
         #expect(String(decoding: try #require(Self.bytes(dir.file("chart.svg"))), as: UTF8.self).contains("<svg"))

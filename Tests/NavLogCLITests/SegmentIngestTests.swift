@@ -48,14 +48,15 @@ import Darwin
         }
         // A version-1 store: refused, one line naming the upgrade, nothing written.
         try FileManager.default.createDirectory(atPath: dir.file("v1"), withIntermediateDirectories: false)
-        #expect(navlog("append", dir.file("v1/a.navlog"), stdin: Self.mark("a") + "\n").status == 0)
-        let before = try Data(contentsOf: URL(fileURLWithPath: dir.file("v1/a.navlog")))
+        let oldLog = dir.file("v1/" + v1Log("a"))
+        #expect(navlog("append", oldLog, stdin: Self.mark("a") + "\n").status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: oldLog))
         let v1 = navlog("ingest", input, "--store", dir.file("v1"), "--rejects", dir.file("rejects"))
         #expect(v1.status == 2 && v1.stdout.isEmpty)
         #expect(v1.stderr == "navlog: \(dir.file("v1")): a version-1 store (one .navlog file per session) is read-only; "
                 + "convert it with `navlog store upgrade \(dir.file("v1"))`\n")
-        #expect(Self.names(dir.file("v1")) == ["a.navlog"])
-        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file("v1/a.navlog"))) == before)
+        #expect(Self.names(dir.file("v1")) == [v1Log("a")])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: oldLog)) == before)
         #expect(!FileManager.default.fileExists(atPath: dir.file("rejects")))
         // A directory holding something else: refused too.
         try FileManager.default.createDirectory(atPath: dir.file("other"), withIntermediateDirectories: false)

@@ -138,7 +138,7 @@ struct StateCommandTests {
             (["state"], "navlog: Missing expected argument '<log>' (see 'navlog state --help')\n"),
             (["no-such-command"], "navlog: 'no-such-command' is not a command of navlog (see 'navlog --help')\n"),
             (["import", "csv", "x.csv", "--store"], "navlog: Missing value for '--store <dir>' (see 'navlog import csv --help')\n"),
-            (["state", "/"], "navlog: /: is a directory (a store): choose one of its sessions with --session ID\n"),
+            (["state", "/"], "navlog: /: not a store (no navlog-store manifest and no version-1 logs)\n"),
         ]
         for (args, stderr) in cases {
             let r = run(navlogBinary(), args)

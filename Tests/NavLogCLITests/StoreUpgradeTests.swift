@@ -5,8 +5,9 @@ import Testing
 import NavLogTestSupport
 
 /// `navlog store upgrade DIR`: a version-1 store becomes a segment store
-/// holding the same sessions; stopped at any point, running it again
-/// finishes or restarts the job; a damaged log changes nothing.
+/// holding the same sessions, its old logs kept; stopped at any point,
+/// running it again finishes or restarts the job; a damaged log changes
+/// nothing; a folder of a user's own files is no store and is left alone.
 @Suite struct StoreUpgradeTests {
     /// A version-1 store of `sessions` generated sessions (one log each, by `navlog append`); their lines by session.
     static func versionOneStore(_ path: String, sessions: Int = 4) throws -> [String: [String]] {
@@ -32,10 +33,13 @@ import NavLogTestSupport
         let r = navlog("store", "upgrade", store)
         #expect(r.status == 0, "\(r.stderr)")
         let events = expected.values.reduce(0) { $0 + $1.count }
-        #expect(r.stdout == "upgraded \(store): 4 logs, \(events) events of 4 sessions into a segment store\n")
+        let (_, old) = StoreUpgrade.workPaths(for: store)
+        #expect(r.stdout == "upgraded \(store): 4 logs, \(events) events of 4 sessions into a segment store\n"
+                + "the version-1 logs are kept, unchanged, in \(old) (remove it once the new store serves you)\n")
         #expect(try SegmentStoreContents.lines(store) == expected)
         #expect(try SegmentStoreContents.problems(store) == [])
-        #expect(Self.names(dir.path) == ["logs"], "nothing left beside it")
+        #expect(Self.names(dir.path) == [".logs.navlog-v1", "logs"], "only the old logs kept beside it")
+        #expect(Self.names(old).count == 4 && Self.names(old).allSatisfy { $0.hasSuffix(".navlog") })
         // Writable now; and the upgrade again: nothing to do.
         #expect(navlog("ingest", try dir.file("more.ndjson", ""), "--store", store).status == 0)
         let again = navlog("store", "upgrade", store)
@@ -56,7 +60,7 @@ import NavLogTestSupport
             let r = navlog("store", "upgrade", store)
             #expect(r.status == 0, "\(stage): \(r.stderr)")
             #expect(try SegmentStoreContents.lines(store) == expected, "\(stage)")
-            #expect(Self.names(dir.path).filter { $0 != "in.ndjson" } == ["logs"], "\(stage): \(Self.names(dir.path))")
+            #expect(Self.names(dir.path).filter { $0 != "in.ndjson" } == [".logs.navlog-v1", "logs"], "\(stage): \(Self.names(dir.path))")
         }
         func reset() throws {
             for path in [store, building, old] { try? FileManager.default.removeItem(atPath: path) }
@@ -73,13 +77,12 @@ import NavLogTestSupport
                        "--store", building).status == 0)
         try FileManager.default.moveItem(atPath: store, toPath: old)
         try check("between the renames")
-        // 3. Stopped before the old logs were deleted (or part-way through).
+        // 3. Done: run again, nothing changes and the kept logs stay as they are.
         try reset()
-        let logs = Self.names(store)
         #expect(navlog("store", "upgrade", store).status == 0)
-        try FileManager.default.createDirectory(atPath: old, withIntermediateDirectories: false)
-        _ = FileManager.default.createFile(atPath: old + "/" + logs[0], contents: Data("left".utf8))
-        try check("while deleting the old logs")
+        let kept = Self.names(old)
+        try check("after it was done")
+        #expect(Self.names(old) == kept)
     }
 
     /// A log that cannot be read whole stops the upgrade before anything changes: exit 1.
@@ -98,5 +101,41 @@ import NavLogTestSupport
         #expect(r.stderr.split(separator: "\n").count == 1)
         #expect(Self.names(store) == before && Self.names(dir.path) == ["logs"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == bytes)
+    }
+
+    /// A folder of a user's own files that happens to hold logs is not a
+    /// version-1 store: no writer tells the user to upgrade it, and `store
+    /// upgrade` refuses it with every file left as it was.
+    @Test func aFolderOfUserFilesWithLogsIsNoStoreAndIsLeftAlone() throws {
+        let dir = try TemporaryDirectory()
+        let work = dir.file("work")
+        try FileManager.default.createDirectory(atPath: work + "/notes", withIntermediateDirectories: true)
+        let sample = navlog("generate", "--sessions", "1", "--seed", "3").stdout
+        #expect(navlog("append", work + "/run-a.navlog", stdin: sample).status == 0)
+        _ = try dir.file("work/sessions.ndjson", sample)
+        _ = try dir.file("work/funnel.svg", "<svg/>")
+        _ = try dir.file("work/notes/todo.txt", "look at run-a\n")
+        func snapshot() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for name in ["run-a.navlog", "sessions.ndjson", "funnel.svg", "notes/todo.txt"] {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: work + "/" + name))
+            }
+            return files
+        }
+        let before = try snapshot()
+        let ingest = navlog("ingest", work + "/sessions.ndjson", "--store", work)
+        #expect(ingest.status == 2 && ingest.stderr.contains("not a navlog store") && !ingest.stderr.contains("upgrade"),
+                "\(ingest.stderr)")
+        let upgrade = navlog("store", "upgrade", work)
+        #expect(upgrade.status == 2 && upgrade.stderr.contains("not a version-1 store"), "\(upgrade.stderr)")
+        #expect(Self.names(dir.path) == ["work"] && Self.names(work) == ["funnel.svg", "notes", "run-a.navlog", "sessions.ndjson"])
+        #expect(try snapshot() == before)
+        // A real version-1 store with one file of the user's in it is no store either.
+        let store = dir.file("logs")
+        _ = try Self.versionOneStore(store, sessions: 2)
+        _ = try dir.file("logs/README.txt", "mine\n")
+        let mixed = navlog("store", "upgrade", store)
+        #expect(mixed.status == 2 && mixed.stderr.contains("not a version-1 store"), "\(mixed.stderr)")
+        #expect(Self.names(store).count == 3 && !Self.names(dir.path).contains(".logs.navlog-v1"))
     }
 }

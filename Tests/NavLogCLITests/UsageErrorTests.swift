@@ -16,7 +16,7 @@ import NavLogTestSupport
     @Test func aNegativeNumberIsGivenToItsOption() throws {
         let (dir, ndjson, store) = try FunnelCommandTests.inputs()
         _ = dir
-        let log = store + "/s-a.navlog"
+        let log = store + "/" + v1Log("s-a")
         Self.expectUsage(["funnel", store, "--step", "*", "--within", "-5m"], "--within must be positive, got -5m")
         Self.expectUsage(["state", log, "--at", "-1"], #"--at: invalid state spec "-1": a seq must be ≥ 0"#)
         Self.expectUsage(["generate", "--sessions", "-1"], "--sessions must be 0 or more, got -1")
@@ -46,7 +46,7 @@ import NavLogTestSupport
     @Test func aTimestampErrorSaysWhatIsWrong() throws {
         let (dir, _, store) = try FunnelCommandTests.inputs()
         _ = dir
-        let log = store + "/s-a.navlog"
+        let log = store + "/" + v1Log("s-a")
         let cases: [(String, String)] = [
             ("2026-13-01T00:00:00Z", "month 13 is not 01–12"),
             ("2026-11-20T99:00:00Z", "hour 99 is not 00–23"),

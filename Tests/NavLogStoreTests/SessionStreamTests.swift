@@ -8,13 +8,14 @@ import Testing
 /// paths and export read): in parallel, with results as if read one by one
 /// in order, and the first failure in source order reported.
 @Suite struct SessionStreamTests {
-    /// A store of `count` small logs, `s-00.navlog`…, each session different.
+    /// A version-1 store of `count` small logs, named as that layout names
+    /// sessions `s-00`, `s-01`, … (so listed in that order), each session different.
     static func store(in dir: TemporaryDirectory, count: Int) throws -> (path: String, events: [[Event]]) {
         let store = dir.file("store")
         var all: [[Event]] = []
         for i in 0..<count {
             let events = sampleEvents(20 + i % 7 * 30, session: "s-\(i)", seed: UInt64(i + 1))
-            let name = String(format: "s-%02d.navlog", i)
+            let name = Store.fileName(forSession: String(format: "s-%02d", i))
             if i == 0 { _ = try Store(directory: store, create: true) }
             try writeLog(store + "/" + name, events).close()
             all.append(events)
@@ -60,9 +61,9 @@ import Testing
         let dir = try TemporaryDirectory()
         let (store, _) = try Self.store(in: dir, count: 3)
         writeFile(dir.file("more.ndjson"), ndjson(sampleEvents(5, session: "n-1")))
-        let sources = try SessionSource.resolve([dir.file("more.ndjson"), store, "-", store + "/s-01.navlog"])
-        #expect(sources == [.ndjson(dir.file("more.ndjson")), .log(store + "/s-00.navlog"), .log(store + "/s-01.navlog"),
-                            .log(store + "/s-02.navlog"), .ndjson("-"), .log(store + "/s-01.navlog")])
+        let sources = try SessionSource.resolve([dir.file("more.ndjson"), store, "-", store + "/" + Store.fileName(forSession: "s-01")])
+        #expect(sources == [.ndjson(dir.file("more.ndjson")), .log(store + "/" + Store.fileName(forSession: "s-00")), .log(store + "/" + Store.fileName(forSession: "s-01")),
+                            .log(store + "/" + Store.fileName(forSession: "s-02")), .ndjson("-"), .log(store + "/" + Store.fileName(forSession: "s-01"))])
         #expect(throws: SessionStreamError.self) { try SessionSource.resolve([dir.file("absent")]) }
     }
 
@@ -78,7 +79,7 @@ import Testing
             if i < b.count { mixed.append(b[i]) }
         }
         writeFile(dir.file("mixed.ndjson"), ndjson(mixed))
-        let paths = [store, dir.file("mixed.ndjson"), store + "/s-03.navlog"]
+        let paths = [store, dir.file("mixed.ndjson"), store + "/" + Store.fileName(forSession: "s-03")]
         let parallel = Self.rows(try SessionStream(paths: paths, workers: 2))
         #expect(parallel.error == nil)
         #expect(parallel.text == Self.expected(logs + [mixed, logs[3]]))
@@ -90,7 +91,7 @@ import Testing
     @Test func aFailureStopsTheRowsAfterIt() throws {
         let dir = try TemporaryDirectory()
         let (store, logs) = try Self.store(in: dir, count: 60)
-        let broken = store + "/s-20.navlog"
+        let broken = store + "/" + Store.fileName(forSession: "s-20")
         var bytes = fileBytes(broken)
         bytes.replaceSubrange(0..<8, with: [UInt8](repeating: 0x41, count: 8))
         writeFile(broken, bytes)

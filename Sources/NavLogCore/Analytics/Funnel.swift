@@ -94,7 +94,10 @@ public struct Funnel: Hashable, Sendable {
             }
         }
 
+        var matched: UInt64 = 0
+        for k in steps.indices.prefix(64) where scratch.next[k * width] < Int32(n) { matched |= 1 << UInt64(k) }
         var best = FunnelPath()
+        best.matchedSteps = matched
         var bestChain = 0
         var start = Int(scratch.next[0])
         scratch.chain.removeAll(keepingCapacity: true)
@@ -124,6 +127,7 @@ public struct Funnel: Hashable, Sendable {
                 bestChain = scratch.chain.count
                 best = FunnelPath(times: scratch.chain.map { Timestamp(milliseconds: rows.milliseconds($0)) },
                                   seqs: scratch.chain.map { rows.seq($0) })
+                best.matchedSteps = matched
                 if bestChain == steps.count { break }
             }
             start = Int(scratch.next[start + 1])
@@ -147,6 +151,10 @@ public struct FunnelPath: Hashable, Sendable {
     public var times: [Timestamp]
     /// The seq of each reached step's occurrence.
     public var seqs: [Int]
+
+    /// Bit k set: some event of the session matches step k + 1, in any
+    /// position (steps 1–64), whether or not the chain reached it.
+    public var matchedSteps: UInt64 = 0
 
     public init(times: [Timestamp] = [], seqs: [Int] = []) {
         self.times = times

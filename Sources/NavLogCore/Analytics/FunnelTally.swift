@@ -17,15 +17,25 @@ public struct FunnelTally: Hashable, Sendable {
     /// it took each time (milliseconds) from the previous step: counts, not a
     /// value per session, so memory follows the distinct times, not the sessions.
     public private(set) var gaps: [[Int64: Int]]
+    /// Sessions with an event matching each step anywhere (steps 1–64;
+    /// 0 beyond), reached or not: a 0 is a step that matches nothing.
+    public private(set) var matching: [Int]
 
     public init(steps: Int) {
         reached = [Int](repeating: 0, count: steps)
+        matching = [Int](repeating: 0, count: steps)
         gaps = [[Int64: Int]](repeating: [:], count: steps)
     }
 
     /// Counts one session.
     public mutating func add(_ path: FunnelPath) {
         sessions += 1
+        var bits = path.matchedSteps
+        while bits != 0 {
+            let k = bits.trailingZeroBitCount
+            if k < matching.count { matching[k] += 1 }
+            bits &= bits - 1
+        }
         for k in 0..<min(path.reached, reached.count) {
             reached[k] += 1
             if k > 0 { gaps[k][path.times[k].milliseconds - path.times[k - 1].milliseconds, default: 0] += 1 }
@@ -37,6 +47,7 @@ public struct FunnelTally: Hashable, Sendable {
         sessions += other.sessions
         for k in reached.indices {
             reached[k] += other.reached[k]
+            matching[k] += other.matching[k]
             gaps[k].merge(other.gaps[k], uniquingKeysWith: +)
         }
     }

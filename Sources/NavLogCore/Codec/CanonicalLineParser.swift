@@ -221,7 +221,9 @@ struct CanonicalLineParser {
     /// it does not define.
     @inline(__always)
     func summary() -> CanonicalLineSummary? {
-        guard present & CanonicalKey.seq.bit != 0, let sessionRange = range(.session), let tRange = range(.t),
+        // An id over SessionID.maxBytes as written is checked, decoded, by the general parser.
+        guard present & CanonicalKey.seq.bit != 0, let sessionRange = range(.session), sessionRange.count <= SessionID.maxBytes,
+              let tRange = range(.t),
               let typeRange = range(.type), tRange.count == 24,
               let t = storage.timestamps.parse(UnsafeRawBufferPointer(rebasing: b[tRange]))
         else { return nil }

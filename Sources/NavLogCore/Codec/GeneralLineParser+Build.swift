@@ -4,7 +4,7 @@ extension GeneralLineParser {
     mutating func build() throws(EventParseError) -> Event {
         let session: String
         if let known = early.session { session = known } else { session = try sessionID() }
-        guard !session.isEmpty else { throw .invalidValue(field: "session", reason: "must not be empty") }
+        if let problem = SessionID.problem(session) { throw problem }
         let (tag, type) = try kindTag()
         guard has(.t) else { throw .missingField(field: "t") }
         let t: Timestamp

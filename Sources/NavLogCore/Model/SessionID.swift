@@ -53,3 +53,21 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
         } ?? id.utf8.elementsEqual(key)
     }
 }
+
+extension SessionID {
+    /// The longest session id, in UTF-8 bytes (a store's checkpoint records
+    /// the id's length in 16 bits: schemas/segment-store.md §5.2).
+    public static let maxBytes = 65_535
+
+    /// Why `id` cannot name a session, or `nil` when it can: it must be
+    /// non-empty and at most ``maxBytes`` UTF-8 bytes. The one check of an
+    /// id every input makes (the event parser, imports).
+    public static func problem(_ id: String) -> EventParseError? {
+        if id.isEmpty { return .invalidValue(field: "session", reason: "must not be empty") }
+        let bytes = id.utf8.count
+        guard bytes <= maxBytes else {
+            return .invalidValue(field: "session", reason: "is \(bytes) bytes long; a session id is at most \(maxBytes) bytes")
+        }
+        return nil
+    }
+}

@@ -1,7 +1,9 @@
+import NavLogCore
+
 /// One session of a store, addressed as `STORE --session ID` (contract §4):
 /// the store may be a segment store (a directory with the `navlog-store`
-/// manifest, schemas/segment-store.md) or a version-1 store (a directory of
-/// `.navlog` files, schemas/store.md).
+/// manifest, schemas/segment-store.md) or a version-1 store
+/// (``StoreLayout/versionOne``, schemas/store.md); any other directory is not a store.
 ///
 /// ```swift
 /// switch try SessionLookup.open(store: "events", session: "s-1") {
@@ -37,8 +39,21 @@ public enum SessionLookup {
             guard exists else { throw .noSession(store: store, session: id) }
             return .segments(session)
         }
+        // A missing directory is the listing's error below; another directory must be a version-1 store.
+        if LogFile.exists(store), StoreLayout.of(store) != .versionOne { throw .notAStore(store: store) }
         let found: String?
-        do { found = try Store(directory: store).path(forSession: id) } catch { throw .log(error) }
+        do throws(LogError) {
+            let logs = try Store(directory: store)
+            // A log not under its session's name (renamed by hand) is still found, as `sessions` lists it.
+            var path = try logs.path(forSession: id)
+            if path == nil {
+                for entry in try logs.entries() where entry.session.map({ SessionID.same($0, id) }) == true {
+                    path = entry.path
+                    break
+                }
+            }
+            found = path
+        } catch { throw .log(error) }
         guard let found else { throw .noSession(store: store, session: id) }
         return .log(path: found)
     }
@@ -48,6 +63,8 @@ public enum SessionLookup {
 public enum SessionLookupError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The store holds no event of the session.
     case noSession(store: String, session: String)
+    /// The directory is not a store (``StoreLayout``).
+    case notAStore(store: String)
     /// The segment store cannot be read.
     case segments(SegmentStoreError)
     /// The version-1 store cannot be read.
@@ -56,6 +73,7 @@ public enum SessionLookupError: Error, Hashable, Sendable, CustomStringConvertib
     public var description: String {
         switch self {
         case .noSession(let store, let session): "\(store): no session \"\(session)\""
+        case .notAStore(let store): StoreLayout.notAStoreMessage(store)
         case .segments(let error): error.description
         case .log(let error): error.description
         }

@@ -187,12 +187,18 @@ public enum NotANavlog: Hashable, Sendable, CustomStringConvertible {
     case noHeader(offset: Int)
     /// The header record is not of the header's size.
     case headerRecordSize
+    /// The file is a healthy segment of the segment store in directory
+    /// `store` (schemas/segment-store.md §4), given where a log is read.
+    case segment(store: String)
 
     public var description: String {
         switch self {
         case .noEmptyFrame(let offset): "does not start with the zero-byte LZ4 frame (byte \(offset))"
         case .noHeader(let offset): "no navlog header after the zero-byte LZ4 frame (byte \(offset))"
         case .headerRecordSize: "header record of the wrong size"
+        case .segment(let store):
+            "it is a segment of the store \(store): read its sessions with `navlog sessions \(store)`, "
+                + "one of them with `navlog state \(store) --session ID` (or cat, info, verify \(store))"
         }
     }
 }

@@ -58,6 +58,7 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
     /// a lock, a refused event or misuse).
     public var isCorruption: Bool {
         switch kind {
+        case .notANavlog(.segment): false
         case .corrupt, .notANavlog, .unsupportedVersion: true
         default: false
         }
@@ -68,6 +69,7 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .io(let call, let code): "\(call) failed: \(errnoDescription(code))"
         case .locked: "another writer holds the lock on this log"
+        case .notANavlog(.segment(let store)): "not a log: \(NotANavlog.segment(store: store))"
         case .notANavlog(let why): "not a navlog file: \(why)"
         case .unsupportedVersion(let major, let minor):
             "format version \(major).\(minor) is not supported (this build reads \(NavLogFormat.majorVersion).x)"

@@ -19,6 +19,9 @@ enum Preamble {
         /// Whether the file is a navlog whose preamble is damaged (a byte or
         /// two differ and the rest match) rather than some other file.
         var isDamage: Bool
+        /// Whether the file is a healthy segment of a store (its `NLSH`
+        /// header intact): not a log, and not damage either.
+        var isSegment = false
 
         /// The frame the byte is in: 0 the empty frame, 1 the header record.
         var frame: Int { offset < NavLogFormat.emptyFrame.count ? 0 : 1 }
@@ -31,7 +34,12 @@ enum Preamble {
 
         /// The error a reader throws.
         func error(_ path: String) -> LogError {
-            LogError(path: path, kind: isDamage ? .corrupt(damage) : .notANavlog(foreign), offset: Int64(offset), frame: frame)
+            if isSegment {
+                let slash = path.lastIndex(of: "/")
+                let store = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+                return LogError(path: path, kind: .notANavlog(.segment(store: store)))
+            }
+            return LogError(path: path, kind: isDamage ? .corrupt(damage) : .notANavlog(foreign), offset: Int64(offset), frame: frame)
         }
     }
 
@@ -48,6 +56,7 @@ enum Preamble {
             differing += 1
         }
         guard let first else { return nil }
+        if SegmentHeader(preamble: bytes) != nil { return Difference(offset: first, isDamage: false, isSegment: true) }
         return Difference(offset: first, isDamage: differing <= 2 && count - differing >= 8)
     }
 

@@ -67,6 +67,7 @@ final class StoreSink {
     private func storeNumbered() throws(SegmentStoreError) -> Refusal? {
         guard let first = numbered.first else { return nil }
         guard !first.session.isEmpty else { return .emptySession }
+        if let problem = SessionID.problem(first.session) { return .line(problem) }
         var seq = try writer.lastSeq(of: first.session)
         var lines: [[UInt8]] = []
         lines.reserveCapacity(numbered.count)

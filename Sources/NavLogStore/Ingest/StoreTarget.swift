@@ -1,7 +1,7 @@
 /// Where `ingest` and every `import` write: a segment store, opened for
 /// writing (its lock taken before anything is written), or made in a
-/// directory that is absent or empty. A version-1 store (`*.navlog` files,
-/// no manifest: schemas/store.md) is read-only: it is refused, pointing at
+/// directory that is absent or empty. A version-1 store (``StoreLayout/versionOne``:
+/// schemas/store.md) is read-only: it is refused, pointing at
 /// `navlog store upgrade`.
 ///
 /// ```swift
@@ -27,27 +27,11 @@ public enum StoreTarget {
         }
     }
 
-    /// What a directory holds, as far as writing goes.
-    public enum Layout: Hashable, Sendable {
-        /// Absent, or empty (but for what a store's creation leaves before its manifest).
-        case empty
-        /// A segment store (it has the manifest).
-        case segmentStore
-        /// A version-1 store: `.navlog` files and no manifest.
-        case versionOne
-        /// Something else.
-        case other
-    }
+    /// What a directory holds (the one rule: ``StoreLayout``).
+    public typealias Layout = StoreLayout
 
     /// What `path` holds.
-    public static func layout(of path: String) -> Layout {
-        guard LogFile.exists(path) else { return .empty }
-        if SegmentStore.isSegmentStore(path) { return .segmentStore }
-        guard Store.isStore(path), let names = try? DirectoryListing.names(in: path) else { return .other }
-        if names.contains(where: { $0.hasSuffix(Store.logExtension) && !$0.hasPrefix(".") }) { return .versionOne }
-        let leftovers: Set<String> = [SegmentFormat.lockName, SegmentFormat.manifestName + ".tmp", DurablePoint.fileName]
-        return names.allSatisfy(leftovers.contains) ? .empty : .other
-    }
+    public static func layout(of path: String) -> Layout { StoreLayout.of(path) }
 
     /// The store at `path` opened for writing, made when `path` is absent or empty.
     public static func openForWriting(at path: String) throws(Failure) -> SegmentStore {

@@ -7,22 +7,22 @@ import Darwin
 #endif
 
 /// `navlog store upgrade DIR`: converts a version-1 store (one `.navlog`
-/// file per session, schemas/store.md) into a segment store in place,
-/// crash-safe (schemas/segment-store.md §10):
+/// file per session, ``StoreLayout/versionOne``, schemas/store.md) into a
+/// segment store in place, crash-safe (schemas/segment-store.md §10):
 ///
 /// 1. the new store is built in a sibling directory `.NAME.navlog-upgrade`
 ///    by ingesting every log (their events, seqs and lines as they are),
-///    and synced;
+///    synced, and verified whole;
 /// 2. `DIR` is renamed to `.NAME.navlog-v1`, then the new store to `DIR`
 ///    (the parent directory synced after each rename);
-/// 3. the logs in `.NAME.navlog-v1` are deleted, then the directory (kept
-///    when it holds anything else).
+/// 3. the old logs stay in `.NAME.navlog-v1`, unchanged, and the report
+///    names it: nothing is deleted but what this job itself built.
 ///
 /// A run stopped at any point is finished or restarted by running it
 /// again: with `DIR` a version-1 store, a leftover new store is a partial
 /// build and is started over; with `DIR` absent, the new store is complete
 /// (the old store was only moved once it was) and is renamed into place;
-/// with `DIR` a segment store, what is left of the old one is deleted.
+/// with `DIR` a segment store, there is nothing left to do.
 public enum StoreUpgrade {
     /// What an upgrade did.
     public struct Report: Sendable {
@@ -33,7 +33,7 @@ public enum StoreUpgrade {
         public var sessions = 0
         /// Whether this run finished one stopped earlier, or found the store already upgraded.
         public var finishedEarlierRun = false
-        /// Where the old store's other files were kept, when it had any.
+        /// Where the old store's logs are kept (``workPaths(for:)``), when they are.
         public var keptOldDirectory: String?
     }
 
@@ -41,14 +41,20 @@ public enum StoreUpgrade {
     public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
         /// Nothing to upgrade at the path.
         case notAVersionOneStore(path: String)
-        /// A log could not be read whole; nothing was changed.
+        /// A log could not be read whole, or the new store did not verify; nothing was changed.
         case damaged(path: String, reason: String)
+        /// A work directory of the job holds files the job did not write (or
+        /// the logs an earlier upgrade kept); nothing was changed.
+        case foreignFiles(path: String, name: String)
         /// The new store could not be written, or a rename or deletion failed.
         case store(SegmentStoreError)
 
         public var description: String {
             switch self {
-            case .notAVersionOneStore(let path): "\(path): not a version-1 store (no .navlog files)"
+            case .notAVersionOneStore(let path):
+                "\(path): not a version-1 store (only logs named <slug>-<hash>.navlog and their side files); nothing was changed"
+            case .foreignFiles(let path, let name):
+                "\(path): holds \(name); move it away and run the upgrade again (nothing was changed)"
             case .damaged(let path, let reason):
                 "\(path): \(reason); nothing was changed (repair the log with `navlog repair`, then run the upgrade again)"
             case .store(let error): error.description
@@ -72,6 +78,7 @@ public enum StoreUpgrade {
         var report = Report()
         switch StoreTarget.layout(of: path) {
         case .versionOne:
+            if LogFile.exists(old) { throw .foreignFiles(path: old, name: "the logs an earlier upgrade kept") }
             if LogFile.exists(building) { try removeTree(building) }
             try build(from: path, into: building, report: &report)
             try move(path, to: old)
@@ -85,8 +92,7 @@ public enum StoreUpgrade {
         default:
             throw .notAVersionOneStore(path: path)
         }
-        if LogFile.exists(old) { report.keptOldDirectory = try removeOld(old) }
-        if LogFile.exists(building) { try removeTree(building) }
+        if LogFile.exists(old) { report.keptOldDirectory = old }
         return report
     }
 
@@ -109,6 +115,12 @@ public enum StoreUpgrade {
             try removeTree(building)
             throw .damaged(path: rejection.file, reason: "event \(rejection.line): \(rejection.reason)")
         }
+        let verified: SegmentStoreReport
+        do { verified = try SegmentVerifier.verify(store: SegmentStore.open(at: building)) } catch { throw .store(error) }
+        if let problem = verified.problems.first {
+            try removeTree(building)
+            throw .damaged(path: building, reason: "the new store did not verify (\(problem)); it was removed")
+        }
         do {
             // The new store's names, then its own name in the parent.
             try LogFile.syncDirectory(containing: building + "/" + SegmentFormat.manifestName)
@@ -125,31 +137,15 @@ public enum StoreUpgrade {
         do { try LogFile.syncDirectory(containing: to) } catch { throw .store(.io(error)) }
     }
 
-    /// Deletes the old store's logs (and what a repair or a writer left
-    /// beside them), then the directory when nothing else is in it; returns
-    /// its path when it is kept.
-    private static func removeOld(_ old: String) throws(Failure) -> String? {
-        let names: [String]
-        do { names = try DirectoryListing.names(in: old) } catch { throw .store(.io(error)) }
-        var kept = false
-        for name in names {
-            guard name.hasSuffix(Store.logExtension) || name.contains(Store.logExtension + ".torn-") else {
-                kept = true
-                continue
-            }
-            guard unlink(old + "/" + name) == 0 || errno == ENOENT else {
-                throw .store(.io(LogError.io(path: old + "/" + name, call: "unlink", errno: errno)))
-            }
-        }
-        if kept { return old }
-        guard rmdir(old) == 0 || errno == ENOENT else { throw .store(.io(LogError.io(path: old, call: "rmdir", errno: errno))) }
-        return nil
-    }
-
-    /// Deletes a store this job built (its files are all the store's own).
+    /// Deletes a store this job built; refuses, deleting nothing, when it
+    /// holds a file a store's writer does not make.
     private static func removeTree(_ path: String) throws(Failure) {
         let names: [String]
         do { names = try DirectoryListing.names(in: path) } catch { throw .store(.io(error)) }
+        let own: Set<String> = [SegmentFormat.lockName, SegmentFormat.manifestName, SegmentFormat.manifestName + ".tmp"]
+        if let foreign = names.first(where: { !own.contains($0) && SegmentFormat.segmentNumber($0) == nil }) {
+            throw .foreignFiles(path: path, name: foreign)
+        }
         for name in names where unlink(path + "/" + name) != 0 && errno != ENOENT {
             throw .store(.io(LogError.io(path: path + "/" + name, call: "unlink", errno: errno)))
         }

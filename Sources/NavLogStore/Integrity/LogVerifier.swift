@@ -154,6 +154,8 @@ struct VerifyRun {
     mutating func verifyPreamble() throws(LogError) {
         let bytes = try file.read(count: NavLogFormat.preambleBytes, at: 0)
         if let difference = bytes.withUnsafeBytes({ Preamble.difference($0) }) {
+            // A store's segment is not a damaged log: one line naming it, not a problem a block.
+            if difference.isSegment { throw difference.error(file.path) }
             problem(difference.damage, at: Int64(difference.offset), frame: difference.frame)
         }
         guard bytes.count == NavLogFormat.preambleBytes else {

@@ -26,6 +26,9 @@ public enum ScreenProjectionIndex {
     /// Rebuilds every projection file that is missing or not what the events
     /// give, holding the store's lock; idempotent.
     public static func reindex(store path: String) throws(SessionStreamError) -> ReindexSummary {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .missing(path: path, errno: errno) }
+        guard StoreLayout.of(path) == .segmentStore else { throw .notAStore(path: path) }
         let store: SegmentStore, catalog: SegmentCatalog
         do {
             store = try SegmentStore.open(at: path, writing: true)

@@ -32,12 +32,14 @@ public enum SessionSource: Hashable, Sendable {
     /// The sources that paths name, in order: `-` is NDJSON on standard
     /// input; a directory with a segment store's manifest is that store,
     /// in ``SegmentStorePart/defaultParts`` parts as of its commits now
-    /// (``segmentParts(_:)``); another directory is a version-1 store, its
-    /// `*.navlog` files sorted by name (``Store/logPaths()``); a file is a log when it starts as one
+    /// (``segmentParts(_:)``); a version-1 store (``StoreLayout/versionOne``)
+    /// is its `*.navlog` files sorted by name (``Store/logPaths()``); any
+    /// other directory is not a store; a file is a log when it starts as one
     /// (``LogReader/isLog(path:)``), else NDJSON.
     ///
     /// - Throws: ``SessionStreamError/missing(path:errno:)`` for a path that
-    ///   cannot be looked at; `.log` when a store cannot be listed.
+    ///   cannot be looked at; ``SessionStreamError/notAStore(path:)`` for a
+    ///   directory that is not a store; `.log` when a store cannot be listed.
     public static func resolve(_ paths: [String]) throws(SessionStreamError) -> [SessionSource] {
         var sources: [SessionSource] = []
         for path in paths {
@@ -47,13 +49,16 @@ public enum SessionSource: Hashable, Sendable {
             }
             var info = stat()
             guard stat(path, &info) == 0 else { throw .missing(path: path, errno: errno) }
-            if (info.st_mode & S_IFMT) == S_IFDIR, SegmentStore.isSegmentStore(path) {
-                sources += try segmentParts(path)
-            } else if (info.st_mode & S_IFMT) == S_IFDIR {
-                do throws(LogError) {
-                    sources += try Store(directory: path).logPaths().map(SessionSource.log)
-                } catch {
-                    throw .log(error)
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                switch StoreLayout.of(path) {
+                case .segmentStore: sources += try segmentParts(path)
+                case .versionOne:
+                    do throws(LogError) {
+                        sources += try Store(directory: path).logPaths().map(SessionSource.log)
+                    } catch {
+                        throw .log(error)
+                    }
+                case .empty, .other: throw .notAStore(path: path)
                 }
             } else if LogReader.isLog(path: path) {
                 sources.append(.log(path))

@@ -13,6 +13,8 @@ public enum SessionStreamError: Error, Sendable {
     /// A path given to ``SessionSource/resolve(_:)`` cannot be looked at
     /// (`stat` failed with `errno`).
     case missing(path: String, errno: Int32)
+    /// A directory given as an input that is not a store (``StoreLayout``).
+    case notAStore(path: String)
     /// A log cannot be opened or read, or a store cannot be listed.
     case log(LogError)
     /// A log's end is damaged (not a torn tail: its bytes are wrong).
@@ -34,6 +36,7 @@ extension SessionStreamError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .missing(let path, let code): "\(path): \(String(cString: strerror(code)))"
+        case .notAStore(let path): StoreLayout.notAStoreMessage(path)
         case .log(let error): error.description
         case .damaged(let path, let damage): "\(path): \(damage)"
         case .ndjson(let error): error.description
@@ -57,7 +60,7 @@ extension SessionStreamError: CustomStringConvertible {
     /// 1) rather than trouble reading it (exit 2).
     public var isRejection: Bool {
         switch self {
-        case .missing, .ndjson: false
+        case .missing, .notAStore, .ndjson: false
         case .log(let error): error.isCorruption
         case .damaged, .rejectedLines, .storeDamaged: true
         case .store(let error):

@@ -109,6 +109,54 @@ public struct Store: Sendable {
     /// The most names tried for one id (collisions of a 64-bit hash).
     static let maxAttempts = 64
 
+    /// Whether `name` is a log's name as this layout makes them
+    /// (``fileName(forSession:attempt:)``): `<slug>-<16 hex digits>[~N].navlog`,
+    /// the slug 1–40 of `A–Z a–z 0–9 _ -`, not starting with `-`, and N 1–63.
+    public static func isLogName(_ name: String) -> Bool {
+        var rest = Array(name.utf8)
+        let ext = Array(logExtension.utf8)
+        guard rest.count > ext.count, rest.suffix(ext.count).elementsEqual(ext) else { return false }
+        rest.removeLast(ext.count)
+        if let tilde = rest.lastIndex(of: UInt8(ascii: "~")) {
+            let digits = rest[(tilde + 1)...]
+            guard !digits.isEmpty, digits.count <= 2, digits.first != UInt8(ascii: "0"),
+                  digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let attempt = Int(String(decoding: digits, as: UTF8.self)), attempt < maxAttempts else { return false }
+            rest.removeSubrange(tilde...)
+        }
+        guard rest.count >= 18, rest[rest.count - 17] == UInt8(ascii: "-") else { return false }
+        let hash = rest.suffix(16)
+        guard hash.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return false }
+        let slug = rest.prefix(rest.count - 17)
+        guard slug.count <= maxSlugBytes, slug.first != UInt8(ascii: "-") else { return false }
+        return slug.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+            || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+    }
+
+    /// Whether `name` is a side file navlog keeps beside a log of this
+    /// layout: `<log name>.torn-<offset>` (`.torn-<offset>.N` when taken),
+    /// the bytes `navlog repair` cut off.
+    public static func isSideFileName(_ name: String) -> Bool {
+        guard let mark = name.firstRange(of: logExtension + ".torn-") else { return false }
+        let log = String(name[..<mark.lowerBound]) + logExtension
+        let tail = name[mark.upperBound...].split(separator: ".", omittingEmptySubsequences: false)
+        guard tail.count <= 2, tail.allSatisfy({ !$0.isEmpty && $0.allSatisfy({ $0.isASCII && $0.isNumber }) }) else { return false }
+        return isLogName(log)
+    }
+
+    /// Whether a directory holding `names` (and no manifest) is a store of
+    /// this layout: at least one log named as ``isLogName(_:)`` says, and
+    /// nothing but such logs and their side files (``isSideFileName(_:)``).
+    /// A folder of a user's own files (`run-a.navlog`, `notes/`,
+    /// `sessions.ndjson`) is not one.
+    public static func isVersionOne(names: [String]) -> Bool {
+        var logs = 0
+        for name in names {
+            if isLogName(name) { logs += 1 } else if !isSideFileName(name) { return false }
+        }
+        return logs > 0
+    }
+
     // MARK: Finding logs
 
     /// The path of the log holding `session`, or `nil` when the store has none.

@@ -3,7 +3,7 @@ import NavLogCore
 import NavLogStore
 
 /// `navlog append LOG`: NDJSON from standard input appended to one log,
-/// durable on return (contract §4).
+/// durable on return (docs/commands.md).
 struct AppendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "append",

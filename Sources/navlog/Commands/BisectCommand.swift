@@ -3,14 +3,14 @@ import NavLogCore
 import NavLogStore
 
 /// `navlog bisect A B [--json] [--align position|seq]` and
-/// `navlog bisect LOG --until PATTERN` (contract §4, §5).
+/// `navlog bisect LOG --until PATTERN` (docs/commands.md, docs/state.md).
 struct BisectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bisect",
         abstract: "Find the first event after which two sessions' states differ.",
         discussion: """
-            Position k compares the states after the first k events of each session (contract \
-            §5): the first k where they differ is printed with both events (seq and time), the \
+            Position k compares the states after the first k events of each session \
+            (docs/state.md): the first k where they differ is printed with both events (seq and time), the \
             events leading up to it and the states' difference. When every shared position \
             agrees and the lengths differ, the divergence is at the shorter length + 1. Exit 0 \
             when the sessions never diverge, 1 when they do, 2 on trouble.

@@ -3,7 +3,7 @@ import NavLogCore
 import NavLogStore
 
 /// `navlog cat LOG [--from N] [--to N] [--type T]`: the log's events as
-/// canonical NDJSON (contract §4) — for an intact log, byte for byte what
+/// canonical NDJSON (docs/commands.md) — for an intact log, byte for byte what
 /// `lz4 -dc LOG` prints. `navlog cat STORE --session ID`: one session of a store.
 struct CatCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

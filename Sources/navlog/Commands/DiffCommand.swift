@@ -2,7 +2,7 @@ import ArgumentParser
 import NavLogCore
 import NavLogStore
 
-/// `navlog diff A B [--at SPEC] [--json]`: the difference of two states (contract §4).
+/// `navlog diff A B [--at SPEC] [--json]`: the difference of two states (docs/commands.md).
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",

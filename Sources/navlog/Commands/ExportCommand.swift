@@ -7,7 +7,7 @@ import Darwin
 import NavLogCore
 import NavLogStore
 
-/// `navlog export …`: flat rows for a warehouse (contract §4). A command
+/// `navlog export …`: flat rows for a warehouse (docs/commands.md). A command
 /// group: each kind of row is a subcommand.
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

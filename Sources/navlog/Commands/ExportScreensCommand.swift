@@ -2,14 +2,14 @@ import ArgumentParser
 import NavLogCore
 import NavLogStore
 
-/// `navlog export screens`: one row per screen view (contract §2, §4).
+/// `navlog export screens`: one row per screen view (docs/state.md, docs/commands.md).
 struct ExportScreensCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "screens",
         abstract: "One row per screen view: session,seq,t,scene,screen.",
         discussion: """
             A screen view is emitted each time an event changes its scene's visible screen \
-            (contract §2). CSV columns are exactly session,seq,t,scene,screen; NDJSON lines \
+            (docs/state.md). CSV columns are exactly session,seq,t,scene,screen; NDJSON lines \
             have the same keys. With --with-marks a sixth column, kind, says what a row is: \
             screen (a screen view), mark (screen holds the mark's label), url (screen holds the \
             deep link's URL), start (screen holds the session's first session.start event's \

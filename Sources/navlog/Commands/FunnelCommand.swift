@@ -3,7 +3,7 @@ import NavLogCore
 import NavLogStore
 
 /// `navlog funnel LOGS_OR_STORES… --step P …`: how many sessions reach each
-/// step of a funnel (contract §4 "Funnels").
+/// step of a funnel (docs/commands.md).
 struct FunnelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "funnel",
@@ -104,15 +104,19 @@ struct FunnelCommand: ParsableCommand {
         noteWhatMatchedNothing(tallies)
     }
 
-    /// Why a funnel is empty, when it is: no sessions, no occurrence of
-    /// step 1, or a `--by` field that no session has.
+    /// Why a funnel is empty, when it is: no sessions, a step (at any
+    /// position) that no event of any session matches, or a `--by` field
+    /// that no session has.
     private func noteWhatMatchedNothing(_ tallies: [String: FunnelTally]) {
         if tallies.values.allSatisfy({ $0.sessions == 0 }) {
             Output.nothingMatched(from != nil || to != nil ? "funnel: no session started within --from/--to"
                                                            : "funnel: no sessions in the inputs")
-        } else if tallies.values.allSatisfy({ $0.reached.first == 0 }) {
-            Output.nothingMatched("funnel: no session has an occurrence of step 1, \(JSONValue.string(steps[0]).canonicalText)")
-        } else if let by, tallies.keys.allSatisfy(\.isEmpty) {
+            return
+        }
+        for k in steps.indices where k < 64 && tallies.values.allSatisfy({ $0.matching[k] == 0 }) {
+            Output.nothingMatched("funnel: no session has an occurrence of step \(k + 1), \(JSONValue.string(steps[k]).canonicalText)")
+        }
+        if let by, tallies.keys.allSatisfy(\.isEmpty) {
             Output.nothingMatched("funnel: no session has a value for --by \(by) in its session.start")
         }
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import NavLogCore
 import NavLogStore
 
-/// `navlog info LOG`: what a log holds and how it is stored (contract §4).
+/// `navlog info LOG`: what a log holds and how it is stored (docs/commands.md).
 /// `navlog info STORE --session ID`: what a store holds of one session.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

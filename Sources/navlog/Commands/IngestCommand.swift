@@ -8,7 +8,7 @@ import NavLogCore
 import NavLogStore
 
 /// `navlog ingest INPUT… --store DIR [--rejects FILE]`: interleaved sessions,
-/// and single-session `.navlog` logs, into a segment store (contract §4).
+/// and single-session `.navlog` logs, into a segment store (docs/commands.md).
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",

@@ -2,7 +2,7 @@ import ArgumentParser
 import NavLogStore
 
 /// `navlog repair LOG_OR_STORE`: cut a log's torn or damaged tail, or set a
-/// store's damage aside, keeping the cut bytes (contract §4).
+/// store's damage aside, keeping the cut bytes (docs/commands.md).
 struct RepairCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repair",

@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// `navlog replay LOG [--from N] [--to N] [--json] [--interactive]`: each
-/// event with the state change it made (contract §4), or a stepper.
+/// event with the state change it made (docs/commands.md), or a stepper.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",

@@ -2,7 +2,7 @@ import ArgumentParser
 import NavLogCore
 import NavLogStore
 
-/// `navlog state LOG [--at SPEC] [--json]`: the state at a point (contract §2, §4).
+/// `navlog state LOG [--at SPEC] [--json]`: the state at a point (docs/state.md, docs/commands.md).
 struct StateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "state",
@@ -25,7 +25,7 @@ struct StateCommand: ParsableCommand {
 
     @OptionGroup var point: SessionPointOptions
 
-    @Flag(name: .long, help: "Print the contract's JSON (keys sorted) instead of a tree.")
+    @Flag(name: .long, help: "Print the state as JSON (keys sorted; docs/state.md) instead of a tree.")
     var json = false
 
     @OptionGroup var colorOptions: ColorOptions

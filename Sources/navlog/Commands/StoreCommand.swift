@@ -21,9 +21,11 @@ struct StoreUpgradeCommand: ParsableCommand {
         commandName: "upgrade",
         abstract: "Convert a version-1 store (one .navlog file per session) into a segment store, in place.",
         discussion: """
-            The new store is built beside DIR (in .DIR.navlog-upgrade) from every log's events \
-            as they are, synced, and then swapped in with two renames; the old logs are \
-            deleted last. Stopped at any point (Ctrl-C, a crash, power loss), the upgrade is \
+            DIR must be a version-1 store: nothing but logs named <slug>-<hash>.navlog (and the \
+            .torn-<offset> side files of repairs); a folder of other files is not one and is \
+            left alone. The new store is built beside DIR (in .DIR.navlog-upgrade) from every \
+            log's events as they are, synced, verified, and then swapped in with two renames; \
+            the old logs are kept, unchanged, in .DIR.navlog-v1, and nothing is deleted. Stopped at any point (Ctrl-C, a crash, power loss), the upgrade is \
             finished or started over by running the same command again; DIR is always either \
             the old store or the new one. A damaged log stops the upgrade with nothing changed \
             (exit 1): repair it with `navlog repair`, then run the upgrade again. Readers of \
@@ -50,8 +52,7 @@ struct StoreUpgradeCommand: ParsableCommand {
                         + "of \(report.sessions) session\(report.sessions == 1 ? "" : "s") into a segment store")
         }
         if let kept = report.keptOldDirectory {
-            Output.flushStandardOutput()
-            Output.error("\(kept): kept, it holds files other than logs (the logs in it were deleted)")
+            Output.line("the version-1 logs are kept, unchanged, in \(kept) (remove it once the new store serves you)")
         }
     }
 }

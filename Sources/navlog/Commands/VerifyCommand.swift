@@ -2,7 +2,7 @@ import ArgumentParser
 import NavLogStore
 
 /// `navlog verify LOG…`: an integrity check of every byte a checksum or a
-/// structural rule covers (contract §4).
+/// structural rule covers (docs/commands.md).
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -51,7 +51,7 @@ struct VerifyCommand: ParsableCommand {
             }
             let report: VerifyReport
             do { report = try LogVerifier.verify(path: log) } catch {
-                // Not an answer about the log: it could not be read (contract §4: trouble).
+                // Not an answer about the log: it could not be read (docs/commands.md: trouble).
                 Output.error(CLIFailure(error).message)
                 unreadable += 1
                 output.add(error, file: log)

@@ -140,6 +140,8 @@ enum SessionInput {
                      alongside other: (path: String, opened: Opened)? = nil) throws -> Opened {
         if SessionLookup.isStore(path) {
             guard let session else {
+                let layout = StoreLayout.of(path)
+                if layout == .other || layout == .empty { throw CLIFailure.trouble(StoreLayout.notAStoreMessage(path)) }
                 throw CLIFailure.trouble("\(path): is a directory (a store): choose one of its sessions with \(option) ID")
             }
             if let other, other.path == path, case .stored(let stored) = other.opened {
