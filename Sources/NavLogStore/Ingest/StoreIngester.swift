@@ -174,6 +174,8 @@ public final class StoreIngester {
         var parser = EventLineParser()
         var canonical = CanonicalWriter(capacity: 1024)
         var lastCommit = LogFile.monotonicMilliseconds()
+        /// The input whose lines are being stored: each is numbered on its own (§8 "Numbering").
+        var storing = 0
 
         func reject(_ refusal: Refusal, file: Int, line: Int, bytes: [UInt8]?) {
             report.rejected += 1
@@ -184,6 +186,10 @@ public final class StoreIngester {
         /// Stores (or rejects) one validated line.
         func storeLine(_ verdict: IngestChunk.Verdict, _ text: UnsafeRawBufferPointer, file: Int, line: Int,
                    overLimit: Bool) throws(SegmentStoreError) {
+            if file != storing {
+                storing = file
+                sink.startInput()
+            }
             let refusal: Refusal?
             switch verdict {
             case .blank:

@@ -75,6 +75,10 @@ public final class SegmentWriter {
     private let projection: ScreenProjectionWriter?
     /// Why a commit failed: the writer takes nothing more then.
     @exclusivity(unchecked) private var failure: SegmentStoreError?
+    /// The input being read (``startInput()``), and the sessions forgotten
+    /// while it was read that had accepted lines in it: their last seq in it.
+    @exclusivity(unchecked) private var input = 1
+    private var forgottenInInput: [SessionKey: Int] = [:]
 
     /// A writer on `store`, which must have been opened (or created) for
     /// writing. Walks the store and cuts a torn tail of its last segment.
@@ -151,6 +155,8 @@ public final class SegmentWriter {
                 throw .seqNotIncreasing(session: session.key.string, seq: facts.seq, last: session.lastSeq)
             }
             guard existing.elementsEqual(line) else { throw .conflict(session: session.key.string, seq: facts.seq) }
+            session.input = input
+            session.inputSeq = facts.seq
             counts.duplicates += 1
             return .duplicate
         }
@@ -161,6 +167,8 @@ public final class SegmentWriter {
         session.pending.append((arena.count, line.count, facts.seq, facts.t))
         arena.appendLine(line)
         session.lastSeq = facts.seq
+        session.input = input
+        session.inputSeq = facts.seq
         counts.stored += 1
         if !session.counted {
             session.counted = true
@@ -188,10 +196,27 @@ public final class SegmentWriter {
         return line
     }
 
-    /// The last seq of session `id` stored or accepted so far (0 when none):
-    /// where the numbering of its events without a seq continues (§8).
+    /// The last seq of session `id` stored or accepted so far (0 when none).
     public func lastSeq(of id: String) throws(SegmentStoreError) -> Int {
         try Array(id.utf8).withUnsafeBytes { raw in Result { () throws(SegmentStoreError) in try findSession(raw) } }.get().lastSeq
+    }
+
+    /// Starts a new input (one file, pipe or upload request): the numbering
+    /// of lines without a seq starts again for every session (§8 "Numbering").
+    /// A writer's first input starts when it opens.
+    public func startInput() {
+        input += 1
+        forgottenInInput.removeAll()
+    }
+
+    /// The seq of the last line of session `id` accepted (stored, or
+    /// already stored) in the current input, 0 when none: a line of it
+    /// without a seq gets this + 1 (§8 "Numbering").
+    public func lastSeqInInput(of id: String) throws(SegmentStoreError) -> Int {
+        let session = try Array(id.utf8).withUnsafeBytes { raw in
+            Result { () throws(SegmentStoreError) in try findSession(raw) }
+        }.get()
+        return session.input == input ? session.inputSeq : 0
     }
 
     /// The session with id bytes `id`: held, read back from the store when
@@ -206,6 +231,10 @@ public final class SegmentWriter {
             session = try WriterSession.resume(key, from: catalog, runStart: runStart)
         } else {
             session = WriterSession(key: key)
+        }
+        if !forgottenInInput.isEmpty, let seq = forgottenInInput.removeValue(forKey: key) {
+            session.input = input
+            session.inputSeq = seq
         }
         sessions.insert(session)
         return session
@@ -246,7 +275,7 @@ public final class SegmentWriter {
         try land()
         let active = gathered.sorted { $0.key < $1.key }
         guard !active.isEmpty else {
-            if sessions.count > options.sessionsKept { sessions.keepOnly([]) }
+            if sessions.count > options.sessionsKept { forgetSessions(keeping: []) }
             return
         }
         for session in active where session.foldsInCommit(interval: options.checkpointInterval) {
@@ -264,7 +293,18 @@ public final class SegmentWriter {
             session.pending.removeAll(keepingCapacity: false)
             session.storedSeq = session.lastSeq
         }
-        if sessions.count > options.sessionsKept { sessions.keepOnly(active) }
+        if sessions.count > options.sessionsKept { forgetSessions(keeping: active) }
+    }
+
+    /// Forgets every session held but `kept`, remembering the last seq in
+    /// the current input of those that have one (their numbering goes on when they come back).
+    private func forgetSessions(keeping kept: [WriterSession]) {
+        let input = self.input
+        sessions.forEach { session in
+            if session.input == input { forgottenInInput[session.key] = session.inputSeq }
+        }
+        for session in kept { forgottenInInput.removeValue(forKey: session.key) }
+        sessions.keepOnly(kept)
     }
 
     /// Waits for the commit in flight, if any, and adds it to the catalog.

@@ -28,6 +28,10 @@ final class WriterSession {
     let wasStored: Bool
     /// Whether the writer has counted it among the sessions that got an event stored in its run.
     @exclusivity(unchecked) var counted: Bool
+    /// The input (``SegmentWriter/startInput()``) of its last accepted line, and that line's seq:
+    /// where a line of it without a seq is numbered from, in that input (§8 "Numbering").
+    @exclusivity(unchecked) var input = 0
+    @exclusivity(unchecked) var inputSeq = 0
     /// Its screen state after its stored events, kept by the projection
     /// (``ScreenProjectionWriter``): `nil` until its first commit with the writer.
     var screens: SessionOccurrences?
