@@ -49,25 +49,27 @@ final class WriterSession {
         counted = false
     }
 
+    /// A session read back without its state: ``catchUp(from:)`` reads it when a checkpoint falls.
     private init(key: SessionKey, replay: SegmentCatalog.Replay, counted: Bool) {
         self.key = key
         lastSeq = replay.lastSeq
         count = replay.position
-        chain = replay.chain
-        state = replay.state
-        folded = true
+        chain = 0
+        state = nil
+        folded = false
         storedSeq = replay.lastSeq
         wasStored = true
         self.counted = counted
     }
 
-    /// Reads back what the writer needs of a session from the store: from
-    /// its last checkpoint (or its start) through its last stored event.
-    /// A session not stored comes back empty; one with an event in commit
-    /// `runStart` or later (the writer's own, made before it forgot the
-    /// session) comes back counted.
+    /// Reads back what the writer needs of a session from the store: its
+    /// position and last seq, from its last checkpoint (or its start)
+    /// through its last stored event, not folded (a re-sent session whose
+    /// events are all duplicates is never folded). A session not stored
+    /// comes back empty; one with an event in commit `runStart` or later
+    /// (the writer's own, made before it forgot the session) comes back counted.
     static func resume(_ key: SessionKey, from catalog: SegmentCatalog, runStart: UInt64) throws(SegmentStoreError) -> WriterSession {
-        guard let replay = try catalog.replay(key) else { return WriterSession(key: key) }
+        guard let replay = try catalog.replay(key, folding: false) else { return WriterSession(key: key) }
         return WriterSession(key: key, replay: replay, counted: replay.lastCommitNumber >= runStart)
     }
 
