@@ -17,6 +17,8 @@ final class StoreSink {
     let writer: SegmentWriter
     /// Events stored, and events already stored (no-ops).
     var stored: Int { writer.counts.stored }
+    /// Of the events stored, those of the commits that landed: after a failed commit, fewer.
+    var committed: Int { writer.counts.committed }
     var duplicates: Int { writer.counts.duplicates }
     /// Sessions that got an event stored, and of those, the ones the store did not hold before.
     var sessionsStored: Int { writer.counts.sessions }

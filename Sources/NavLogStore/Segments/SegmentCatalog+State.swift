@@ -18,7 +18,8 @@ extension SegmentCatalog {
     /// is smaller when the session has fewer events; `nil` when the session
     /// is not stored. Without `folding`, only the position, seq and commit
     /// are followed: the state and chain stay those of the checkpoint.
-    func replay(_ key: SessionKey, toPosition position: Int = .max, checkpointsBelow below: Int = .max, folding: Bool = true)
+    func replay(_ key: SessionKey, toPosition position: Int = .max, checkpointsBelow below: Int = .max, folding: Bool = true,
+                onLine: (_ seq: Int, _ line: UnsafeRawBufferPointer) -> Void = { _, _ in })
         throws(SegmentStoreError) -> Replay? {
         var replay = Replay(state: NavigationProjector(session: key.string))
         guard !commits.isEmpty else { return nil }
@@ -31,16 +32,16 @@ extension SegmentCatalog {
             from = commit
             break
         }
-        var fold = SessionFold()
         var stored = replay.position > 0
         let skipThrough = replay.lastSeq
         try forEachLine(of: key, fromCommit: from) { line, ref in
             stored = true
             replay.lastCommitNumber = index(ref).number
             guard replay.position < position else { return false }
-            guard let seq = fold.facts(line)?.seq, seq > skipThrough else { return true }
+            guard let seq = readFold.key(line)?.seq, seq > skipThrough else { return true }
+            onLine(seq, line)
             if folding {
-                fold.fold(line, into: &replay.state)
+                readFold.fold(line, into: &replay.state)
                 replay.chain = SessionChain.link(replay.chain, line: line)
             }
             replay.position += 1

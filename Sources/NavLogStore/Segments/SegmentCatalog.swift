@@ -26,6 +26,8 @@ final class SegmentCatalog {
     private(set) var blocksDecompressed = 0
     /// The blocks ``forEachLine(of:fromCommit:_:)`` read, kept for the next session's.
     private let sessionBlocks = SessionBlockCache()
+    /// Reads the lines of session reads (one parser for them all: making one is not cheap).
+    var readFold = SessionFold()
 
     /// Walks every segment of `store` (§9). A reader stops at the first
     /// problem of a segment; the problems are in each segment's contents.
@@ -132,7 +134,6 @@ final class SegmentCatalog {
     /// block, decompressed unless a session read before needed it (``SessionBlockCache``).
     func forEachLine(of key: SessionKey, fromCommit from: Int = 0,
                      _ body: (UnsafeRawBufferPointer, CommitRef) throws(SegmentStoreError) -> Bool) throws(SegmentStoreError) {
-        var fold = SessionFold()
         for ref in commits[from...] {
             var seen = false
             blocks: for block in index(ref).candidateBlocks(key.hash) {
@@ -141,7 +142,7 @@ final class SegmentCatalog {
                 for i in lines {
                     // nil: not the session's line; else whether to go on.
                     let goOn: Bool? = try cached.withLine(i) { (line) throws(SegmentStoreError) -> Bool? in
-                        guard cached.hasHash(i, key.hash), Self.isLine(line, of: key, &fold) else { return nil }
+                        guard cached.hasHash(i, key.hash), Self.isLine(line, of: key, &readFold) else { return nil }
                         return try body(line, ref)
                     }
                     switch goOn {

@@ -30,7 +30,10 @@ public final class SegmentWriter {
 
     /// Counts since the writer was opened.
     public struct Counts: Hashable, Sendable {
+        /// Events accepted (in a commit, or gathered for the next).
         public var stored = 0
+        /// Of those, the events of the commits that landed (durable).
+        public var committed = 0
         public var duplicates = 0
         public var commits = 0
         /// Sessions that got an event stored, and of those, the ones the store held no event of before.
@@ -154,7 +157,10 @@ public final class SegmentWriter {
             guard let existing else {
                 throw .seqNotIncreasing(session: session.key.string, seq: facts.seq, last: session.lastSeq)
             }
-            guard existing.elementsEqual(line) else { throw .conflict(session: session.key.string, seq: facts.seq) }
+            // memcmp: both hold line.count bytes (a line is never empty).
+            guard existing.count == line.count, existing.withUnsafeBytes({ memcmp($0.baseAddress!, line.baseAddress!, line.count) == 0 }) else {
+                throw .conflict(session: session.key.string, seq: facts.seq)
+            }
             session.input = input
             session.inputSeq = facts.seq
             counts.duplicates += 1
@@ -182,18 +188,26 @@ public final class SegmentWriter {
     /// The stored line of `session` at `seq`, read back through its cache;
     /// when the caches of all sessions pass ``readBackBudget`` bytes, they are emptied first.
     private func storedLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> [UInt8]? {
-        if readBackBytes > Self.readBackBudget {
-            for held in readBackHolders { held.dropReadBack() }
-            readBackHolders.removeAll()
-            readBackBytes = 0
-        }
+        keepReadBacksInBudget()
         let before = session.readBackBytes
         let line = try session.storedLine(seq: seq, in: catalog)
-        if session.readBackBytes != before {
-            if before == 0 { readBackHolders.append(session) }
-            readBackBytes += session.readBackBytes - before
-        }
+        countReadBack(session, before: before)
         return line
+    }
+
+    /// Empties every session's read-back lines once they pass ``readBackBudget`` bytes.
+    private func keepReadBacksInBudget() {
+        guard readBackBytes > Self.readBackBudget else { return }
+        for held in readBackHolders { held.dropReadBack() }
+        readBackHolders.removeAll()
+        readBackBytes = 0
+    }
+
+    /// Counts what `session` holds read back now, against the `before` bytes it held.
+    private func countReadBack(_ session: WriterSession, before: Int) {
+        guard session.readBackBytes != before else { return }
+        if before == 0 { readBackHolders.append(session) }
+        readBackBytes += session.readBackBytes - before
     }
 
     /// The last seq of session `id` stored or accepted so far (0 when none).
@@ -228,7 +242,9 @@ public final class SegmentWriter {
         let session: WriterSession
         if stored.mayHold(hash, in: catalog) {
             try land()
+            keepReadBacksInBudget()
             session = try WriterSession.resume(key, from: catalog, runStart: runStart)
+            countReadBack(session, before: 0)
         } else {
             session = WriterSession(key: key)
         }
@@ -315,6 +331,7 @@ public final class SegmentWriter {
         do throws(SegmentStoreError) {
             let landed = try commit.land()
             try catalog.appendCommit(landed.index, at: landed.location, segment: landed.segment)
+            counts.committed += landed.index.eventCount
         } catch {
             failure = error
             throw error

@@ -25,7 +25,7 @@ final class SessionBlockCache {
             var starts: [Int] = []
             var ends: [Int] = []
             var hashes: [UInt64] = []
-            var fold = SessionFold()
+            var fold: SessionFold?
             var sorted = true
             bytes.withUnsafeBytes { raw in
                 var start = 0
@@ -36,7 +36,9 @@ final class SessionBlockCache {
                     if let range = SessionSkim.sessionBytes(in: line) {
                         hash = XXHash64.hash(UnsafeRawBufferPointer(rebasing: line[range]))
                     } else {
-                        hash = fold.facts(line).map { XXHash64.hash(Array($0.session.utf8)) } ?? 0
+                        // Not skimmed: the full parser's reading (rare; made once a block at most).
+                        if fold == nil { fold = SessionFold() }
+                        hash = fold!.facts(line).map { XXHash64.hash(Array($0.session.utf8)) } ?? 0
                     }
                     if let last = hashes.last, hash < last { sorted = false }
                     starts.append(start)
@@ -58,14 +60,16 @@ final class SessionBlockCache {
         /// found by binary search, or every line when the block is not in key order.
         func lines(withHash hash: UInt64) -> Range<Int> {
             guard sorted else { return 0..<hashes.count }
-            var lo = 0, hi = hashes.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if hashes[mid] < hash { lo = mid + 1 } else { hi = mid }
+            return hashes.withUnsafeBufferPointer { hashes in
+                var lo = 0, hi = hashes.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if hashes[mid] < hash { lo = mid + 1 } else { hi = mid }
+                }
+                var end = lo
+                while end < hashes.count && hashes[end] == hash { end += 1 }
+                return lo..<end
             }
-            var end = lo
-            while end < hashes.count && hashes[end] == hash { end += 1 }
-            return lo..<end
         }
 
         /// Whether line `i`'s session hash is `hash`.

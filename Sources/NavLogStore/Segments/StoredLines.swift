@@ -18,14 +18,20 @@ final class StoredLines {
     init(of key: SessionKey, from seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) {
         var lines: [(seq: Int, line: [UInt8])] = []
         var bytes = 0
-        var fold = SessionFold()
         try catalog.forEachLine(of: key) { line, _ in
-            guard let lineSeq = fold.facts(line)?.seq else { return true }
+            guard let lineSeq = catalog.readFold.key(line)?.seq else { return true }
             guard lineSeq >= seq else { return true }
             lines.append((lineSeq, Array(line)))
             bytes += line.count
             return bytes < Self.batchBytes
         }
+        self.lines = lines
+        self.bytes = bytes
+        seqs = lines.last.map { seq...$0.seq }
+    }
+
+    /// A batch of lines already read back: every stored line of the session from `seq` on.
+    init(from seq: Int, lines: [(seq: Int, line: [UInt8])], bytes: Int) {
         self.lines = lines
         self.bytes = bytes
         seqs = lines.last.map { seq...$0.seq }

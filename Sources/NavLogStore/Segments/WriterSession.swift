@@ -69,8 +69,22 @@ final class WriterSession {
     /// comes back empty; one with an event in commit `runStart` or later
     /// (the writer's own, made before it forgot the session) comes back counted.
     static func resume(_ key: SessionKey, from catalog: SegmentCatalog, runStart: UInt64) throws(SegmentStoreError) -> WriterSession {
-        guard let replay = try catalog.replay(key, folding: false) else { return WriterSession(key: key) }
-        return WriterSession(key: key, replay: replay, counted: replay.lastCommitNumber >= runStart)
+        // The lines read on the way are kept for the duplicate checks that
+        // follow (a re-sent session's), when they all fit in one batch.
+        var lines: [(seq: Int, line: [UInt8])] = []
+        var bytes = 0
+        guard let replay = try catalog.replay(key, folding: false, onLine: { seq, line in
+            guard bytes <= StoredLines.batchBytes else { return }
+            lines.append((seq, Array(line)))
+            bytes += line.count
+        }) else { return WriterSession(key: key) }
+        let session = WriterSession(key: key, replay: replay, counted: replay.lastCommitNumber >= runStart)
+        if bytes <= StoredLines.batchBytes, !lines.isEmpty, replay.lastSeq == lines.last!.seq {
+            // From the seq after the checkpoint replayed from (none: from 1).
+            let first = replay.position == lines.count ? 1 : lines[0].seq
+            session.readBack = StoredLines(from: first, lines: lines, bytes: bytes)
+        }
+        return session
     }
 
     /// Whether the commit being gathered folds this session's pending
