@@ -38,7 +38,7 @@ extension SegmentCatalog {
             stored = true
             replay.lastCommitNumber = index(ref).number
             guard replay.position < position else { return false }
-            guard let seq = readFold.key(line)?.seq, seq > skipThrough else { return true }
+            guard let seq = readFold.seq(line), seq > skipThrough else { return true }
             onLine(seq, line)
             if folding {
                 readFold.fold(line, into: &replay.state)

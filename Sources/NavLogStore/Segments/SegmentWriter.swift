@@ -187,7 +187,7 @@ public final class SegmentWriter {
 
     /// The stored line of `session` at `seq`, read back through its cache;
     /// when the caches of all sessions pass ``readBackBudget`` bytes, they are emptied first.
-    private func storedLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> [UInt8]? {
+    private func storedLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> ArraySlice<UInt8>? {
         keepReadBacksInBudget()
         let before = session.readBackBytes
         let line = try session.storedLine(seq: seq, in: catalog)
@@ -262,7 +262,7 @@ public final class SegmentWriter {
         try line.withUnsafeBytes { raw in Result { () throws(SegmentStoreError) in try add(raw) } }.get()
     }
 
-    private func pendingLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> [UInt8]? {
+    private func pendingLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> ArraySlice<UInt8>? {
         guard seq > session.storedSeq else { return nil }
         var lo = 0, hi = session.pending.count
         while lo < hi {
@@ -271,7 +271,7 @@ public final class SegmentWriter {
         }
         guard lo < session.pending.count, session.pending[lo].seq == seq else { return nil }
         let entry = session.pending[lo]
-        return Array(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length))
+        return Array(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length))[...]
     }
 
     /// Writes what is gathered as one commit and syncs it (nothing when

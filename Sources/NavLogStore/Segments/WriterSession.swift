@@ -71,18 +71,17 @@ final class WriterSession {
     static func resume(_ key: SessionKey, from catalog: SegmentCatalog, runStart: UInt64) throws(SegmentStoreError) -> WriterSession {
         // The lines read on the way are kept for the duplicate checks that
         // follow (a re-sent session's), when they all fit in one batch.
-        var lines: [(seq: Int, line: [UInt8])] = []
-        var bytes = 0
+        var lines: StoredLines?
+        var count = 0
         guard let replay = try catalog.replay(key, folding: false, onLine: { seq, line in
-            guard bytes <= StoredLines.batchBytes else { return }
-            lines.append((seq, Array(line)))
-            bytes += line.count
+            if lines == nil { lines = StoredLines(from: 1) }
+            count += 1
+            if !lines!.isFull { lines!.append(seq: seq, line) }
         }) else { return WriterSession(key: key) }
         let session = WriterSession(key: key, replay: replay, counted: replay.lastCommitNumber >= runStart)
-        if bytes <= StoredLines.batchBytes, !lines.isEmpty, replay.lastSeq == lines.last!.seq {
-            // From the seq after the checkpoint replayed from (none: from 1).
-            let first = replay.position == lines.count ? 1 : lines[0].seq
-            session.readBack = StoredLines(from: first, lines: lines, bytes: bytes)
+        // Kept when every stored line was read (no checkpoint before them) and kept.
+        if let lines, replay.position == count, lines.covers(replay.lastSeq) {
+            session.readBack = lines
         }
         return session
     }
@@ -122,7 +121,7 @@ final class WriterSession {
     /// The stored line of this session at `seq`, or `nil` when none is
     /// stored: from the lines read back when they cover `seq`, else read
     /// back from the store with the lines after it.
-    func storedLine(seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) -> [UInt8]? {
+    func storedLine(seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) -> ArraySlice<UInt8>? {
         if readBack?.covers(seq) != true { readBack = try StoredLines(of: key, from: seq, in: catalog) }
         return readBack?.line(seq: seq)
     }
