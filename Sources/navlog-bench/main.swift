@@ -32,6 +32,7 @@ let suites: [BenchmarkSuite] = [
     SegmentWriteBenchmark.suite,
     StoreLookupBenchmark.suite,
     StoreBenchmark.suite,
+    ReingestBenchmark.suite,
     MemoryBenchmark.suite,
 ]
 

@@ -156,8 +156,8 @@ struct JSONOutputTests {
         #expect(o["lines"] as? Int == events + 2 && o["blankLines"] as? Int == 1)
         #expect(o["store"] as? String == dir.file("b") && o["rejectsFile"] as? String == dir.file("b.rejects"))
         #expect(o["stopped"] is NSNull && o["failure"] is NSNull)
-        // Again into the same store: no new session; no rejects file.
-        let again = try dir.file("again.ndjson", #"{"session":"s-000001","t":"2026-11-20T11:00:00Z","type":"mark","label":"m"}"# + "\n")
+        // Again into the same store (a stored session goes on with an explicit seq): no new session; no rejects file.
+        let again = try dir.file("again.ndjson", #"{"session":"s-000001","seq":100000,"t":"2026-11-20T11:00:00Z","type":"mark","label":"m"}"# + "\n")
         let r2 = navlog("ingest", again, "--store", dir.file("b"), "--json")
         #expect(r2.status == 0 && r2.stderr.isEmpty)
         let o2 = try Self.object("ingest", r2)

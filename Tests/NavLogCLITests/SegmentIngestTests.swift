@@ -92,7 +92,7 @@ import Darwin
 
     /// A device's `.navlog` log is an input: its events are stored; given
     /// again, or with the same events as NDJSON, nothing is stored twice;
-    /// NDJSON without seqs goes on after it.
+    /// NDJSON from another input continues it with explicit seqs.
     @Test func aNavlogLogIsIngestedAndDeduplicatedBySeq() throws {
         let dir = try TemporaryDirectory()
         let text = navlog("generate", "--sessions", "1", "--seed", "8", "--events-per-session", "40-40").stdout
@@ -102,7 +102,7 @@ import Darwin
         let first = navlog("ingest", log, "--store", store)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.hasPrefix("stored 40 events of 1 session (1 new)"), "\(first.stdout)")
-        let more = try dir.file("more.ndjson", Self.mark("s-000001", label: "after") + "\n")
+        let more = try dir.file("more.ndjson", Self.mark("s-000001", seq: 41, label: "after") + "\n")
         let again = navlog("ingest", log, try dir.file("same.ndjson", text), more, "--store", store)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.hasPrefix("stored 1 event of 1 session (0 new) in \(store); 80 events already stored"), "\(again.stdout)")

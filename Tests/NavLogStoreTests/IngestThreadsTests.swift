@@ -89,6 +89,12 @@ struct IngestThreadsTests {
         }
         #expect(reports[0].stored == reports[1].stored && reports[0].sessions == reports[1].sessions)
         #expect(reports[0].sessions == 14 && reports[0].newSessions == 14 && reports[0].rejected > 10)
+        // The same input again (lines without seq numbered within it), by a writer that forgets
+        // every idle session between its small commits: every event is already stored.
+        let small = SegmentWriterOptions(blockTarget: 512, checkpointInterval: 16, commitTarget: 4096, sessionsKept: 0)
+        let again = try StoreIngester(store: SegmentStore.open(at: dir.file("store-1"), writing: true), options: .init(writerOptions: small))
+            .ingest(paths: [dir.file("in.ndjson")], onReject: { _ in })
+        #expect(again.stored == 0 && again.duplicates == reports[1].stored)
     }
 
     /// The sessions counted are exact when the writer forgets sessions

@@ -99,7 +99,10 @@ import Testing
         #expect(rejections.map(\.reason) == [Self.notIncreasing, Self.notIncreasing, Self.exhausted])
     }
 
-    @Test func importIntoALogAtTheLargestSeq() throws {
+    /// A session stored from another input is not continued by an import's
+    /// events (they have no seq): numbered from 1 within the import, below
+    /// the stored seq, they are refused with a reason that says to give `seq`.
+    @Test func importDoesNotContinueASessionStoredFromAnotherInput() throws {
         let dir = try TemporaryDirectory()
         writeFile(dir.file("in.ndjson"), Array((Self.canonical(Self.mark(seq: Int.max)) + "\n").utf8))
         _ = try StoreIngester(store: SegmentStore.create(at: dir.file("store"))).ingest(paths: [dir.file("in.ndjson")], onReject: { Issue.record("\($0)") })
@@ -110,6 +113,9 @@ import Testing
                                                               onReject: { rejections.append($0) })
         #expect(report.stored == 1)
         #expect(rejections.map(\.line) == [2])
-        #expect(rejections.map(\.reason) == [Self.exhausted])
+        #expect(rejections.map(\.reason) == [
+            "seq 1 of session s is not stored and is below its last stored seq \(Int.max) "
+                + #"(the line has no seq and was numbered 1 within its input: give "seq" to continue a stored session)"#,
+        ])
     }
 }

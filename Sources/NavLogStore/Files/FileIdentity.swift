@@ -26,6 +26,20 @@ public struct FileIdentity: Hashable, Sendable {
         inode = UInt64(info.st_ino)
     }
 
+    /// When the file at `path` was last modified, in milliseconds since the
+    /// Unix epoch (symbolic links followed); `nil` for `-` and when there is no such file.
+    public static func modificationMilliseconds(path: String) -> Int64? {
+        guard path != "-" else { return nil }
+        var info = stat()
+        guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+
     /// Where writing a file at `output` would destroy one of `inputs`
     /// before (or while) it is read: ``Overlap/same(input:)`` when `output`
     /// is that input, ``Overlap/inside(directory:)`` when it lies inside an

@@ -22,6 +22,9 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
     case sessionSkimDisagrees(skimmed: String, parsed: String)
     /// A segment store refuses the event: a different event at a stored seq (§8), or one it cannot store.
     indirect case store(SegmentStoreError)
+    /// A line without a seq, numbered `seq` within its input, that the store
+    /// refuses at that seq (another event of the session is stored there, or after it).
+    indirect case numbered(seq: Int, SegmentStoreError)
 
     public var description: String {
         switch self {
@@ -35,6 +38,8 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
         case .sessionSkimDisagrees(let skimmed, let parsed):
             "internal error: the session was skimmed as \"\(skimmed)\" but parsed as \"\(parsed)\""
         case .store(let error): error.description
+        case .numbered(let seq, let error):
+            "\(error) (the line has no seq and was numbered \(seq) within its input: give \"seq\" to continue a stored session)"
         }
     }
 }

@@ -113,6 +113,18 @@ public final class StoreIngester {
         self.options = options
     }
 
+    /// Checks that every `.navlog` log among the inputs opens (its header
+    /// and index read): what a caller asks before it makes a store for
+    /// them, so that a damaged log leaves no store behind. NDJSON inputs are
+    /// not opened here (a pipe's bytes are read once).
+    ///
+    /// - Throws: ``SegmentStoreError/io(_:)`` naming the first log that cannot be read.
+    public static func checkInputs(_ paths: [String]) throws(SegmentStoreError) {
+        for path in paths where path != "-" && LogReader.isLog(path: path) {
+            do { _ = try LogReader(path: path) } catch { throw .io(error) }
+        }
+    }
+
     /// Reads every input in order and stores its events, then closes the
     /// writer (the last commit synced, the lock released): what it returns
     /// is durable. `onReject` and `onProgress` run on the calling thread
@@ -155,6 +167,8 @@ public final class StoreIngester {
         lastReport = report
         // Even after a failure: what was accepted is committed.
         do { try writer.close() } catch { failure = failure ?? error }
+        // What the store holds of this run: a commit that failed (and what followed it) is not counted.
+        report.stored = sink.committed
         report.projectionBehind = writer.projectionBehind
         lastReport = report
         if let failure { throw failure }
@@ -174,6 +188,8 @@ public final class StoreIngester {
         var parser = EventLineParser()
         var canonical = CanonicalWriter(capacity: 1024)
         var lastCommit = LogFile.monotonicMilliseconds()
+        /// The input whose lines are being stored: each is numbered on its own (§8 "Numbering").
+        var storing = 0
 
         func reject(_ refusal: Refusal, file: Int, line: Int, bytes: [UInt8]?) {
             report.rejected += 1
@@ -184,6 +200,10 @@ public final class StoreIngester {
         /// Stores (or rejects) one validated line.
         func storeLine(_ verdict: IngestChunk.Verdict, _ text: UnsafeRawBufferPointer, file: Int, line: Int,
                    overLimit: Bool) throws(SegmentStoreError) {
+            if file != storing {
+                storing = file
+                sink.startInput()
+            }
             let refusal: Refusal?
             switch verdict {
             case .blank:

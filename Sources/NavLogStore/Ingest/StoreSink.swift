@@ -3,16 +3,22 @@ import NavLogCore
 /// The one writing side of `ingest`, every `import` and `store upgrade`:
 /// events into a segment store through one ``SegmentWriter``, numbered in
 /// one place. An event without a seq gets ``Sequencer/seq(for:after:)``
-/// after the session's last seq stored or accepted (``SegmentWriter/lastSeq(of:)``);
-/// an event with one is handed to the writer as it is, which stores it when
-/// it is above that seq, counts it as a duplicate when the same line is
-/// stored at it, and refuses it otherwise (a conflict, or a seq that does
-/// not increase: contract §5, schemas/segment-store.md §8).
+/// after the seq of its session's previous line accepted in the same
+/// input (``startInput()``; ``SegmentWriter/lastSeqInInput(of:)``), 1 for
+/// the session's first line in it: so the same input read again numbers
+/// its lines the same way, and stores nothing. An event with a seq, and a
+/// numbered one, is handed to the writer, which stores it when it is above
+/// the session's last stored seq, counts it as a duplicate when the same
+/// line is stored at it, and refuses it otherwise (a conflict, or a seq
+/// below the last stored where none is stored; for a numbered line the
+/// reason adds that it had no seq: contract §5, schemas/segment-store.md §8).
 final class StoreSink {
     /// The writer every event goes through.
     let writer: SegmentWriter
     /// Events stored, and events already stored (no-ops).
     var stored: Int { writer.counts.stored }
+    /// Of the events stored, those of the commits that landed: after a failed commit, fewer.
+    var committed: Int { writer.counts.committed }
     var duplicates: Int { writer.counts.duplicates }
     /// Sessions that got an event stored, and of those, the ones the store did not hold before.
     var sessionsStored: Int { writer.counts.sessions }
@@ -23,6 +29,11 @@ final class StoreSink {
 
     init(writer: SegmentWriter) {
         self.writer = writer
+    }
+
+    /// Starts a new input: one file, pipe or upload request (the first starts with the sink).
+    func startInput() {
+        writer.startInput()
     }
 
     /// Stores one canonical line, already read: its `seq`, `t`, and its
@@ -63,29 +74,37 @@ final class StoreSink {
     }
 
     /// Numbers the events in ``numbered`` (those without a seq, after the
-    /// session's last), checks them all, then stores them.
+    /// session's previous line in this input), checks them all, then stores them.
     private func storeNumbered() throws(SegmentStoreError) -> Refusal? {
         guard let first = numbered.first else { return nil }
         guard !first.session.isEmpty else { return .emptySession }
         if let problem = SessionID.problem(first.session) { return .line(problem) }
-        var seq = try writer.lastSeq(of: first.session)
-        var lines: [[UInt8]] = []
+        var seq = try writer.lastSeqInInput(of: first.session)
+        var lines: [(line: [UInt8], numbered: Bool, seq: Int)] = []
         lines.reserveCapacity(numbered.count)
         for i in numbered.indices {
-            if numbered[i].seq == 0 {
+            let given = numbered[i].seq
+            if given == 0 {
                 do throws(SeqRefusal) { seq = try Sequencer.seq(for: 0, after: seq) } catch { return .seq(error) }
                 numbered[i].seq = seq
             } else {
-                seq = numbered[i].seq
+                seq = given
             }
             guard Self.inRange(numbered[i].t) else { return .timeOutOfRange }
             canonical.reset()
             canonical.write(numbered[i])
             guard canonical.bytes.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: canonical.bytes.count) }
-            lines.append(canonical.bytes)
+            lines.append((canonical.bytes, given == 0, seq))
         }
-        for line in lines {
-            if let refusal = try add({ () throws(SegmentStoreError) in try writer.add(line) }) { return refusal }
+        for (line, numbered, lineSeq) in lines {
+            do { _ = try writer.add(line) } catch {
+                switch error {
+                case .conflict where numbered, .seqNotIncreasing where numbered: return .numbered(seq: lineSeq, error)
+                default:
+                    if let refusal = Self.refusal(error) { return refusal }
+                    throw error
+                }
+            }
         }
         return nil
     }

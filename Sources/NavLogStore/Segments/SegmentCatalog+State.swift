@@ -16,8 +16,10 @@ extension SegmentCatalog {
     /// at or before the position (below `below`, when given), then the
     /// events after it (schemas/segment-store.md §7). The position reached
     /// is smaller when the session has fewer events; `nil` when the session
-    /// is not stored.
-    func replay(_ key: SessionKey, toPosition position: Int = .max, checkpointsBelow below: Int = .max)
+    /// is not stored. Without `folding`, only the position, seq and commit
+    /// are followed: the state and chain stay those of the checkpoint.
+    func replay(_ key: SessionKey, toPosition position: Int = .max, checkpointsBelow below: Int = .max, folding: Bool = true,
+                onLine: (_ seq: Int, _ line: UnsafeRawBufferPointer) -> Void = { _, _ in })
         throws(SegmentStoreError) -> Replay? {
         var replay = Replay(state: NavigationProjector(session: key.string))
         guard !commits.isEmpty else { return nil }
@@ -30,16 +32,18 @@ extension SegmentCatalog {
             from = commit
             break
         }
-        var fold = SessionFold()
         var stored = replay.position > 0
         let skipThrough = replay.lastSeq
         try forEachLine(of: key, fromCommit: from) { line, ref in
             stored = true
             replay.lastCommitNumber = index(ref).number
             guard replay.position < position else { return false }
-            guard let seq = fold.facts(line)?.seq, seq > skipThrough else { return true }
-            fold.fold(line, into: &replay.state)
-            replay.chain = SessionChain.link(replay.chain, line: line)
+            guard let seq = readFold.seq(line), seq > skipThrough else { return true }
+            onLine(seq, line)
+            if folding {
+                readFold.fold(line, into: &replay.state)
+                replay.chain = SessionChain.link(replay.chain, line: line)
+            }
             replay.position += 1
             replay.lastSeq = seq
             return replay.position < position

@@ -30,6 +30,10 @@ final class SegmentCatalog {
     private(set) var problems: [SegmentDamage] = []
     /// The first problem that is damage, not a torn tail.
     var damage: SegmentDamage? { problems.first { !$0.isTornTail } }
+    /// The blocks ``forEachLine(of:fromCommit:_:)`` read, kept for the next session's.
+    private let sessionBlocks = SessionBlockCache()
+    /// Reads the lines of session reads (one parser for them all: making one is not cheap).
+    var readFold = SessionFold()
 
     /// How a catalog treats damage.
     enum Mode {
@@ -155,26 +159,29 @@ final class SegmentCatalog {
     /// Calls `body` with each stored line of session `key` (without its
     /// `\n`), in store order, from commit number `from` (an index into
     /// ``commits``) on, until it returns `false`. Each commit costs a filter
-    /// test; a commit that holds the session, about one block's decompression.
+    /// test; a commit that holds the session, a binary search in about one
+    /// block, decompressed unless a session read before needed it (``SessionBlockCache``).
     func forEachLine(of key: SessionKey, fromCommit from: Int = 0,
                      _ body: (UnsafeRawBufferPointer, CommitRef) throws(SegmentStoreError) -> Bool) throws(SegmentStoreError) {
-        var fold = SessionFold()
         for ref in commits[from...] {
             var seen = false
             blocks: for block in index(ref).candidateBlocks(key.hash) {
-                let bytes = try blockContent(ref, block: block)
-                var start = 0
-                while start < bytes.count {
-                    let end = lineEnd(in: bytes, from: start)
-                    let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                    start = end + 1
-                    if Self.isLine(line, of: key, &fold) {
-                        seen = true
-                        if try !body(line, ref) { return }
-                    } else if seen {
-                        break blocks
+                let cached = try sessionBlocks.block(ref, block) { () throws(SegmentStoreError) in try blockContent(ref, block: block) }
+                let lines = cached.lines(withHash: key.hash)
+                for i in lines {
+                    // nil: not the session's line; else whether to go on.
+                    let goOn: Bool? = try cached.withLine(i) { (line) throws(SegmentStoreError) -> Bool? in
+                        guard cached.hasHash(i, key.hash), Self.isLine(line, of: key, &readFold) else { return nil }
+                        return try body(line, ref)
+                    }
+                    switch goOn {
+                    case .some(false): return
+                    case .some(true): seen = true
+                    case nil: if seen { break blocks }
                     }
                 }
+                // The run ends inside this block when a line of another session follows it.
+                if seen, lines.upperBound < cached.count { break blocks }
             }
         }
     }

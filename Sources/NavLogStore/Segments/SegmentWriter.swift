@@ -30,7 +30,10 @@ public final class SegmentWriter {
 
     /// Counts since the writer was opened.
     public struct Counts: Hashable, Sendable {
+        /// Events accepted (in a commit, or gathered for the next).
         public var stored = 0
+        /// Of those, the events of the commits that landed (durable).
+        public var committed = 0
         public var duplicates = 0
         public var commits = 0
         /// Sessions that got an event stored, and of those, the ones the store held no event of before.
@@ -75,6 +78,10 @@ public final class SegmentWriter {
     private let projection: ScreenProjectionWriter?
     /// Why a commit failed: the writer takes nothing more then.
     @exclusivity(unchecked) private var failure: SegmentStoreError?
+    /// The input being read (``startInput()``), and the sessions forgotten
+    /// while it was read that had accepted lines in it: their last seq in it.
+    @exclusivity(unchecked) private var input = 1
+    private var forgottenInInput: [SessionKey: Int] = [:]
 
     /// A writer on `store`, which must have been opened (or created) for
     /// writing. Walks the store and cuts a torn tail of its last segment.
@@ -150,7 +157,12 @@ public final class SegmentWriter {
             guard let existing else {
                 throw .seqNotIncreasing(session: session.key.string, seq: facts.seq, last: session.lastSeq)
             }
-            guard existing.elementsEqual(line) else { throw .conflict(session: session.key.string, seq: facts.seq) }
+            // memcmp: both hold line.count bytes (a line is never empty).
+            guard existing.count == line.count, existing.withUnsafeBytes({ memcmp($0.baseAddress!, line.baseAddress!, line.count) == 0 }) else {
+                throw .conflict(session: session.key.string, seq: facts.seq)
+            }
+            session.input = input
+            session.inputSeq = facts.seq
             counts.duplicates += 1
             return .duplicate
         }
@@ -161,6 +173,8 @@ public final class SegmentWriter {
         session.pending.append((arena.count, line.count, facts.seq, facts.t))
         arena.appendLine(line)
         session.lastSeq = facts.seq
+        session.input = input
+        session.inputSeq = facts.seq
         counts.stored += 1
         if !session.counted {
             session.counted = true
@@ -173,25 +187,50 @@ public final class SegmentWriter {
 
     /// The stored line of `session` at `seq`, read back through its cache;
     /// when the caches of all sessions pass ``readBackBudget`` bytes, they are emptied first.
-    private func storedLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> [UInt8]? {
-        if readBackBytes > Self.readBackBudget {
-            for held in readBackHolders { held.dropReadBack() }
-            readBackHolders.removeAll()
-            readBackBytes = 0
-        }
+    private func storedLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> ArraySlice<UInt8>? {
+        keepReadBacksInBudget()
         let before = session.readBackBytes
         let line = try session.storedLine(seq: seq, in: catalog)
-        if session.readBackBytes != before {
-            if before == 0 { readBackHolders.append(session) }
-            readBackBytes += session.readBackBytes - before
-        }
+        countReadBack(session, before: before)
         return line
     }
 
-    /// The last seq of session `id` stored or accepted so far (0 when none):
-    /// where the numbering of its events without a seq continues (§8).
+    /// Empties every session's read-back lines once they pass ``readBackBudget`` bytes.
+    private func keepReadBacksInBudget() {
+        guard readBackBytes > Self.readBackBudget else { return }
+        for held in readBackHolders { held.dropReadBack() }
+        readBackHolders.removeAll()
+        readBackBytes = 0
+    }
+
+    /// Counts what `session` holds read back now, against the `before` bytes it held.
+    private func countReadBack(_ session: WriterSession, before: Int) {
+        guard session.readBackBytes != before else { return }
+        if before == 0 { readBackHolders.append(session) }
+        readBackBytes += session.readBackBytes - before
+    }
+
+    /// The last seq of session `id` stored or accepted so far (0 when none).
     public func lastSeq(of id: String) throws(SegmentStoreError) -> Int {
         try Array(id.utf8).withUnsafeBytes { raw in Result { () throws(SegmentStoreError) in try findSession(raw) } }.get().lastSeq
+    }
+
+    /// Starts a new input (one file, pipe or upload request): the numbering
+    /// of lines without a seq starts again for every session (§8 "Numbering").
+    /// A writer's first input starts when it opens.
+    public func startInput() {
+        input += 1
+        forgottenInInput.removeAll()
+    }
+
+    /// The seq of the last line of session `id` accepted (stored, or
+    /// already stored) in the current input, 0 when none: a line of it
+    /// without a seq gets this + 1 (§8 "Numbering").
+    public func lastSeqInInput(of id: String) throws(SegmentStoreError) -> Int {
+        let session = try Array(id.utf8).withUnsafeBytes { raw in
+            Result { () throws(SegmentStoreError) in try findSession(raw) }
+        }.get()
+        return session.input == input ? session.inputSeq : 0
     }
 
     /// The session with id bytes `id`: held, read back from the store when
@@ -203,9 +242,15 @@ public final class SegmentWriter {
         let session: WriterSession
         if stored.mayHold(hash, in: catalog) {
             try land()
+            keepReadBacksInBudget()
             session = try WriterSession.resume(key, from: catalog, runStart: runStart)
+            countReadBack(session, before: 0)
         } else {
             session = WriterSession(key: key)
+        }
+        if !forgottenInInput.isEmpty, let seq = forgottenInInput.removeValue(forKey: key) {
+            session.input = input
+            session.inputSeq = seq
         }
         sessions.insert(session)
         return session
@@ -217,7 +262,7 @@ public final class SegmentWriter {
         try line.withUnsafeBytes { raw in Result { () throws(SegmentStoreError) in try add(raw) } }.get()
     }
 
-    private func pendingLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> [UInt8]? {
+    private func pendingLine(_ session: WriterSession, seq: Int) throws(SegmentStoreError) -> ArraySlice<UInt8>? {
         guard seq > session.storedSeq else { return nil }
         var lo = 0, hi = session.pending.count
         while lo < hi {
@@ -226,7 +271,7 @@ public final class SegmentWriter {
         }
         guard lo < session.pending.count, session.pending[lo].seq == seq else { return nil }
         let entry = session.pending[lo]
-        return Array(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length))
+        return Array(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length))[...]
     }
 
     /// Writes what is gathered as one commit and syncs it (nothing when
@@ -246,7 +291,7 @@ public final class SegmentWriter {
         try land()
         let active = gathered.sorted { $0.key < $1.key }
         guard !active.isEmpty else {
-            if sessions.count > options.sessionsKept { sessions.keepOnly([]) }
+            if sessions.count > options.sessionsKept { forgetSessions(keeping: []) }
             return
         }
         for session in active where session.foldsInCommit(interval: options.checkpointInterval) {
@@ -264,7 +309,18 @@ public final class SegmentWriter {
             session.pending.removeAll(keepingCapacity: false)
             session.storedSeq = session.lastSeq
         }
-        if sessions.count > options.sessionsKept { sessions.keepOnly(active) }
+        if sessions.count > options.sessionsKept { forgetSessions(keeping: active) }
+    }
+
+    /// Forgets every session held but `kept`, remembering the last seq in
+    /// the current input of those that have one (their numbering goes on when they come back).
+    private func forgetSessions(keeping kept: [WriterSession]) {
+        let input = self.input
+        sessions.forEach { session in
+            if session.input == input { forgottenInInput[session.key] = session.inputSeq }
+        }
+        for session in kept { forgottenInInput.removeValue(forKey: session.key) }
+        sessions.keepOnly(kept)
     }
 
     /// Waits for the commit in flight, if any, and adds it to the catalog.
@@ -275,6 +331,7 @@ public final class SegmentWriter {
         do throws(SegmentStoreError) {
             let landed = try commit.land()
             try catalog.appendCommit(landed.index, at: landed.location, segment: landed.segment)
+            counts.committed += landed.index.eventCount
         } catch {
             failure = error
             throw error

@@ -43,6 +43,31 @@ struct SessionFold {
         return LineKey(seq: event.seq, t: event.t.milliseconds, id: .decoded(Array(event.session.utf8)))
     }
 
+    /// The seq of a stored (canonical) line, cheaply: in canonical key order
+    /// the top-level `"seq":N` is the member just before `"session"` (no
+    /// key sorts between them but unknown ones), so it is read backwards from
+    /// the session's skimmed place; any other line is parsed (``key(_:)``).
+    mutating func seq(_ line: UnsafeRawBufferPointer) -> Int? {
+        if let session = SessionSkim.sessionBytes(in: line), session.lowerBound >= 20 {
+            // …,"seq":N,"session":"<id>
+            var i = session.lowerBound - 13   // the last digit of N, if it is there
+            var n = 0, scale = 1
+            while i >= 0, line[i] >= 0x30, line[i] <= 0x39, scale <= 100_000_000_000_000 {
+                n += Int(line[i] - 0x30) * scale
+                scale *= 10
+                i -= 1
+            }
+            if scale > 1, i >= 6, line[i] == UInt8(ascii: ":"), line[i - 1] == 0x22, line[i - 2] == UInt8(ascii: "q"),
+               line[i - 3] == UInt8(ascii: "e"), line[i - 4] == UInt8(ascii: "s"), line[i - 5] == 0x22,
+               line[i - 6] == UInt8(ascii: ",") || line[i - 6] == UInt8(ascii: "{"),
+               line[session.lowerBound - 12] == UInt8(ascii: ","), line[session.lowerBound - 11] == 0x22,
+               line[i + 1] != 0x30, n > 0 {
+                return n
+            }
+        }
+        return key(line)?.seq
+    }
+
     /// The line's seq, `t` and session; `nil` when it is not a valid event with a seq.
     mutating func facts(_ line: UnsafeRawBufferPointer) -> LineFacts? {
         guard let key = key(line) else { return nil }

@@ -1,47 +1,61 @@
 /// A batch of one session's stored lines read back for the writer's
 /// duplicate checks: every stored line from a seq on, in seq order, up to
-/// ``batchBytes``. A cache, so that a re-sent session is read back once per
-/// batch rather than once per event; the writer drops it when all sessions'
-/// batches pass its budget.
+/// ``batchBytes``, back to back in one buffer. A cache, so that a re-sent
+/// session is read back once per batch rather than once per event; the
+/// writer drops it when all sessions' batches pass its budget.
 final class StoredLines {
-    /// The lines, by seq.
-    private let lines: [(seq: Int, line: [UInt8])]
+    /// The lines' bytes, back to back, and each line's seq and place there.
+    private var storage: [UInt8] = []
+    private var entries: [(seq: Int, start: Int, count: Int)] = []
     /// The seqs the batch answers for (a seq inside without a line is not stored).
-    private let seqs: ClosedRange<Int>?
-    /// The bytes of the lines.
-    let bytes: Int
+    private var seqs: ClosedRange<Int>?
+    /// The first seq the batch answers for.
+    private let from: Int
 
     /// The most bytes of stored lines one batch keeps.
     static let batchBytes = 256 << 10
 
-    /// Reads back the stored lines of session `key` from `seq` on.
-    init(of key: SessionKey, from seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) {
-        var lines: [(seq: Int, line: [UInt8])] = []
-        var bytes = 0
-        var fold = SessionFold()
-        try catalog.forEachLine(of: key) { line, _ in
-            guard let lineSeq = fold.facts(line)?.seq else { return true }
-            guard lineSeq >= seq else { return true }
-            lines.append((lineSeq, Array(line)))
-            bytes += line.count
-            return bytes < Self.batchBytes
-        }
-        self.lines = lines
-        self.bytes = bytes
-        seqs = lines.last.map { seq...$0.seq }
+    /// An empty batch answering from `seq` on, to be filled by ``append(seq:_:)``.
+    init(from seq: Int) {
+        from = seq
     }
+
+    /// Reads back the stored lines of session `key` from `seq` on.
+    convenience init(of key: SessionKey, from seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) {
+        self.init(from: seq)
+        try catalog.forEachLine(of: key) { line, _ in
+            guard let lineSeq = catalog.readFold.seq(line) else { return true }
+            guard lineSeq >= seq else { return true }
+            append(seq: lineSeq, line)
+            return !isFull
+        }
+    }
+
+    /// Adds the next stored line (seqs in increasing order).
+    func append(seq: Int, _ line: UnsafeRawBufferPointer) {
+        entries.append((seq, storage.count, line.count))
+        storage.append(contentsOf: line)
+        seqs = from...seq
+    }
+
+    /// The bytes of the lines.
+    var bytes: Int { storage.count }
+
+    /// Whether the batch holds ``batchBytes`` or more.
+    var isFull: Bool { storage.count >= Self.batchBytes }
 
     /// Whether the batch answers for `seq`.
     func covers(_ seq: Int) -> Bool { seqs?.contains(seq) == true }
 
     /// The stored line at `seq`, or `nil` when none is (or the batch does not cover it).
-    func line(seq: Int) -> [UInt8]? {
+    func line(seq: Int) -> ArraySlice<UInt8>? {
         guard covers(seq) else { return nil }
-        var lo = 0, hi = lines.count
+        var lo = 0, hi = entries.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if lines[mid].seq < seq { lo = mid + 1 } else { hi = mid }
+            if entries[mid].seq < seq { lo = mid + 1 } else { hi = mid }
         }
-        return lo < lines.count && lines[lo].seq == seq ? lines[lo].line : nil
+        guard lo < entries.count, entries[lo].seq == seq else { return nil }
+        return storage[entries[lo].start..<(entries[lo].start + entries[lo].count)]
     }
 }

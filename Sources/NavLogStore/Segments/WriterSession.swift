@@ -28,6 +28,10 @@ final class WriterSession {
     let wasStored: Bool
     /// Whether the writer has counted it among the sessions that got an event stored in its run.
     @exclusivity(unchecked) var counted: Bool
+    /// The input (``SegmentWriter/startInput()``) of its last accepted line, and that line's seq:
+    /// where a line of it without a seq is numbered from, in that input (§8 "Numbering").
+    @exclusivity(unchecked) var input = 0
+    @exclusivity(unchecked) var inputSeq = 0
     /// Its screen state after its stored events, kept by the projection
     /// (``ScreenProjectionWriter``): `nil` until its first commit with the writer.
     var screens: SessionOccurrences?
@@ -45,26 +49,41 @@ final class WriterSession {
         counted = false
     }
 
+    /// A session read back without its state: ``catchUp(from:)`` reads it when a checkpoint falls.
     private init(key: SessionKey, replay: SegmentCatalog.Replay, counted: Bool) {
         self.key = key
         lastSeq = replay.lastSeq
         count = replay.position
-        chain = replay.chain
-        state = replay.state
-        folded = true
+        chain = 0
+        state = nil
+        folded = false
         storedSeq = replay.lastSeq
         wasStored = true
         self.counted = counted
     }
 
-    /// Reads back what the writer needs of a session from the store: from
-    /// its last checkpoint (or its start) through its last stored event.
-    /// A session not stored comes back empty; one with an event in commit
-    /// `runStart` or later (the writer's own, made before it forgot the
-    /// session) comes back counted.
+    /// Reads back what the writer needs of a session from the store: its
+    /// position and last seq, from its last checkpoint (or its start)
+    /// through its last stored event, not folded (a re-sent session whose
+    /// events are all duplicates is never folded). A session not stored
+    /// comes back empty; one with an event in commit `runStart` or later
+    /// (the writer's own, made before it forgot the session) comes back counted.
     static func resume(_ key: SessionKey, from catalog: SegmentCatalog, runStart: UInt64) throws(SegmentStoreError) -> WriterSession {
-        guard let replay = try catalog.replay(key) else { return WriterSession(key: key) }
-        return WriterSession(key: key, replay: replay, counted: replay.lastCommitNumber >= runStart)
+        // The lines read on the way are kept for the duplicate checks that
+        // follow (a re-sent session's), when they all fit in one batch.
+        var lines: StoredLines?
+        var count = 0
+        guard let replay = try catalog.replay(key, folding: false, onLine: { seq, line in
+            if lines == nil { lines = StoredLines(from: 1) }
+            count += 1
+            if !lines!.isFull { lines!.append(seq: seq, line) }
+        }) else { return WriterSession(key: key) }
+        let session = WriterSession(key: key, replay: replay, counted: replay.lastCommitNumber >= runStart)
+        // Kept when every stored line was read (no checkpoint before them) and kept.
+        if let lines, replay.position == count, lines.covers(replay.lastSeq) {
+            session.readBack = lines
+        }
+        return session
     }
 
     /// Whether the commit being gathered folds this session's pending
@@ -102,7 +121,7 @@ final class WriterSession {
     /// The stored line of this session at `seq`, or `nil` when none is
     /// stored: from the lines read back when they cover `seq`, else read
     /// back from the store with the lines after it.
-    func storedLine(seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) -> [UInt8]? {
+    func storedLine(seq: Int, in catalog: SegmentCatalog) throws(SegmentStoreError) -> ArraySlice<UInt8>? {
         if readBack?.covers(seq) != true { readBack = try StoredLines(of: key, from: seq, in: catalog) }
         return readBack?.line(seq: seq)
     }

@@ -39,6 +39,11 @@ struct WriterSessionTable {
         count += 1
     }
 
+    /// Calls `body` with every session held.
+    func forEach(_ body: (WriterSession) -> Void) {
+        for case let session? in slots { body(session) }
+    }
+
     /// Forgets every session but `kept`.
     mutating func keepOnly(_ kept: [WriterSession]) {
         for slot in slots.indices { slots[slot] = nil }

@@ -34,7 +34,8 @@ struct ImportSwiftUIPathCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The session (default: the input's file name without its extension).", valueName: "id"))
     var session: String?
 
-    @Option(help: ArgumentHelp("When (RFC 3339; default: now).", valueName: "time"))
+    @Option(help: ArgumentHelp("When (RFC 3339; default: the file's modification time, so that importing it again stores nothing; now for standard input).",
+                               valueName: "time"))
     var time: String?
 
     @Option(help: ArgumentHelp("The scene (default: main).", valueName: "scene"))
@@ -47,11 +48,12 @@ struct ImportSwiftUIPathCommand: ParsableCommand {
     }
 
     func run() throws {
-        let t = time.flatMap { Timestamp(rfc3339: $0) } ?? Self.now()
+        let given = time.flatMap { Timestamp(rfc3339: $0) }
         let stack = self.stack, scene = self.scene, session = self.session
         try options.run { (importer, _, onReject, _) throws(StoreImporter.Failure) in
             try importer.importDocuments(paths: options.inputs, expected: Self.expected, convert: { (file, bytes) throws(EventParseError) in
                 let routes = try SwiftUIPathCodec.decode(try Self.document(bytes))
+                let t = given ?? FileIdentity.modificationMilliseconds(path: file).map { Timestamp(milliseconds: $0) } ?? Self.now()
                 return [Event(session: session ?? Self.sessionName(of: file), t: t, scene: scene,
                               kind: .stackSet(stack: stack, path: routes))]
             }, onReject: onReject)

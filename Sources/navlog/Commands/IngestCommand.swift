@@ -24,8 +24,9 @@ struct IngestCommand: ParsableCommand {
             ingest stores nothing; a different event at a stored seq is rejected. Rejected \
             lines are reported as file:line: reason (the first 20 on standard error, all \
             counted) and, with --rejects, copied there verbatim. Exit 1 when any line was \
-            rejected. A session the store holds is continued; an event without a seq gets the \
-            next one. What exit 0 reports is on disk (synced); while input comes in, what was \
+            rejected. An event without a seq is numbered within its input (the previous line \
+            of its session in the same file + 1, or 1), so re-running an input stores nothing; \
+            a session the store holds is continued by lines with explicit seqs. What exit 0 reports is on disk (synced); while input comes in, what was \
             stored is committed at least every --commit-interval milliseconds. A progress bar is drawn on \
             standard error when it is a terminal. Ctrl-C (or SIGTERM) stops the ingest after \
             the lines read so far: they are stored or rejected, the store is closed, and the \
@@ -53,6 +54,9 @@ struct IngestCommand: ParsableCommand {
         // Inputs that cannot be read are reported before the store is touched.
         for input in options.inputs where input != "-" && access(input, R_OK) != 0 {
             throw CLIFailure.trouble("\(input): cannot open: \(String(cString: strerror(errno)))")
+        }
+        do throws(SegmentStoreError) { try StoreIngester.checkInputs(options.inputs) } catch {
+            throw CLIFailure.trouble(error.description)
         }
         let target = try options.openStore()
         let reporter = try RejectionReporter(options)

@@ -53,6 +53,7 @@ extension StoreImporter.Report {
     func jsonValue(store: String, reporter: RejectionReporter) -> JSONValue {
         var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newSessions)
         object["records"] = .integer(records)
+        object["duplicates"] = .integer(duplicates)
         object["projectionBehind"] = projectionBehind.map(JSONValue.string) ?? .null
         return .object(object)
     }
