@@ -15,7 +15,9 @@ struct ImportCommand: ParsableCommand {
             (Amplitude, Mixpanel and similar event streams). Each record is stored or rejected \
             as with ingest: rejected records are reported as file:line: reason (the first 20 on \
             standard error, all counted), copied verbatim with --rejects, and make the exit \
-            status 1. Sessions the store holds are continued (their seq goes on). The mappings are in schemas/imports.md. \
+            status 1. Events are numbered within the import (the files of one run together), so \
+            importing the same files again stores nothing (every event already stored); a session \
+            the store holds from another input is not continued. The mappings are in schemas/imports.md. \
             With --json the summary is one JSON object (schemas/import.schema.json).
 
             Examples:
