@@ -24,7 +24,12 @@ public enum OpenFileLimit {
     /// The soft limit now; `nil` when it cannot be read or is unlimited.
     public static var current: Int? {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(Int.max) else { return nil }
+        #if canImport(Glibc)
+        let resource = Int32(RLIMIT_NOFILE.rawValue)  // an enum case in Glibc's headers
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(Int.max) else { return nil }
         return Int(clamping: limit.rlim_cur)
     }
 
