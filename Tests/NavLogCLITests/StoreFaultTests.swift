@@ -202,7 +202,9 @@ import NavLogTestSupport
             s.silentWrong += t.silentWrong; s.bytesLost += t.bytesLost; s.trials += t.trials
             return s
         }
-        #expect(total.silentWrong == 0 && total.bytesLost == 0 && total.trials > 40)
+        // Under a sanitizer a fifth of the faults are tried (faults()).
+        let fewest = ProcessInfo.processInfo.environment["NAVLOG_TEST_SANITIZER"] == nil ? 40 : 8
+        #expect(total.silentWrong == 0 && total.bytesLost == 0 && total.trials > fewest, "\(total.trials) trials")
     }
 
     private func apply(_ fault: Fault, in store: String) {
