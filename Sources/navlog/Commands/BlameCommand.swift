@@ -70,24 +70,23 @@ struct BlameCommand: ParsableCommand {
 /// The listing and the JSON of a ``StateBlame``.
 enum BlameReport {
     static func text(_ blame: StateBlame, style: StateTree.Style) -> String {
-        func paint(_ text: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         func by(_ origin: StateBlame.Origin?) -> String {
-            guard let origin else { return paint("(unknown)", "2") }
+            guard let origin else { return style.paint("(unknown)", "2") }
             let e = origin.event
-            var out = paint("seq \(e.seq)", "33") + "  " + paint(e.t.rfc3339, "2") + "  " + ReadableText.escaped(e.type)
+            var out = style.paint("seq \(e.seq)", "33") + "  " + style.paint(e.t.rfc3339, "2") + "  " + ReadableText.escaped(e.type)
             if let cause = e.cause { out += "  (cause \(cause))" }
             if let url = origin.url, case .urlOpen(let link) = url.kind {
-                out += "  ← " + paint("url.open \(ReadableText.name(link))", "36") + " (seq \(url.seq))"
+                out += "  ← " + style.paint("url.open \(ReadableText.name(link))", "36") + " (seq \(url.seq))"
             }
             return out
         }
         let state = blame.state
         let t = state.t.map { " · \($0.rfc3339)" } ?? ""
-        var out = paint("session \(ReadableText.name(state.session))", "1") + " · seq \(state.seq)\(t)\n"
+        var out = style.paint("session \(ReadableText.name(state.session))", "1") + " · seq \(state.seq)\(t)\n"
         if state.scenes.isEmpty { out += "(no scenes)\n" }
         for id in state.scenes.keys.sorted(by: utf8Less) {
             let scene = state.scenes[id]!, origins = blame.scenes[id] ?? StateBlame.SceneOrigins()
-            out += paint("scene \(ReadableText.name(id))", "1") + "  screen: " + paint(ReadableText.escaped(scene.screen), "36") + "\n"
+            out += style.paint("scene \(ReadableText.name(id))", "1") + "  screen: " + style.paint(ReadableText.escaped(scene.screen), "36") + "\n"
             for stack in scene.stacks.keys.sorted(by: utf8Less) {
                 let values = scene.stacks[stack]!
                 out += "  stack \(ReadableText.name(stack))" + (values.isEmpty ? " (empty)" : "") + "\n"

@@ -79,7 +79,6 @@ struct PathsCommand: ParsableCommand {
 
     private func table(_ report: ScreenPathReport) -> String {
         let style = StateTree.Style.forStandardOutput
-        func paint(_ text: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         let tally = report.tally
         var heading: String
         switch tally.mode {
@@ -88,18 +87,18 @@ struct PathsCommand: ParsableCommand {
         case .before(let glob): heading = "\(FunnelText.grouped(tally.total)) views of \(glob.description), and the \(tally.depth) screens before each"
         }
         heading += " in \(FunnelText.grouped(tally.sessions)) session\(tally.sessions == 1 ? "" : "s")"
-        var out = paint(heading, "1") + "\n"
+        var out = style.paint(heading, "1") + "\n"
         if report.rows.isEmpty { return out + "(none)\n" }
         let paths = report.rows.map { ReadableText.escaped(ScreenPathReport.joined($0.path)) }
         let width = max(4, paths.map(\.count).max() ?? 0)
-        out += paint(FunnelTable.pad("rank", 4, right: true) + "  " + FunnelTable.pad("path", width) + "     count  sessions   share", "2") + "\n"
+        out += style.paint(FunnelTable.pad("rank", 4, right: true) + "  " + FunnelTable.pad("path", width) + "     count  sessions   share", "2") + "\n"
         let scale = max(1, report.rows.first?.count ?? 1)
         for (i, row) in report.rows.enumerated() {
             var line = FunnelTable.pad(String(i + 1), 4, right: true) + "  " + FunnelTable.pad(paths[i], width)
             line += "  " + FunnelTable.pad(FunnelText.grouped(row.count), 8, right: true)
             line += "  " + FunnelTable.pad(FunnelText.grouped(row.sessions), 8, right: true)
             line += "  " + FunnelTable.pad(report.share(row).map(FunnelText.percent) ?? "", 6, right: true)
-            line += "  " + paint(FunnelTable.bar(row.count, of: scale), "36")
+            line += "  " + style.paint(FunnelTable.bar(row.count, of: scale), "36")
             out += line + "\n"
         }
         return out

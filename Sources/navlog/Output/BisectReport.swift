@@ -17,10 +17,9 @@ struct BisectReport {
     }
 
     func text(style: StateTree.Style, stats: Bool) -> String {
-        func paint(_ text: String, _ code: String) -> String { style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
         var out = ""
         if let answer {
-            out += paint("diverged at \(align == "seq" ? "seq" : "position") \(answer)", "1") + "\n"
+            out += style.paint("diverged at \(align == "seq" ? "seq" : "position") \(answer)", "1") + "\n"
             out += "  A  " + EventSummary.line(search.eventA, ended: Self.noMoreEvents("A", search.stateA)) + "\n"
             out += "  B  " + EventSummary.line(search.eventB, ended: Self.noMoreEvents("B", search.stateB)) + "\n"
             for (name, leading) in [("A", search.leadingA), ("B", search.leadingB)] where !leading.isEmpty {

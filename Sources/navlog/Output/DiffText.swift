@@ -6,11 +6,8 @@ struct DiffText {
     let diff: StateDiff
     let style: StateTree.Style
 
-    private func paint(_ text: String, _ code: String) -> String {
-        style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-    }
-    private func minus(_ text: String) -> String { paint("-" + text, "31") }
-    private func plus(_ text: String) -> String { paint("+" + text, "32") }
+    private func minus(_ text: String) -> String { style.paint("-" + text, "31") }
+    private func plus(_ text: String) -> String { style.paint("+" + text, "32") }
 
     var text: String {
         if diff.isEmpty { return "no difference\n" }
@@ -21,7 +18,7 @@ struct DiffText {
 
     private func render(_ s: SceneDiff) -> String {
         let where_ = s.presence == .both ? "" : s.presence == .onlyA ? "  (only in A)" : "  (only in B)"
-        var out = paint("scene \(ReadableText.name(s.scene))", "1") + where_ + "\n"
+        var out = style.paint("scene \(ReadableText.name(s.scene))", "1") + where_ + "\n"
         func row(_ label: String, _ body: String) {
             out += "  " + label.padding(width: 14) + " " + body + "\n"
         }

@@ -16,9 +16,6 @@ struct FunnelTable {
     /// The longest bar, in characters.
     static let barWidth = 30
 
-    private func paint(_ text: String, _ code: String) -> String {
-        style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-    }
 
     var text: String {
         var out = ""
@@ -26,15 +23,15 @@ struct FunnelTable {
         if let window = report.funnel.window { heading += " · within \(window.description)" }
         if report.funnel.order == .strict { heading += " · strict order" }
         if !report.funnel.exclusions.isEmpty { heading += " · excluding " + report.funnel.exclusions.map(\.description).joined(separator: ", ") }
-        out += paint(heading, "1") + "\n"
+        out += style.paint(heading, "1") + "\n"
         if report.segments.isEmpty { out += "(no sessions)\n" }
         let patternWidth = max(7, report.funnel.steps.map { $0.description.count }.max() ?? 0)
         for segment in report.segments {
             if let by = report.by {
                 let name = segment.name.isEmpty ? "(none)" : ReadableText.escaped(segment.name)
-                out += "\n" + paint("\(by) = \(name)", "1") + " · \(FunnelText.grouped(segment.sessions)) session\(segment.sessions == 1 ? "" : "s")\n"
+                out += "\n" + style.paint("\(by) = \(name)", "1") + " · \(FunnelText.grouped(segment.sessions)) session\(segment.sessions == 1 ? "" : "s")\n"
             }
-            out += paint(Self.header(patternWidth: patternWidth), "2") + "\n"
+            out += style.paint(Self.header(patternWidth: patternWidth), "2") + "\n"
             let scale = max(1, segment.rows.first?.sessions ?? 0)
             for row in segment.rows {
                 var line = Self.pad(String(row.step), 4, right: true) + "  " + Self.pad(row.pattern, patternWidth)
@@ -42,7 +39,7 @@ struct FunnelTable {
                 line += "  " + Self.pad(Self.percent(row.conversionFromStart), 10, right: true)
                 line += "  " + Self.pad(Self.percent(row.conversionFromPrevious), 13, right: true)
                 line += "  " + Self.pad(row.medianMillisecondsFromPrevious.map(FunnelText.duration) ?? "", 8, right: true)
-                line += "  " + paint(Self.bar(row.sessions, of: scale), "36")
+                line += "  " + style.paint(Self.bar(row.sessions, of: scale), "36")
                 out += line + "\n"
             }
         }

@@ -28,30 +28,27 @@ struct ReplayLine {
     var widths: Widths
     var style: StateTree.Style
 
-    private func paint(_ text: String, _ code: String) -> String {
-        style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-    }
 
     /// The line for a step, without a line break.
     func text(_ step: ReplayStep) -> String {
         let event = step.event
         let seq = String(event.seq)
-        var out = String(repeating: " ", count: max(0, widths.seq - seq.count)) + paint(seq, "2")
-        out += "  " + paint(event.t.rfc3339, "2")
+        var out = String(repeating: " ", count: max(0, widths.seq - seq.count)) + style.paint(seq, "2")
+        out += "  " + style.paint(event.t.rfc3339, "2")
         out += "  " + pad(Self.scene(event), widths.scene)
-        out += "  " + paint(pad(ReadableText.escaped(event.type), widths.type), "1")
+        out += "  " + style.paint(pad(ReadableText.escaped(event.type), widths.type), "1")
         out += "  — " + effects(step.effects)
-        if let cause = event.cause { out += "  " + paint("(cause \(cause))", "2") }
+        if let cause = event.cause { out += "  " + style.paint("(cause \(cause))", "2") }
         return out
     }
 
     /// The effects joined with `; `, or `no change`.
     func effects(_ effects: [EventEffect]) -> String {
-        if effects.isEmpty { return paint("no change", "2") }
+        if effects.isEmpty { return style.paint("no change", "2") }
         return effects.map { effect in
             switch effect {
-            case .screen(let screen): "screen now " + paint(ReadableText.name(screen), "36")
-            case .anomaly: paint(effect.description, "33")
+            case .screen(let screen): "screen now " + style.paint(ReadableText.name(screen), "36")
+            case .anomaly: style.paint(effect.description, "33")
             default: effect.description
             }
         }.joined(separator: "; ")

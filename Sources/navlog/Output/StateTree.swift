@@ -20,17 +20,14 @@ struct StateTree {
     let state: NavigationState
     let style: Style
 
-    private func paint(_ text: String, _ code: String) -> String {
-        style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-    }
 
     var text: String {
         var out = ""
         let t = state.t.map { " · \($0.rfc3339)" } ?? ""
-        out += paint("session \(ReadableText.name(state.session))", "1") + " · seq \(state.seq)\(t)\n"
+        out += style.paint("session \(ReadableText.name(state.session))", "1") + " · seq \(state.seq)\(t)\n"
         if !state.anomalies.isEmpty {
             let list = state.anomalies.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) ×\($0.value)" }
-            out += "anomalies: " + paint(list.joined(separator: ", "), "33") + "\n"
+            out += "anomalies: " + style.paint(list.joined(separator: ", "), "33") + "\n"
         }
         if state.scenes.isEmpty { out += "(no scenes)\n" }
         for id in state.scenes.keys.sorted(by: utf8Less) {
@@ -40,12 +37,12 @@ struct StateTree {
     }
 
     private func render(scene id: String, _ scene: SceneState) -> String {
-        var out = paint("scene \(ReadableText.name(id))", "1") + "  screen: " + paint(ReadableText.escaped(scene.screen), "36") + "\n"
+        var out = style.paint("scene \(ReadableText.name(id))", "1") + "  screen: " + style.paint(ReadableText.escaped(scene.screen), "36") + "\n"
         let tabs = scene.tabs
         if !tabs.order.isEmpty || tabs.selected != nil {
             var names: [String] = []
             for tab in tabs.order {
-                var name = tab == tabs.selected ? paint("[\(ReadableText.name(tab))]", "32;1") : ReadableText.name(tab)
+                var name = tab == tabs.selected ? style.paint("[\(ReadableText.name(tab))]", "32;1") : ReadableText.name(tab)
                 if tabs.hidden.contains(tab) { name += " (hidden)" }
                 names.append(name)
             }

@@ -179,40 +179,37 @@ struct ReplayStepper<Timeline: StateTimeline> {
 
     // MARK: Drawing
 
-    private func paint(_ text: String, _ code: String) -> String {
-        format.style.color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-    }
 
     /// The whole screen for a terminal of `rows` rows.
     func frame(rows: Int) -> String {
         let count = timeline.count
         let step = position > 0 ? timeline.step(at: position) : nil
-        var header = paint("navlog replay", "1") + " · session \(ReadableText.name(timeline.session)) · "
+        var header = format.style.paint("navlog replay", "1") + " · session \(ReadableText.name(timeline.session)) · "
         header += count == 0 ? "no events" : position == 0 ? "start (no event applied), \(count) events" : "event \(position) of \(count)"
 
         var detail: [String] = []
         if let step {
             let event = step.event
-            detail.append(paint("seq \(event.seq) · \(ReadableText.escaped(event.type)) · scene \(ReadableText.name(event.sceneID)) · \(event.t.rfc3339)", "1")
+            detail.append(format.style.paint("seq \(event.seq) · \(ReadableText.escaped(event.type)) · scene \(ReadableText.name(event.sceneID)) · \(event.t.rfc3339)", "1")
                           + (event.cause.map { " · cause \($0)" } ?? ""))
             let effects = step.effects.isEmpty ? [format.effects([])] : step.effects.map { format.effects([$0]) }
             detail += effects.prefix(6).map { "    " + $0 }
             if effects.count > 6 { detail.append("    … \(effects.count - 6) more") }
         }
         let state = step?.state ?? timeline.state(at: position)
-        let screens = state.scenes.keys.sorted(by: utf8Less).map { "\(ReadableText.name($0)): \(paint(ReadableText.escaped(state.scenes[$0]!.screen), "36"))" }
+        let screens = state.scenes.keys.sorted(by: utf8Less).map { "\(ReadableText.name($0)): \(format.style.paint(ReadableText.escaped(state.scenes[$0]!.screen), "36"))" }
         detail.append("screens  " + (screens.isEmpty ? "(no scenes)" : screens.joined(separator: " · ")))
 
         let bottom: String
         if let prompt {
             bottom = prompt.label + String(decoding: typed, as: UTF8.self)
         } else {
-            bottom = paint(Self.help, "2")
+            bottom = format.style.paint(Self.help, "2")
         }
         let room = max(3, rows - 5 - detail.count)
         let body = showState ? stateLines(state, room: room) : eventLines(room: room)
 
-        var lines = [header, ""] + body + [""] + detail + [message.isEmpty ? "" : paint(message, "33"), bottom]
+        var lines = [header, ""] + body + [""] + detail + [message.isEmpty ? "" : format.style.paint(message, "33"), bottom]
         if lines.count > rows { lines.removeFirst(lines.count - rows) }
         // Home, each line cleared to its end, the rest of the screen cleared;
         // the cursor stays after the prompt, shown only while typing.
@@ -228,11 +225,11 @@ struct ReplayStepper<Timeline: StateTimeline> {
         let last = first + size - 1
         var lines: [String] = []
         if first == 0 {
-            lines.append((position == 0 ? paint("▶ ", "36;1") : "  ") + paint("(start: no event applied)", "2"))
+            lines.append((position == 0 ? format.style.paint("▶ ", "36;1") : "  ") + format.style.paint("(start: no event applied)", "2"))
         }
         if last >= 1 {
             for step in timeline.steps(max(first, 1)...last) {
-                lines.append((step.position == position ? paint("▶ ", "36;1") : "  ") + format.text(step))
+                lines.append((step.position == position ? format.style.paint("▶ ", "36;1") : "  ") + format.text(step))
             }
         }
         return lines
@@ -245,7 +242,7 @@ struct ReplayStepper<Timeline: StateTimeline> {
         if lines.last == "" { lines.removeLast() }
         if lines.count > room {
             let more = lines.count - room + 1
-            lines = Array(lines.prefix(room - 1)) + [paint("… \(more) more lines", "2")]
+            lines = Array(lines.prefix(room - 1)) + [format.style.paint("… \(more) more lines", "2")]
         }
         return lines
     }
