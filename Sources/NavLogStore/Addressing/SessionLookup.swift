@@ -30,7 +30,7 @@ public enum SessionLookup {
     /// Throws ``SessionLookupError/noSession(store:session:)`` when the store
     /// holds no event of it.
     public static func open(store path: String, session id: String) throws(SessionLookupError) -> Found {
-        let store = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let store = DirectoryPath.trimmed(path)
         if SegmentStore.isSegmentStore(store) {
             let session: StoredSession
             do { session = try StoredSession(store: store, session: id) } catch { throw .segments(error) }

@@ -35,7 +35,7 @@ public enum StoreTarget {
 
     /// The store at `path` opened for writing, made when `path` is absent or empty.
     public static func openForWriting(at path: String) throws(Failure) -> SegmentStore {
-        let path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let path = DirectoryPath.trimmed(path)
         switch layout(of: path) {
         case .segmentStore:
             do { return try SegmentStore.open(at: path, writing: true) } catch { throw .store(error) }

@@ -64,7 +64,7 @@ public enum StoreUpgrade {
 
     /// The sibling directories of the job: the new store being built, and the old store once moved aside.
     public static func workPaths(for path: String) -> (building: String, old: String) {
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let trimmed = DirectoryPath.trimmed(path)
         let slash = trimmed.lastIndex(of: "/")
         let parent = slash.map { String(trimmed[...$0]) } ?? ""
         let name = slash.map { String(trimmed[trimmed.index(after: $0)...]) } ?? trimmed
@@ -73,7 +73,7 @@ public enum StoreUpgrade {
 
     /// Upgrades the store at `path` (or finishes an upgrade stopped earlier).
     public static func upgrade(at path: String) throws(Failure) -> Report {
-        let path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let path = DirectoryPath.trimmed(path)
         let (building, old) = workPaths(for: path)
         var report = Report()
         switch StoreTarget.layout(of: path) {

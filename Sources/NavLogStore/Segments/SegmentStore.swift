@@ -26,7 +26,7 @@ public final class SegmentStore {
     public var onTornTailCut: ((SegmentRecovery) -> Void)?
 
     private init(path: String, lock: LogFile?) {
-        self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        self.path = DirectoryPath.trimmed(path)
         self.lock = lock
     }
 
@@ -139,7 +139,7 @@ public final class SegmentStore {
     /// directory without one is a version-1 store, or not a store; one with
     /// it may still be of an unsupported version: ``open(at:writing:)`` says).
     public static func isSegmentStore(_ path: String) -> Bool {
-        let path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let path = DirectoryPath.trimmed(path)
         return LogFile.exists(path + "/" + SegmentFormat.manifestName) || SegmentStore(path: path, lock: nil).holdsStoredData
     }
 

@@ -41,7 +41,7 @@ public struct Store: Sendable {
     /// - Throws: ``LogError`` `.io` when the directory is missing (without
     ///   `create`), is not a directory, or cannot be made.
     public init(directory: String, create: Bool = false) throws(LogError) {
-        self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        self.directory = DirectoryPath.trimmed(directory)
         var info = stat()
         if stat(self.directory, &info) != 0 {
             let code = errno

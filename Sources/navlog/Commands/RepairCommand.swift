@@ -49,7 +49,7 @@ struct RepairCommand: ParsableCommand {
     }
 
     private func repairStore() throws {
-        let store = log.count > 1 && log.hasSuffix("/") ? String(log.dropLast()) : log
+        let store = DirectoryPath.trimmed(log)
         let report: SegmentRepairReport
         do { report = try SegmentRepair.repair(store: store) } catch { throw CLIFailure.trouble(error.description) }
         if report.nothingToDo {
