@@ -1,6 +1,7 @@
 import ArgumentParser
 import NavLogCore
 import NavLogSample
+import NavLogStore
 
 #if canImport(Glibc)
 import Glibc
@@ -149,19 +150,9 @@ struct OutputFile {
     }
 
     func write(_ bytes: [UInt8]) throws(Failure) {
-        let failed = bytes.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return true
-                }
-                offset += n
-            }
-            return false
+        if let failure = bytes.withUnsafeBytes({ DescriptorWrite.all($0, to: fd) }) {
+            throw Failure(description: "cannot write to \(name): \(DescriptorWrite.reason(failure))")
         }
-        if failed { throw Failure(description: "cannot write to \(name): \(Self.reason())") }
     }
 
     func close() throws(Failure) {
@@ -171,5 +162,4 @@ struct OutputFile {
     private static func reason() -> String { String(cString: strerror(errno)) }
 }
 
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }

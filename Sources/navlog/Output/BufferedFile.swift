@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NavLogStore
 
 /// A file written through a buffer.
 final class BufferedFile {
@@ -23,9 +24,9 @@ final class BufferedFile {
     }
 
     func flush() throws(Failure) {
-        let ok = buffer.withUnsafeBufferPointer { Glibc_writeAll(fd, $0) }
+        let failure = buffer.withUnsafeBytes { DescriptorWrite.all($0, to: fd) }
         buffer.removeAll(keepingCapacity: true)
-        guard ok else { throw Failure(message: "\(path): cannot write: \(String(cString: strerror(errno)))") }
+        if let failure { throw Failure(message: "\(path): cannot write: \(DescriptorWrite.reason(failure))") }
     }
 
     func close() throws(Failure) {
@@ -36,19 +37,4 @@ final class BufferedFile {
         #endif
         try flush()
     }
-}
-
-/// Writes all of `bytes` to `fd`, retrying on EINTR; `false` on failure.
-func Glibc_writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-        #if canImport(Glibc)
-        let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        #else
-        let n = Darwin.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        #endif
-        if n < 0 { if errno == EINTR { continue }; return false }
-        offset += n
-    }
-    return true
 }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import NavLogCore
+import NavLogStore
 
 /// Buffered writing to standard output and one-line errors to standard error.
 enum Output {
@@ -35,19 +36,13 @@ enum Output {
     /// Writes what is buffered. A closed pipe (`navlog cat … | head`) ends
     /// the process quietly, as with other Unix tools.
     static func flushStandardOutput() {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc_write(1, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { exit(0) }
-                buffer.removeAll(keepingCapacity: true)
-                error("cannot write to standard output: \(String(cString: strerror(errno)))")
-                exit(2)
-            }
-            offset += n
-        }
+        let failure = buffer.withUnsafeBytes { DescriptorWrite.all($0, to: 1) }
         buffer.removeAll(keepingCapacity: true)
+        if let failure {
+            if failure == EPIPE { exit(0) }
+            error("cannot write to standard output: \(DescriptorWrite.reason(failure))")
+            exit(2)
+        }
     }
 
     /// Prints `navlog: <message>` as one line on standard error; what is
@@ -65,25 +60,9 @@ enum Output {
 
     private static func writeStandardError(_ text: String) {
         var text = text
-        text.withUTF8 { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc_write(2, buf.baseAddress! + offset, buf.count - offset)
-                if n <= 0 { if n < 0 && errno == EINTR { continue }; return }
-                offset += n
-            }
-        }
+        text.withUTF8 { _ = DescriptorWrite.all(UnsafeRawBufferPointer($0), to: 2) }
     }
 
     /// Whether standard output is a terminal.
     static var isTerminal: Bool { isatty(1) != 0 }
-}
-
-@inline(__always)
-private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, p, n)
-    #else
-    return Darwin.write(fd, p, n)
-    #endif
 }

@@ -54,6 +54,6 @@ final class ProgressBar {
 
     private func write(_ text: String) {
         var text = text
-        text.withUTF8 { buf in _ = Glibc_writeAll(2, buf) }
+        text.withUTF8 { _ = DescriptorWrite.all(UnsafeRawBufferPointer($0), to: 2) }
     }
 }
