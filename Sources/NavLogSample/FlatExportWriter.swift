@@ -97,18 +97,12 @@ public struct FlatExportWriter {
         let (session, screens, mark, _) = flat(event)
         var version = ""
         if case .string(let v)? = session.app?["version"] { version = v }
-        let prefix = Self.csvField("u-" + event.session) + "," + String(session.start.milliseconds) + ","
+        let prefix = CSVWriter.field("u-" + event.session) + "," + String(session.start.milliseconds) + ","
         var time = event.t.rfc3339
         time = String(time.prefix(10)) + " " + String(time.dropFirst(11).dropLast())   // 2026-11-20 10:00:05.120
-        let suffix = ",IOS," + Self.csvField(version)
-        var out = screens.map { prefix + "screen_view," + time + "," + Self.csvField($0) + suffix }
-        if let mark { out.append(prefix + Self.csvField(mark) + "," + time + "," + suffix) }
+        let suffix = ",IOS," + CSVWriter.field(version)
+        var out = screens.map { prefix + "screen_view," + time + "," + CSVWriter.field($0) + suffix }
+        if let mark { out.append(prefix + CSVWriter.field(mark) + "," + time + "," + suffix) }
         return out
-    }
-
-    /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
-    public static func csvField(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
-        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }

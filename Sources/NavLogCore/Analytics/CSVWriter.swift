@@ -54,19 +54,27 @@ public struct CSVWriter: Sendable {
         field(bytes)
     }
 
-
     private mutating func field(_ text: String) {
         var text = text
         text.withUTF8 { field($0) }
     }
 
+    /// `text` as one field, quoted when it must be: for a line made as a string.
+    public static func field(_ text: String) -> String {
+        guard needsQuotes(text.utf8) else { return text }
+        var writer = CSVWriter(capacity: text.utf8.count + 8)
+        writer.field(text)
+        return writer.string
+    }
+
+    /// Whether a field must be quoted: it holds a comma, a double quote, CR or LF.
+    @inline(__always)
+    private static func needsQuotes<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> Bool {
+        utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+    }
+
     private mutating func field(_ utf8: UnsafeBufferPointer<UInt8>) {
-        var needsQuotes = false
-        for b in utf8 where b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D {
-            needsQuotes = true
-            break
-        }
-        guard needsQuotes else { bytes.append(contentsOf: utf8); return }
+        guard Self.needsQuotes(utf8) else { bytes.append(contentsOf: utf8); return }
         bytes.append(0x22)
         var start = 0
         for i in 0..<utf8.count where utf8[i] == 0x22 {
