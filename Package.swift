@@ -31,7 +31,7 @@ let package = Package(
         // What the libFuzzer harnesses (Fuzz/, tools/fuzz) and the fuzz regression tests call; in no product.
         .target(name: "NavLogFuzzEntry", dependencies: ["NavLogCore", "NavLogStore"]),
         // For tests and the bench: temporary directories, a process runner, seeded numbers; in no product.
-        .target(name: "NavLogTestSupport", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
+        .target(name: "NavLogTestSupport", dependencies: ["NavLogCore", "NavLogStore"]),
         // Test helper: records, flushes, prints the flushed seq, waits to be killed.
         .executableTarget(name: "navlog-recorder-probe", dependencies: ["NavLogCore", "NavLogRecorder"]),
         // The command-line tool: parses arguments, calls the library, prints.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A writer's thread for sealed blocks (``LogWriterOptions/sealsInBackground``):
 /// it runs each block through `write` (compress, write, sync), in the order
 /// they were sealed, while the appending thread goes on. Blocks that queued
@@ -27,64 +35,79 @@ final class BackgroundSealer: @unchecked Sendable {
     private var failure: LogError?
     /// Line buffers of written blocks, for the appender's next blocks.
     private var spares: [ByteBuffer] = []
-    /// Held for every member above.
-    private let lock = Locked(())
+    private var mutex = pthread_mutex_t()
+    private var changed = pthread_cond_t()
     private var thread: WorkerThread?
     private let turnstile: ThreadTurnstile?
 
     init(turnstile: ThreadTurnstile? = nil, write: @escaping @Sendable (SealedBlock, _ endsGroup: Bool) throws(LogError) -> Void) {
         self.write = write
         self.turnstile = turnstile
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
         thread = WorkerThread { [self] in run() }
+    }
+
+    deinit {
+        pthread_cond_destroy(&changed)
+        pthread_mutex_destroy(&mutex)
     }
 
     /// Queues a block, waiting while ``limit`` blocks wait; returns an
     /// earlier block's failure instead (the block is then dropped).
     func submit(_ block: SealedBlock) -> LogError? {
-        let failed = lock.withLock(when: { _ in waiting.count < Self.limit || failure != nil }) { _ -> LogError? in
-            if let failure { return failure }
-            waiting.append(block)
-            return nil
-        }
-        if failed == nil { lock.broadcast() }
-        return failed
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while waiting.count >= Self.limit && failure == nil { pthread_cond_wait(&changed, &mutex) }
+        if let failure { return failure }
+        waiting.append(block)
+        pthread_cond_broadcast(&changed)
+        return nil
     }
 
     /// Waits until every queued block is written (and synced, as the policy
     /// says); returns the first failure.
     func drain() -> LogError? {
-        lock.withLock(when: { _ in (waiting.isEmpty && !writing) || failure != nil }) { _ in failure }
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while (!waiting.isEmpty || writing) && failure == nil { pthread_cond_wait(&changed, &mutex) }
+        return failure
     }
 
     /// An emptied line buffer of a written block, if one is free.
     func spareBuffer() -> ByteBuffer? {
-        lock.withLock { _ in spares.popLast() }
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return spares.popLast()
     }
 
     /// Writes what is queued, ends the thread and waits for it; returns the
     /// first failure.
     func stop() -> LogError? {
-        lock.withLock { _ in stopping = true }
-        lock.broadcast()
+        pthread_mutex_lock(&mutex)
+        stopping = true
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
         turnstile?.open()
         thread?.join()
         thread = nil
-        return lock.withLock { _ in failure }
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return failure
     }
 
     private func run() {
         turnstile?.pass()
+        pthread_mutex_lock(&mutex)
         while true {
-            let taken = lock.withLock(when: { _ in !waiting.isEmpty || stopping }) { _ -> (group: [SealedBlock], failed: Bool)? in
-                if waiting.isEmpty { return nil }
-                let group = waiting
-                waiting.removeAll(keepingCapacity: true)
-                writing = true
-                return (group, failure != nil)
-            }
-            guard let (group, failedBefore) = taken else { break }
-            lock.broadcast()
-            var failed = failedBefore
+            while waiting.isEmpty && !stopping { pthread_cond_wait(&changed, &mutex) }
+            if waiting.isEmpty { break }
+            let group = waiting
+            waiting.removeAll(keepingCapacity: true)
+            var failed = failure != nil
+            writing = true
+            pthread_cond_broadcast(&changed)
+            pthread_mutex_unlock(&mutex)
             var error: LogError?
             for (k, block) in group.enumerated() {
                 if k > 0 { turnstile?.pass() }
@@ -96,12 +119,12 @@ final class BackgroundSealer: @unchecked Sendable {
                 }
                 block.lines.removeAll()
             }
-            lock.withLock { _ in
-                writing = false
-                if let error, failure == nil { failure = error }
-                for block in group where spares.count < Self.limit + 1 { spares.append(block.lines) }
-            }
-            lock.broadcast()
+            pthread_mutex_lock(&mutex)
+            writing = false
+            if let error, failure == nil { failure = error }
+            for block in group where spares.count < Self.limit + 1 { spares.append(block.lines) }
+            pthread_cond_broadcast(&changed)
         }
+        pthread_mutex_unlock(&mutex)
     }
 }
