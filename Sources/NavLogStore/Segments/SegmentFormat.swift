@@ -65,6 +65,22 @@ public enum SegmentFormat {
         return String(repeating: "0", count: max(0, segmentDigits - digits.count)) + digits + segmentSuffix
     }
 
+    /// What a store's creation leaves before its manifest lands: a directory
+    /// holding only these is an empty store (``StoreLayout/of(_:)``).
+    static let creationLeftovers: Set<String> = [lockName, manifestName + ".tmp", DurablePoint.fileName]
+
+    /// Whether `name` is a file a store makes in its directory (§3): the
+    /// manifest, the lock, the durable point, segments and their torn or
+    /// damaged side files, and screen projection files with their
+    /// temporaries. The one list of a store's own names: `verify` reports
+    /// any other, and `store upgrade` removes no directory holding another.
+    static func isOwnName(_ name: String) -> Bool {
+        if creationLeftovers.contains(name) || name == manifestName || segmentNumber(name) != nil { return true }
+        if name.contains(segmentSuffix + ".torn-") || name.contains(segmentSuffix + ".damaged-") { return true }
+        let projection = name.hasSuffix(".tmp") ? String(name.dropLast(4)) : name
+        return ScreenProjectionFormat.segmentNumber(projection) != nil
+    }
+
     /// The number of a segment file name, or `nil` for any other name.
     public static func segmentNumber(_ name: String) -> Int? {
         guard name.hasSuffix(segmentSuffix) else { return nil }

@@ -153,13 +153,8 @@ public final class SegmentStore {
 
     /// Names in the directory the store does not know (reported by verify, §3).
     public func unknownNames() throws(SegmentStoreError) -> [String] {
-        let known: Set<String> = [SegmentFormat.manifestName, SegmentFormat.lockName, DurablePoint.fileName]
         do {
-            return try DirectoryListing.names(in: path).filter { name in
-                !known.contains(name) && SegmentFormat.segmentNumber(name) == nil && !name.contains(SegmentFormat.segmentSuffix + ".torn-")
-                    && !name.contains(SegmentFormat.segmentSuffix + ".damaged-")
-                    && ScreenProjectionFormat.segmentNumber(name) == nil
-            }.sorted()
+            return try DirectoryListing.names(in: path).filter { !SegmentFormat.isOwnName($0) }.sorted()
         } catch { throw .io(error) }
     }
 }

@@ -37,8 +37,7 @@ public enum StoreLayout: Hashable, Sendable {
         if SegmentStore.isSegmentStore(path) { return .segmentStore }
         guard Store.isStore(path), let names = try? DirectoryListing.names(in: path) else { return .other }
         if Store.isVersionOne(names: names) { return .versionOne }
-        let leftovers: Set<String> = [SegmentFormat.lockName, SegmentFormat.manifestName + ".tmp", DurablePoint.fileName]
-        return names.allSatisfy(leftovers.contains) ? .empty : .other
+        return names.allSatisfy(SegmentFormat.creationLeftovers.contains) ? .empty : .other
     }
 
     /// The one line for a directory that is not a store, as every reader says it.
