@@ -89,9 +89,7 @@ struct BisectCommand: ParsableCommand {
         if let until { return try runUntil(GlobPattern(until)) }
         let (a, b) = (inputs[0], inputs[1])
         let (idA, idB) = (sessionA ?? session, sessionB ?? session)
-        var method = "fold"
-        var blocks: (a: Int, b: Int)?
-        var skipped = 0
+        var method = DivergenceSearch.Method(name: "fold")
         let checked = BlockCheck(blockCheck)
         let search: DivergenceSearch
         let openedA = try SessionInput.open(a, session: idA, option: "--session-a")
@@ -105,18 +103,14 @@ struct BisectCommand: ParsableCommand {
             let outcome: LogBisect.Outcome
             do { outcome = try LogBisect.search(readerA, readerB, context: context) } catch { throw CLIFailure(error) }
             search = outcome.search
-            blocks = outcome.blocksDecompressed
-            skipped = outcome.skippedEvents
-            method = "index"
+            method = .init(name: "index", blocksDecompressed: outcome.blocksDecompressed, skippedEvents: outcome.skippedEvents)
         case (.stored(let storedA), .stored(let storedB)) where align == .position:
             let outcome: StoredBisect.Outcome
             do { outcome = try StoredBisect.search(storedA, storedB, context: context) } catch {
                 throw CLIFailure(SessionLookupError.segments(error))
             }
             search = outcome.search
-            blocks = outcome.blocksDecompressed
-            skipped = outcome.skippedEvents
-            method = "checkpoints"
+            method = .init(name: "checkpoints", blocksDecompressed: outcome.blocksDecompressed, skippedEvents: outcome.skippedEvents)
         default:
             // The option is named only when no session was picked for that side.
             let x = try SessionInput.events(of: openedA, a, session: idA, option: "--session-a")
@@ -125,8 +119,7 @@ struct BisectCommand: ParsableCommand {
                 ? DivergenceSearch.firstSeqDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
                 : DivergenceSearch.firstDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
         }
-        let report = BisectReport(search: search, inputs: (a, b), align: align.rawValue, method: method,
-                                  blocksDecompressed: blocks, skippedEvents: skipped)
+        let report = BisectReport(search: search, inputs: (a, b), align: align.rawValue, method: method)
         if json {
             Output.line(report.jsonValue.canonicalText)
         } else {
@@ -155,44 +148,12 @@ struct BisectCommand: ParsableCommand {
             search = ScreenSearch(session: input.session, pattern: pattern, context: context)
             for event in input.events { if search.visit(event) { break } }
         }
-        let report = UntilReport(input: path, pattern: pattern.description, found: search.found, leading: search.recent,
-                                 events: search.position, blocksDecompressed: blocks)
+        let report = UntilReport(input: path, search: search, blocksDecompressed: blocks)
         if json {
             Output.line(report.jsonValue.canonicalText)
         } else {
             Output.write(report.text(style: .forStandardOutput, stats: stats))
         }
         if search.found == nil { Self.exitAnswerNo() }
-    }
-}
-
-/// Folds a session until the visible screen of an event's scene matches a glob.
-struct ScreenSearch {
-    var state: NavigationState
-    let pattern: GlobPattern
-    let context: Int
-    var position = 0
-    var recent: [Event] = []
-    var found: (position: Int, event: Event, screen: String)?
-
-    init(session: String, pattern: GlobPattern, context: Int) {
-        state = NavigationState(session: session)
-        self.pattern = pattern
-        self.context = context
-    }
-
-    /// Applies one event; `true` once the screen matches.
-    mutating func visit(_ event: Event) -> Bool {
-        state.apply(event)
-        position += 1
-        if let screen = state.scenes[event.sceneID]?.screen, pattern.matches(screen) {
-            found = (position, event, screen)
-            return true
-        }
-        if context > 0 {
-            if recent.count == context { recent.removeFirst() }
-            recent.append(event)
-        }
-        return false
     }
 }

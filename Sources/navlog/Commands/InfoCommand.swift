@@ -64,27 +64,13 @@ struct InfoCommand: ParsableCommand {
 
     /// The facts of a session of a segment store (schemas/info.schema.json, the store form).
     private func printStored(_ stored: StoredSession) throws {
-        let s: StoredSession.Summary
-        do { s = try stored.summary() } catch { throw CLIFailure(SessionLookupError.segments(error)) }
-        func time(_ ms: Int64?) -> String? { ms.map { Timestamp(milliseconds: $0).rfc3339 } }
+        let figures: StoredSession.Summary
+        do { figures = try stored.summary() } catch { throw CLIFailure(SessionLookupError.segments(error)) }
+        let summary = StoredSessionSummary(store: stored.store, session: stored.id, figures: figures)
         if json {
-            Output.line(JSONValue.object([
-                "store": .string(stored.store), "session": .string(stored.id), "events": .integer(s.events),
-                "firstSeq": .integer(s.firstSeq), "lastSeq": .integer(s.lastSeq),
-                "minT": time(s.minT).map(JSONValue.string) ?? .null, "maxT": time(s.maxT).map(JSONValue.string) ?? .null,
-                "contentBytes": .integer(s.contentBytes), "commits": .integer(s.commits), "checkpoints": .integer(s.checkpoints),
-            ]).canonicalText)
-            return
+            Output.line(summary.jsonValue.canonicalText)
+        } else {
+            Self.printAligned(summary.lines)
         }
-        Self.printAligned([
-            ("store", stored.store),
-            ("session", ReadableText.name(stored.id)),
-            ("events", String(s.events)),
-            ("seq", s.firstSeq.map { "\($0)…\(s.lastSeq!)" } ?? "-"),
-            ("time", time(s.minT).map { "\($0) … \(time(s.maxT)!)" } ?? "-"),
-            ("content bytes", String(s.contentBytes)),
-            ("commits", String(s.commits)),
-            ("checkpoints", String(s.checkpoints)),
-        ])
     }
 }

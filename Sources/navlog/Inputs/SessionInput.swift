@@ -188,7 +188,7 @@ enum SessionInput {
         return reader
     }
 
-    static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+    static func displayName(_ path: String) -> String { InputName.shown(path) }
 
     /// Refuses a log that holds no events (made by appending nothing): it
     /// has no session to show a state of — as an empty NDJSON input.
