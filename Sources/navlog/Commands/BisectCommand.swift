@@ -89,36 +89,14 @@ struct BisectCommand: ParsableCommand {
         if let until { return try runUntil(GlobPattern(until)) }
         let (a, b) = (inputs[0], inputs[1])
         let (idA, idB) = (sessionA ?? session, sessionB ?? session)
-        var method = DivergenceSearch.Method(name: "fold")
         let checked = BlockCheck(blockCheck)
-        let search: DivergenceSearch
-        let openedA = try SessionInput.open(a, session: idA, option: "--session-a")
-        let openedB = try SessionInput.open(b, session: idB, option: "--session-b", alongside: (a, openedA))
-        switch (openedA, openedB) {
-        case (.log(let readerA, let fileA), .log(let readerB, let fileB)) where align == .position:
-            try SessionInput.requireEvents(readerA, fileA)
-            try SessionInput.requireEvents(readerB, fileB)
-            try checked.prepare(readerA, fileA)
-            try checked.prepare(readerB, fileB)
-            let outcome: LogBisect.Outcome
-            do { outcome = try LogBisect.search(readerA, readerB, context: context) } catch { throw CLIFailure(error) }
-            search = outcome.search
-            method = .init(name: "index", blocksDecompressed: outcome.blocksDecompressed, skippedEvents: outcome.skippedEvents)
-        case (.stored(let storedA), .stored(let storedB)) where align == .position:
-            let outcome: StoredBisect.Outcome
-            do { outcome = try StoredBisect.search(storedA, storedB, context: context) } catch {
-                throw CLIFailure(SessionLookupError.segments(error))
-            }
-            search = outcome.search
-            method = .init(name: "checkpoints", blocksDecompressed: outcome.blocksDecompressed, skippedEvents: outcome.skippedEvents)
-        default:
-            // The option is named only when no session was picked for that side.
-            let x = try SessionInput.events(of: openedA, a, session: idA, option: "--session-a")
-            let y = try SessionInput.events(of: openedB, b, session: idB, option: "--session-b")
-            search = align == .seq
-                ? DivergenceSearch.firstSeqDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
-                : DivergenceSearch.firstDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
-        }
+        let sideA = try OneSession.opened(a, session: idA, option: "--session-a")
+        let sideB = try OneSession.opened(b, session: idB, option: "--session-b", alongside: sideA)
+        let search: DivergenceSearch, method: DivergenceSearch.Method
+        do {
+            (search, method) = try OneSession.divergence(sideA, sideB, bySeq: align == .seq, context: context,
+                                                         prepare: checked.prepare)
+        } catch let error as OneSessionError { throw CLIFailure(error) }
         let report = BisectReport(search: search, inputs: (a, b), align: align.rawValue, method: method)
         if json {
             Output.line(report.jsonValue.canonicalText)
@@ -132,22 +110,8 @@ struct BisectCommand: ParsableCommand {
     /// The single-log form: fold until the event's scene shows a matching screen.
     private func runUntil(_ pattern: GlobPattern) throws {
         let path = inputs[0]
-        var search: ScreenSearch
-        var blocks: Int?
-        let opened = try SessionInput.open(path, session: session)
-        if case .log(let reader, let file) = opened {
-            try SessionInput.requireEvents(reader, file)
-            do throws(LogError) {
-                search = ScreenSearch(session: try reader.session() ?? "", pattern: pattern, context: context)
-                let cursor = reader.cursor()
-                while let event = try cursor.next() { if search.visit(event) { break } }
-            } catch { throw CLIFailure(error) }
-            blocks = reader.blocksDecompressed
-        } else {
-            let input = try SessionInput.events(of: opened, path, session: session)
-            search = ScreenSearch(session: input.session, pattern: pattern, context: context)
-            for event in input.events { if search.visit(event) { break } }
-        }
+        let opened = try OneSession.opened(path, session: session)
+        let (search, blocks) = try reading { () throws(OneSessionError) in try opened.searchScreen(pattern, context: context) }
         let report = UntilReport(input: path, search: search, blocksDecompressed: blocks)
         if json {
             Output.line(report.jsonValue.canonicalText)

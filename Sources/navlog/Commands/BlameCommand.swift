@@ -33,32 +33,8 @@ struct BlameCommand: ParsableCommand {
 
     func run() throws {
         let spec = try point.spec()
-        let (log, session) = (point.log, point.session)
-        var blame: StateBlame
-        let events: (session: String, events: [Event])
-        switch try SessionInput.open(log, session: session) {
-        case .log(let reader, let file):
-            try SessionInput.requireEvents(reader, file)
-            do throws(LogError) {
-                blame = StateBlame(session: try reader.session() ?? "")
-                let cursor = reader.cursor()
-                while let event = try cursor.next() {
-                    if spec.isPast(event) { break }
-                    if spec.includes(event) { blame.apply(event) }
-                }
-            } catch { throw CLIFailure(error) }
-            events = ("", [])
-        case .stored(let stored):
-            do { events = (stored.id, try stored.events()) } catch { throw CLIFailure(SessionLookupError.segments(error)) }
-            blame = StateBlame(session: events.session)
-        case .ndjson:
-            events = try SessionInput.events(of: log, session: session)
-            blame = StateBlame(session: events.session)
-        }
-        for event in events.events {
-            if spec.isPast(event) { break }
-            if spec.includes(event) { blame.apply(event) }
-        }
+        let opened = try OneSession.opened(point.log, session: point.session)
+        let blame = try reading { () throws(OneSessionError) in try opened.blame(at: spec) }
         if json {
             Output.line(blame.jsonValue(at: spec).canonicalText)
         } else {

@@ -32,26 +32,14 @@ struct InfoCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        var file = log
-        let reader: LogReader
-        if session != nil || SessionLookup.isStore(log) {
-            switch try SessionInput.open(log, session: session) {
-            case .log(let opened, let path): (reader, file) = (opened, path)
-            case .stored(let stored): return try printStored(stored)
-            case .ndjson: throw CLIFailure.trouble("\(SessionInput.displayName(log)): not a .navlog log or a store")
-            }
-        } else {
-            do { reader = try LogReader(path: log) } catch { throw CLIFailure(error) }
-        }
-        let summary = LogSummary(file: file, reader: reader)
+        let opened = try OneSession.opened(log, session: session, form: .logOrStoreRefusingNDJSON)
+        let summary = try reading { () throws(OneSessionError) in try opened.summary() }
         if json {
             Output.line(summary.jsonValue.canonicalText)
         } else {
             Self.printAligned(summary.lines)
         }
-        if let damage = reader.damage, !damage.isTornTail {
-            throw CLIFailure.no("\(file): damaged at byte \(damage.offset); run 'navlog verify'")
-        }
+        if let damage = summary.damage { throw CLIFailure.no(damage) }
     }
 
     /// `key: value` lines, values aligned.
@@ -59,18 +47,6 @@ struct InfoCommand: ParsableCommand {
         let width = lines.map(\.0.count).max() ?? 0
         for (key, value) in lines {
             Output.line(key + ":" + String(repeating: " ", count: width - key.count + 1) + value)
-        }
-    }
-
-    /// The facts of a session of a segment store (schemas/info.schema.json, the store form).
-    private func printStored(_ stored: StoredSession) throws {
-        let figures: StoredSession.Summary
-        do { figures = try stored.summary() } catch { throw CLIFailure(SessionLookupError.segments(error)) }
-        let summary = StoredSessionSummary(store: stored.store, session: stored.id, figures: figures)
-        if json {
-            Output.line(summary.jsonValue.canonicalText)
-        } else {
-            Self.printAligned(summary.lines)
         }
     }
 }

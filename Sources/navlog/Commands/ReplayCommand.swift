@@ -82,7 +82,8 @@ struct ReplayCommand: ParsableCommand {
         if interactive, isatty(0) == 0 || isatty(1) == 0 {
             throw CLIFailure.trouble("replay: --interactive needs a terminal on standard input and standard output")
         }
-        let (id, events) = try SessionInput.events(of: log, session: session)
+        let opened = try OneSession.opened(log, session: session)
+        let (id, events) = try reading { () throws(OneSessionError) in try opened.events() }
         if interactive {
             let kept = to.map { to in Array(events.prefix { $0.seq <= to }) } ?? events
             let timeline = CheckpointedTimeline(session: id, events: kept)
