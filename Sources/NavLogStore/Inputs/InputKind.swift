@@ -6,6 +6,10 @@ import Musl
 import Darwin
 #endif
 
+/// `Inputs/` is where what the user names is read from: this type says
+/// what a path is, ``OneSession`` reads one session wherever it lives, and
+/// ``LogSummary`` and ``StoredSessionSummary`` are what `info` says of one.
+///
 /// What a path given on the command line names: the one answer every
 /// reader and writer asks (a new kind of input is added here, and opened in
 /// ``OneSession`` for one-session commands and ``SessionSource`` for reads
