@@ -36,6 +36,9 @@ struct OneSessionTests {
             var lines: [UInt8] = []
             let passed = try session.lines(filter) { lines += $0 }
             #expect(passed == p.events.filter(filter.includes).count)
+            var filtered: [Event] = []
+            try session.forEachEvent(filter) { filtered.append($0) }
+            #expect(filtered == p.events.filter(filter.includes) && !filtered.isEmpty)
             answers.append((try session.events().events, try session.state(at: .seq(17)),
                             lines, try session.blame(at: .seq(25)).jsonValue(at: .seq(25))))
         }

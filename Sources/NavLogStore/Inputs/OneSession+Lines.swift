@@ -3,16 +3,63 @@ import NavLogCore
 /// A session's events as canonical NDJSON lines (`navlog cat`), once or
 /// followed as a writer commits more.
 extension OneSession {
+    /// Hands `body` each event of the session that passes `filter`, in
+    /// seq order: a log from the block holding `fromSeq` on, a stored
+    /// session through the store's index, NDJSON read whole.
+    public func forEachEvent(_ filter: EventFilter, _ body: (Event) -> Void) throws(OneSessionError) {
+        switch storage {
+        case .log(let reader, _):
+            do {
+                let cursor = reader.cursor(fromSeq: filter.fromSeq ?? 1, toSeq: filter.toSeq ?? .max)
+                while let event = try cursor.next() {
+                    if filter.includes(type: event.type) { body(event) }
+                }
+            } catch { throw .log(error) }
+        case .stored(let stored):
+            var parser = EventLineParser()
+            do {
+                try stored.forEachLine { line throws(SegmentStoreError) in
+                    guard let event = try? parser.parse(line) else {
+                        throw .invalidEvent(session: stored.id, seq: 0, reason: "a stored line does not parse as an event")
+                    }
+                    if filter.includes(event) { body(event) }
+                }
+            } catch { throw .segments(error) }
+        case .ndjson:
+            for event in try events().events where filter.includes(event) { body(event) }
+        }
+    }
+
     /// Hands `body` the session's lines that pass `filter`, each ending in
     /// `\n`, in chunks: without a filter a log's lines are its stored bytes
     /// (what `lz4 -dc` prints) and a stored session's its stored lines;
-    /// with one, the events that pass are written again. Returns how many
-    /// events passed (without a filter, 0). Damage at a log's end is
-    /// ``finish()``'s to say.
+    /// with one, the events that pass (``forEachEvent(_:_:)``) are written
+    /// again. Returns how many events passed (without a filter, 0). Damage
+    /// at a log's end is ``finish()``'s to say.
     public func lines(_ filter: EventFilter, _ body: (UnsafeRawBufferPointer) -> Void) throws(OneSessionError) -> Int {
+        if filter.isEmpty {
+            switch storage {
+            case .log(let reader, _):
+                do { try reader.forEachContent(body) } catch { throw .log(error) }
+                return 0
+            case .stored(let stored):
+                var bytes: [UInt8] = []
+                do {
+                    try stored.forEachLine { line throws(SegmentStoreError) in
+                        bytes.removeAll(keepingCapacity: true)
+                        bytes.append(contentsOf: line)
+                        bytes.append(0x0A)
+                        bytes.withUnsafeBytes(body)
+                    }
+                } catch { throw .segments(error) }
+                return 0
+            case .ndjson:
+                break
+            }
+        }
         var writer = CanonicalWriter(capacity: 1 << 16)
         var passed = 0
-        func emit(_ event: Event) {
+        try forEachEvent(filter) { event in
             passed += 1
             writer.write(event)
             writer.bytes.append(0x0A)
@@ -21,42 +68,7 @@ extension OneSession {
                 writer.reset()
             }
         }
-        switch storage {
-        case .log(let reader, _):
-            do {
-                if filter.isEmpty {
-                    try reader.forEachContent(body)
-                } else {
-                    let cursor = reader.cursor(fromSeq: filter.fromSeq ?? 1, toSeq: filter.toSeq ?? .max)
-                    while let event = try cursor.next() {
-                        if filter.includes(type: event.type) { emit(event) }
-                    }
-                    writer.bytes.withUnsafeBytes(body)
-                }
-            } catch { throw .log(error) }
-        case .stored(let stored):
-            var parser = EventLineParser()
-            var line: [UInt8] = []
-            do {
-                try stored.forEachLine { bytes throws(SegmentStoreError) in
-                    guard !filter.isEmpty else {
-                        line.removeAll(keepingCapacity: true)
-                        line.append(contentsOf: bytes)
-                        line.append(0x0A)
-                        line.withUnsafeBytes(body)
-                        return
-                    }
-                    guard let event = try? parser.parse(bytes) else {
-                        throw .invalidEvent(session: stored.id, seq: 0, reason: "a stored line does not parse as an event")
-                    }
-                    if filter.includes(event) { emit(event) }
-                }
-            } catch { throw .segments(error) }
-            writer.bytes.withUnsafeBytes(body)
-        case .ndjson:
-            for event in try events().events where filter.includes(event) { emit(event) }
-            writer.bytes.withUnsafeBytes(body)
-        }
+        writer.bytes.withUnsafeBytes(body)
         return passed
     }
 
