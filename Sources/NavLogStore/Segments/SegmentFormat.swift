@@ -71,14 +71,14 @@ public enum SegmentFormat {
 
     /// Whether `name` is a file a store makes in its directory (§3): the
     /// manifest, the lock, the durable point, segments and their torn or
-    /// damaged side files, and screen projection files with their
-    /// temporaries. The one list of a store's own names: `verify` reports
-    /// any other, and `store upgrade` removes no directory holding another.
+    /// damaged side files, and screen projection files (not a projection's
+    /// stray temporary: verify reports it, reindex removes it). The one list
+    /// of a store's own names: `verify` reports any other, and `store
+    /// upgrade` removes no directory holding another.
     static func isOwnName(_ name: String) -> Bool {
         if creationLeftovers.contains(name) || name == manifestName || segmentNumber(name) != nil { return true }
         if name.contains(segmentSuffix + ".torn-") || name.contains(segmentSuffix + ".damaged-") { return true }
-        let projection = name.hasSuffix(".tmp") ? String(name.dropLast(4)) : name
-        return ScreenProjectionFormat.segmentNumber(projection) != nil
+        return ScreenProjectionFormat.segmentNumber(name) != nil
     }
 
     /// The number of a segment file name, or `nil` for any other name.
