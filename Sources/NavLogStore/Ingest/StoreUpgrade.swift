@@ -143,7 +143,8 @@ public enum StoreUpgrade {
         let names: [String]
         do { names = try DirectoryListing.names(in: path) } catch { throw .store(.io(error)) }
         let own: Set<String> = [SegmentFormat.lockName, SegmentFormat.manifestName, SegmentFormat.manifestName + ".tmp", DurablePoint.fileName]
-        if let foreign = names.first(where: { !own.contains($0) && SegmentFormat.segmentNumber($0) == nil }) {
+        if let foreign = names.first(where: { !own.contains($0) && SegmentFormat.segmentNumber($0) == nil
+                                                 && ScreenProjectionFormat.segmentNumber($0) == nil }) {
             throw .foreignFiles(path: path, name: foreign)
         }
         for name in names where unlink(path + "/" + name) != 0 && errno != ENOENT {
