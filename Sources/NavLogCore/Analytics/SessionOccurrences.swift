@@ -58,31 +58,6 @@ public struct SessionOccurrences: Sendable {
         return (occurrences, sessionStart)
     }
 
-    /// ``add(_:names:)`` of the event of a canonical `line` that the fast
-    /// path reads, from its summary rather than its event (`parser` makes
-    /// it): the same rows, no `String` made but the names of the rows.
-    /// Returns the line's seq and `t`; `nil`, adding nothing, for a line
-    /// without a summary and for a `session.start` (whose event is kept:
-    /// the caller adds its event).
-    package mutating func add(canonical line: UnsafeRawBufferPointer, parser: inout EventLineParser,
-                              names: ScreenNameCache?) -> (seq: Int, t: Timestamp)? {
-        guard let summary = parser.summarize(line), summary.tag != .session_start else { return nil }
-        if firstEventTime == nil {
-            firstEventTime = summary.t
-            firstEventSeq = summary.seq
-        }
-        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self) }
-        let scene = { summary.scene.map(text) ?? "main" }
-        if keepsMarks, summary.tag == .mark || summary.tag == .url_open, let name = summary.name {
-            occurrences.append(FunnelOccurrence(seq: summary.seq, t: summary.t, target: summary.tag == .mark ? .mark : .url,
-                                                name: text(name), scene: scene()))
-        }
-        if let screen = parser.foldTrackingScreen(summary, line: line, into: &projector, names: names) {
-            occurrences.append(FunnelOccurrence(seq: summary.seq, t: summary.t, target: .screen, name: screen, scene: scene()))
-        }
-        return (summary.seq, summary.t)
-    }
-
     /// When the session started: its first `session.start`, else its first event.
     public var startTime: Timestamp? { sessionStart?.t ?? firstEventTime }
 

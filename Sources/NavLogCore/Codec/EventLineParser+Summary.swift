@@ -27,24 +27,6 @@ extension EventLineParser {
     @inline(__always)
     package func fold(_ summary: CanonicalLineSummary, line: UnsafeRawBufferPointer,
                       into projector: inout NavigationProjector) {
-        _ = fold(summary, line: line, into: &projector, tracksScreen: false)
-    }
-
-    /// ``fold(_:line:into:)`` that also gives the new visible screen of the
-    /// event's scene when the event changed it, else `nil`: what
-    /// ``NavigationProjector/applyTrackingScreen(_:names:)`` gives for the
-    /// event (its name found in `names` when built there before).
-    @inline(__always)
-    package func foldTrackingScreen(_ summary: CanonicalLineSummary, line: UnsafeRawBufferPointer,
-                                    into projector: inout NavigationProjector, names screens: ScreenNameCache?) -> String? {
-        fold(summary, line: line, into: &projector, tracksScreen: true).map { screens?.name(of: $0) ?? $0.name }
-    }
-
-    /// The fold; with `tracksScreen`, the scene's screen after a kind that
-    /// can change it (``EventKind/canChangeScreen``) when its name changed.
-    @inline(__always)
-    private func fold(_ summary: CanonicalLineSummary, line: UnsafeRawBufferPointer,
-                      into projector: inout NavigationProjector, tracksScreen: Bool) -> ScreenKey? {
         let names = storage.names
         @inline(__always) func string(_ range: Range<Int>) -> String {
             names.string(UnsafeRawBufferPointer(rebasing: line[range]))
@@ -59,15 +41,6 @@ extension EventLineParser {
 
         let wasEnded = projector.advance(seq: summary.seq, t: summary.t)
         let scene = summary.scene.map(string) ?? "main"
-        var screen: ScreenKey?
-        /// A change of the scene's own state, its screen tracked when asked.
-        @inline(__always) func change(_ body: (inout SceneState, inout SceneCache) -> AnomalyKind?) {
-            if tracksScreen {
-                screen = projector.changeSceneTrackingScreen(scene, body)
-            } else {
-                _ = projector.changeScene(scene, body)
-            }
-        }
         switch summary.tag {
         case .scene_close:
             projector.closeScene(scene)
@@ -77,33 +50,33 @@ extension EventLineParser {
             projector.touchScene(scene)
         case .stack_push:
             let value = route(summary.routes.lowerBound)
-            change { $0.push(value, onto: string(summary.name!), cache: &$1); return nil }
+            _ = projector.changeScene(scene) { $0.push(value, onto: string(summary.name!), cache: &$1); return nil }
         case .stack_pop:
-            change { $0.pop(summary.count, from: string(summary.name!), cache: &$1) }
+            _ = projector.changeScene(scene) { $0.pop(summary.count, from: string(summary.name!), cache: &$1) }
         case .stack_popToRoot:
-            change { $0.popToRoot(string(summary.name!), cache: &$1); return nil }
+            _ = projector.changeScene(scene) { $0.popToRoot(string(summary.name!), cache: &$1); return nil }
         case .stack_set:
             let path = routes()
-            change { $0.setPath(path, of: string(summary.name!), cache: &$1); return nil }
+            _ = projector.changeScene(scene) { $0.setPath(path, of: string(summary.name!), cache: &$1); return nil }
         case .tab_select:
-            change { scene, _ in scene.tabs.select(string(summary.name!)) }
+            _ = projector.changeScene(scene) { scene, _ in scene.tabs.select(string(summary.name!)) }
         case .tab_visibility:
-            change { scene, _ in scene.tabs.setHidden(string(summary.name!), summary.hidden); return nil }
+            _ = projector.changeScene(scene) { scene, _ in scene.tabs.setHidden(string(summary.name!), summary.hidden); return nil }
         case .split_select:
             let selection = routes()
-            change {
+            _ = projector.changeScene(scene) {
                 $0.select(selection, in: summary.column!, of: summary.name.map(string) ?? "main", cache: &$1)
                 return nil
             }
         case .split_visibility:
-            change {
+            _ = projector.changeScene(scene) {
                 $0.setVisibility(summary.visibility!, of: string(summary.name!), cache: &$1)
                 return nil
             }
         case .modal_present:
-            change { scene, _ in scene.present(string(summary.name!), style: summary.style ?? .sheet) }
+            _ = projector.changeScene(scene) { scene, _ in scene.present(string(summary.name!), style: summary.style ?? .sheet) }
         case .modal_dismiss:
-            change { scene, _ in scene.dismiss(summary.name.map(string)) }
+            _ = projector.changeScene(scene) { scene, _ in scene.dismiss(summary.name.map(string)) }
         case .layout_change:
             // A line with `tabPresentation` has no summary.
             _ = projector.changeScene(scene) { scene, _ in scene.sizeClass = summary.sizeClass!; return nil }
@@ -111,7 +84,7 @@ extension EventLineParser {
             // Its text field is `searchTab` (a line with `sections` has no summary).
             let order = tabNames(summary.tabs!, in: line)
             let searchTab = summary.name.map(string)
-            change { scene, _ in
+            _ = projector.changeScene(scene) { scene, _ in
                 scene.tabs.define(order, sections: nil, searchTab: searchTab)
                 return nil
             }
@@ -119,7 +92,6 @@ extension EventLineParser {
             preconditionFailure("no summary is made of this kind")
         }
         _ = projector.finish(nil, wasEnded: wasEnded)
-        return screen
     }
 
     /// The names of a `tabs` array at `range` of `line` (as the fast path

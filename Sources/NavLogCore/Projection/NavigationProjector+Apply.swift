@@ -110,22 +110,6 @@ extension NavigationProjector {
         return anomaly
     }
 
-    /// ``changeScene(_:_:)`` that also gives the scene's visible screen
-    /// after the change when its name differs from the one before, else
-    /// `nil`: the screen ``applyTrackingScreen(_:names:)`` gives, by the same rule.
-    @inline(__always)
-    mutating func changeSceneTrackingScreen(
-        _ id: String, _ change: (inout SceneState, inout SceneCache) -> AnomalyKind?
-    ) -> ScreenKey? {
-        let index = sceneIndex(id)
-        let before = cache.screen ?? state.scenes.values[index].screenKey(cache.inScene)
-        let anomaly = change(&state.scenes.values[index], &cache.inScene)
-        let after = state.scenes.values[index].screenKey(cache.inScene)
-        cache.screen = after
-        if let anomaly { state.record(anomaly) }
-        return after.hasSameName(as: before) ? nil : after
-    }
-
     /// Where a scene is in the state's scenes, made empty when new;
     /// remembered for the next event on the same scene.
     @inline(__always)

@@ -222,13 +222,7 @@ private final class ScreenFollower: @unchecked Sendable {
     private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer) throws(FollowFailure) -> ScreenProjectionRun {
         var first: (seq: Int, t: Timestamp)?
         for entry in lines {
-            let line = UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)
-            // Most lines: their summary, not their event (a session.start's event is kept, a state.restore has none).
-            if let read = session.screens!.add(canonical: line, parser: &parser, names: names) {
-                if first == nil { first = read }
-                continue
-            }
-            guard let event = event(line) else {
+            guard let event = event(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)) else {
                 throw FollowFailure(why: "session \(session.key.string): a line does not parse as an event")
             }
             if first == nil { first = (event.seq, event.t) }
