@@ -24,7 +24,7 @@ enum AnalyticsBenchmark {
         options: ["--corpus A,B,C,D,N (default all; N is the NDJSON of 1M short sessions, read directly)",
                   "--corpora DIR (generated corpora, kept; default $TMPDIR/navlog-bench-corpora)",
                   "--work DIR (stores and CSVs, kept; default $TMPDIR/navlog-bench-analytics)",
-                  "--no-projection (time the stores without their screen projection: the events path; default: `navlog reindex` first)",
+                  "--no-projection (time the stores without their screen projection: the events path; default: as ingest left them)",
                   "--navlog PATH (default: the navlog next to navlog-bench); run from the repository root (tools/)"]) { options in
         try run(options)
     }
@@ -47,7 +47,7 @@ enum AnalyticsBenchmark {
               + "over `navlog export screens --with-marks` CSV; \(options.runs) timed rounds after a checking round")
         let projection = !options.flag("no-projection")
         print("preparing (corpora in \(corpora), stores and CSVs in \(work)); the stores "
-              + (projection ? "with their screen projection (navlog reindex)" : "WITHOUT their screen projection (--no-projection)") + ":")
+              + (projection ? "with the screen projection ingest kept" : "WITHOUT their screen projection (--no-projection)") + ":")
         var prepared: [PreparedSource] = []
         for source in sources {
             prepared.append(try source.prepare(navlog: navlog, corpora: corpora, work: work, tools: tools, projection: projection))

@@ -64,27 +64,43 @@ struct PreparedSource {
 
 extension AnalyticsSource {
     /// Generates the corpus if missing, ingests it into a store under
-    /// `work` unless one made by this very `navlog` is there, gives the store
-    /// its screen projection (`navlog reindex`, which keeps files already
-    /// right) or, with `projection` false, removes it (so that the events are
-    /// read), and writes the CSVs DuckDB reads.
+    /// `work` unless one made by this very `navlog` is there (with the
+    /// screen projection its writer keeps from the first commit), and writes
+    /// the CSVs DuckDB reads from the events (the projection moved aside
+    /// meanwhile). With `projection` false the projection is then removed
+    /// (so that the events are read); otherwise it is put back as `ingest`
+    /// left it: the questions are those asked straight after an ingest.
     func prepare(navlog: String, corpora: String, work: String, tools: String, projection: Bool) throws(BenchmarkFailure) -> PreparedSource {
         let corpusPath = try corpus.path(in: corpora, navlog: navlog)
         let base = work + "/" + String(corpus.fileName.dropLast(".ndjson".count))
         var input = corpusPath
+        let aside = base + ".views-aside"
+        var views: [String] = []
         if stored {
             input = base + ".store"
             try ingestOnce(navlog: navlog, corpus: corpusPath, store: input)
-            // DuckDB's CSV comes from the events (no projection yet): its answers are then the pre-projection answers.
-            for file in (try? DirectoryListing.names(in: input)) ?? [] where file.hasSuffix(".views") { unlink(input + "/" + file) }
+            // DuckDB's CSV comes from the events: the projection is set aside while it is exported.
+            removeRecursively(aside)
+            mkdir(aside, 0o755)
+            views = ((try? DirectoryListing.names(in: input)) ?? []).filter { $0.hasSuffix(".views") }
+            for file in views where rename(input + "/" + file, aside + "/" + file) != 0 {
+                throw BenchmarkFailure("cannot move \(input)/\(file) aside")
+            }
         }
         let screens = base + "-screens.csv"
         let exported = try ChildProcess.runChecked(navlog, ["export", "screens", input, "--with-marks"], stdoutPath: screens)
         print("  \(name): export screens --with-marks (from the events) → \(screens) in \(format(exported.seconds, digits: 2)) s")
         if stored && projection {
-            let reindexed = try ChildProcess.runChecked(navlog, ["reindex", input])
-            print("  \(name): navlog reindex in \(format(reindexed.seconds, digits: 1)) s")
+            for file in views where rename(aside + "/" + file, input + "/" + file) != 0 {
+                throw BenchmarkFailure("cannot put \(input)/\(file) back")
+            }
+            print("  \(name): the screen projection as ingest left it (\(views.count) file\(views.count == 1 ? "" : "s"))")
         }
+        if stored && !projection {
+            // Without its projection the store is not what ingest left: the next run ingests again.
+            unlink(input + ".made-by")
+        }
+        if stored { removeRecursively(aside) }
         return PreparedSource(
             source: self, corpus: corpusPath, input: input, screensCSV: screens,
             events: try StoreBenchmark.lineCount(corpusPath), screenRows: try Self.screenRows(screens),

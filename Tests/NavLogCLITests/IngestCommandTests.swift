@@ -123,7 +123,7 @@ struct IngestCommandTests {
         #expect(!FileManager.default.fileExists(atPath: dir.file("x")))
         // Ids name no file: the store's files are its own.
         let names = try FileManager.default.contentsOfDirectory(atPath: store)
-        #expect(Set(names) == ["navlog-store", "LOCK", "COMMITTED", "00000001.nls"], "\(names)")
+        #expect(Set(names) == ["navlog-store", "LOCK", "COMMITTED", "00000001.nls", "00000001.views"], "\(names)")
         // Each session holds its id exactly (by bytes: "e\u{301}" and "\u{E9}" are equal Strings).
         let held = try SegmentStoreContents.linesBySessionBytes(store)
         #expect(Set(held.keys) == Set(ids.map { Array($0.utf8) }))

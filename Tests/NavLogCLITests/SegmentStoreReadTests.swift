@@ -5,10 +5,12 @@ import NavLogTestSupport
 
 /// A segment store written through the library from `lines` (canonical, with
 /// seq and session), with small targets so that sessions run across blocks
-/// and commits.
+/// and commits; by default without a screen projection (read from the
+/// events until `navlog reindex`).
 func makeSegmentStore(_ path: String, lines: [Substring],
                       options: SegmentWriterOptions = SegmentWriterOptions(blockTarget: 2 << 10, checkpointInterval: 4,
-                                                                           commitTarget: 12 << 10, segmentTarget: 64 << 10)) throws {
+                                                                           commitTarget: 12 << 10, segmentTarget: 64 << 10,
+                                                                           keepsProjection: false)) throws {
     let writer = try SegmentWriter(store: SegmentStore.create(at: path), options: options)
     for line in lines { _ = try writer.add(Array(line.utf8)) }
     try writer.close()

@@ -8,10 +8,11 @@ import NavLogTestSupport
 /// store (schemas/screen-projection.md §5): a forged projection with valid
 /// checksums changes their answer, and verify names it.
 @Suite struct ScreenProjectionStoreTests {
-    /// A store of interleaved sample sessions, in several commits and segments, reindexed.
+    /// A store of interleaved sample sessions, in several commits and segments, written without a projection, reindexed.
     static func reindexedStore(_ dir: TemporaryDirectory) throws -> String {
         let store = dir.file("store")
-        let options = SegmentWriterOptions(blockTarget: 2 << 10, checkpointInterval: 8, commitTarget: 8 << 10, segmentTarget: 32 << 10)
+        let options = SegmentWriterOptions(blockTarget: 2 << 10, checkpointInterval: 8, commitTarget: 8 << 10, segmentTarget: 32 << 10,
+                                           keepsProjection: false)
         let writer = try SegmentWriter(store: SegmentStore.create(at: store), options: options)
         for line in interleaved(segmentSessions(30, maxEvents: 40)) { _ = try writer.add(line) }
         try writer.close()

@@ -57,6 +57,7 @@ func openDescriptors(inside directory: String) throws -> Int {
     }.count
 }
 
-/// Small targets, so that a test's few megabytes make many blocks, commits and segments.
+/// Small targets, so that a test's few megabytes make many blocks, commits
+/// and segments; no screen projection (the projection's own tests ask for it).
 let smallSegmentOptions = SegmentWriterOptions(blockTarget: 8 << 10, checkpointInterval: 16,
-                                               commitTarget: 256 << 10, segmentTarget: 1 << 20)
+                                               commitTarget: 256 << 10, segmentTarget: 1 << 20, keepsProjection: false)

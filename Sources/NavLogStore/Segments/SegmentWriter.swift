@@ -74,8 +74,11 @@ public final class SegmentWriter {
     private var readBackBytes = 0
     /// The most bytes of read-back lines kept over all sessions (a re-sent input is checked in bounded memory).
     static let readBackBudget = 32 << 20
-    /// Keeps the store's screen projection: when the store has one, or ``SegmentWriterOptions/keepsProjection``.
+    /// Keeps the store's screen projection: when the store has one, or has
+    /// no commit yet and ``SegmentWriterOptions/keepsProjection`` asks for it.
     private let projection: ScreenProjectionWriter?
+    /// Why there is no projection to keep, for a store with commits and no projection file.
+    private let projectionMissing: String?
     /// Why a commit failed: the writer takes nothing more then.
     @exclusivity(unchecked) private var failure: SegmentStoreError?
     /// The input being read (``startInput()``), and the sessions forgotten
@@ -93,8 +96,10 @@ public final class SegmentWriter {
         runStart = catalog.lastCommitNumber + 1
         appender = try SegmentAppender(store: store, catalog: catalog, options: options)
         stored = StoredSessionFilter(catalog: catalog)
-        let keeps = options.keepsProjection || ScreenProjectionWriter.hasProjection(store.path)
-        projection = keeps ? ScreenProjectionWriter(catalog: catalog) : nil
+        // A store that has a projection keeps it; a new (or empty) one starts it with its first commit.
+        let has = ScreenProjectionWriter.hasProjection(store.path), empty = catalog.commits.isEmpty
+        projection = has || (empty && options.keepsProjection) ? ScreenProjectionWriter(catalog: catalog) : nil
+        projectionMissing = has || empty ? nil : "the store has none"
         do { encoder = try LZ4FrameEncoder(settings: options.lz4) } catch { throw .compression(error) }
     }
 
@@ -104,11 +109,11 @@ public final class SegmentWriter {
     }
 
     /// Why the store's screen projection is behind (readers read the events
-    /// until `navlog reindex`): it was behind when the writer opened the
-    /// store, or could not be kept; `nil` when it covers every commit
-    /// landed, or when the store has none (`navlog reindex` makes one,
-    /// and every writer keeps it from then on). Read once the writer is closed.
-    public var projectionBehind: String? { projection?.problem }
+    /// until `navlog reindex`): the store had commits and no projection
+    /// (written without one, or its files deleted), it was behind when the
+    /// writer opened the store, or it could not be kept; `nil` when it covers
+    /// every commit landed (or the writer was asked to start none). Read once the writer is closed.
+    public var projectionBehind: String? { projection?.problem ?? projectionMissing }
 
     /// Sessions held in memory (those with events in the commit being gathered or the last one).
     public var sessionsInMemory: Int { sessions.count }

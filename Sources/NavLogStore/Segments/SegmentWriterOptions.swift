@@ -14,9 +14,11 @@ public struct SegmentWriterOptions: Hashable, Sendable {
     /// Sessions the writer keeps in memory between commits; past it, those
     /// idle for a whole commit are forgotten (and read back if they return).
     public var sessionsKept: Int
-    /// Whether the writer keeps the store's screen projection
-    /// (schemas/screen-projection.md) even when the store has none yet; a
-    /// store with a projection file has it kept whatever this says.
+    /// Whether the writer starts the screen projection
+    /// (schemas/screen-projection.md) of a store that has no commit yet,
+    /// and keeps it from the first commit on. A store with a projection file
+    /// has it kept whatever this says; a store with commits and no
+    /// projection stays without one (`navlog reindex` builds it).
     public var keepsProjection: Bool
 
     public init(blockTarget: Int = SegmentFormat.defaultBlockTarget,
@@ -25,7 +27,7 @@ public struct SegmentWriterOptions: Hashable, Sendable {
                 segmentTarget: Int = SegmentFormat.defaultSegmentTarget,
                 lz4: LZ4FrameSettings = LZ4FrameSettings(),
                 sessionsKept: Int = SegmentFormat.defaultSessionsKept,
-                keepsProjection: Bool = false) {
+                keepsProjection: Bool = true) {
         self.blockTarget = max(1, blockTarget)
         self.checkpointInterval = max(1, checkpointInterval)
         self.commitTarget = max(1, commitTarget)

@@ -3,18 +3,21 @@ import NavLogCore
 import NavLogStore
 
 /// `navlog reindex STORE`: rebuilds a segment store's screen projection
-/// (schemas/screen-projection.md §6).
+/// when it is damaged, deleted or behind (schemas/screen-projection.md §6).
 struct ReindexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reindex",
-        abstract: "Rebuild a segment store's screen projection (what funnel, paths and export screens read).",
+        abstract: "Rebuild a segment store's screen projection when it is damaged, deleted or behind.",
         discussion: """
-            Reads every session of the store once and writes, beside each segment NNNNNNNN.nls, \
-            its screen projection NNNNNNNN.views: the screen views, marks and deep links of each \
-            commit's sessions in a compact columnar form (schemas/screen-projection.md). funnel, \
-            paths and export screens read it instead of the events when it covers every commit; \
-            otherwise they read the events, with the same answers. A file that is missing, damaged \
-            or out of date is rewritten; one that is right is kept. Takes the store's lock, as a \
+            Every writer (ingest, import, store upgrade) keeps a store's screen projection from its \
+            first commit: the screen views, marks and deep links of each commit's sessions in a compact \
+            columnar form, NNNNNNNN.views beside each segment NNNNNNNN.nls \
+            (schemas/screen-projection.md), which funnel, paths and export screens read instead of the \
+            events when it covers every commit. reindex is for the cases where it does not: a file that \
+            is damaged or deleted, a projection left behind by a crash, or a store written without one \
+            (the writer then says so and leaves it as it is). It reads every session of the store once; \
+            a file that is missing, damaged or out of date is rewritten, one that is right is kept. \
+            Until then readers read the events, with the same answers. Takes the store's lock, as a \
             writer does. Prints one line.
 
             Examples:
