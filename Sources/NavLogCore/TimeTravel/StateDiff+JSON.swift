@@ -68,3 +68,23 @@ extension SceneDiff {
         .object(["common": .array(t.common.map(encode)), "a": .array(t.a.map(encode)), "b": .array(t.b.map(encode))])
     }
 }
+
+extension StateDiff {
+    /// What `navlog diff A B --json` prints (schemas/diff.schema.json), one
+    /// line without its `\n`: the difference, each side's input (as named
+    /// to the user), session, seq and time, and the point compared.
+    public static func jsonText(a: (input: String, state: NavigationState), b: (input: String, state: NavigationState),
+                                at spec: StateSpec) -> String {
+        guard case .object(var object) = StateDiff(a.state, b.state).jsonValue else { return "" }
+        object["a"] = side(a.input, a.state)
+        object["b"] = side(b.input, b.state)
+        object["at"] = .string(spec.description)
+        return JSONValue.object(object).canonicalText
+    }
+
+    /// Which state a side is: its input, session, seq and time.
+    private static func side(_ input: String, _ state: NavigationState) -> JSONValue {
+        .object(["input": .string(input), "session": .string(state.session),
+                 "seq": .number(String(state.seq)), "t": state.t.map { .string($0.rfc3339) } ?? .null])
+    }
+}

@@ -69,22 +69,12 @@ struct DiffCommand: ParsableCommand {
                                             option: "--session-b", blocks: blocks)
         let diff = StateDiff(stateA, stateB)
         if json {
-            guard case .object(var object) = diff.jsonValue else { return }
-            object["a"] = Self.side(a, stateA)
-            object["b"] = Self.side(b, stateB)
-            object["at"] = .string(spec.description)
-            Output.line(JSONValue.object(object).canonicalText)
+            Output.line(StateDiff.jsonText(a: (SessionInput.displayName(a), stateA), b: (SessionInput.displayName(b), stateB), at: spec))
         } else {
             Output.write(DiffText(diff: diff, style: .forStandardOutput).text)
         }
         blocks.noteUnread()
         if !diff.isEmpty { Self.exitAnswerNo() }
-    }
-
-    /// Which state a side is: its input, session, seq and time.
-    static func side(_ path: String, _ state: NavigationState) -> JSONValue {
-        .object(["input": .string(SessionInput.displayName(path)), "session": .string(state.session),
-                 "seq": .number(String(state.seq)), "t": state.t.map { .string($0.rfc3339) } ?? .null])
     }
 }
 
