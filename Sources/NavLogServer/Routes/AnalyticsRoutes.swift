@@ -116,7 +116,9 @@ struct AnalyticsRoutes: Sendable {
 
     private static func integer(_ object: [String: JSONValue], _ name: String, _ range: ClosedRange<Int>) throws -> Int? {
         guard let value = object[name], value != .null else { return nil }
-        guard case .number(let text) = value, let n = Int(text), range.contains(n) else {
+        // JSON Schema's integers include 3.0: a whole number in any notation.
+        guard case .number(let text) = value, let number = Double(text), number.rounded() == number,
+              let n = Int(exactly: number), range.contains(n) else {
             throw APIError.badRequest("\(name): expected an integer from \(range.lowerBound) to \(range.upperBound)")
         }
         return n
