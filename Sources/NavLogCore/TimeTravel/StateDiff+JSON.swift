@@ -70,21 +70,18 @@ extension SceneDiff {
 }
 
 extension StateDiff {
-    /// What `navlog diff A B --json` prints (schemas/diff.schema.json), one
-    /// line without its `\n`: the difference, each side's input (as named
-    /// to the user), session, seq and time, and the point compared.
-    public static func jsonText(a: (input: String, state: NavigationState), b: (input: String, state: NavigationState),
-                                at spec: StateSpec) -> String {
-        guard case .object(var object) = StateDiff(a.state, b.state).jsonValue else { return "" }
+    /// `navlog diff A B --json`: ``jsonValue`` with which state each side
+    /// is (`a`, `b`: its input as given, session, seq and time) and the point (`at`).
+    public func jsonValue(a: (input: String, state: NavigationState), b: (input: String, state: NavigationState),
+                          at spec: StateSpec) -> JSONValue {
+        func side(_ path: String, _ state: NavigationState) -> JSONValue {
+            .object(["input": .string(InputName.shown(path)), "session": .string(state.session),
+                     "seq": .number(String(state.seq)), "t": state.t.map { .string($0.rfc3339) } ?? .null])
+        }
+        guard case .object(var object) = jsonValue else { return jsonValue }
         object["a"] = side(a.input, a.state)
         object["b"] = side(b.input, b.state)
         object["at"] = .string(spec.description)
-        return JSONValue.object(object).canonicalText
-    }
-
-    /// Which state a side is: its input, session, seq and time.
-    private static func side(_ input: String, _ state: NavigationState) -> JSONValue {
-        .object(["input": .string(input), "session": .string(state.session),
-                 "seq": .number(String(state.seq)), "t": state.t.map { .string($0.rfc3339) } ?? .null])
+        return .object(object)
     }
 }

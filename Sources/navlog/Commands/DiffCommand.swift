@@ -63,18 +63,24 @@ struct DiffCommand: ParsableCommand {
         let spec: StateSpec
         do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
         let blocks = BlockCheck(blockCheck)
-        let stateA = try SessionInput.state(of: a, session: sessionA ?? session, at: spec,
-                                            option: "--session-a", blocks: blocks)
-        let stateB = try SessionInput.state(of: b, session: sessionB ?? session, at: spec,
-                                            option: "--session-b", blocks: blocks)
+        let stateA = try state(of: a, session: sessionA ?? session, at: spec, option: "--session-a", blocks: blocks)
+        let stateB = try state(of: b, session: sessionB ?? session, at: spec, option: "--session-b", blocks: blocks)
         let diff = StateDiff(stateA, stateB)
         if json {
-            Output.line(StateDiff.jsonText(a: (SessionInput.displayName(a), stateA), b: (SessionInput.displayName(b), stateB), at: spec))
+            Output.line(diff.jsonValue(a: (a, stateA), b: (b, stateB), at: spec).canonicalText)
         } else {
             Output.write(DiffText(diff: diff, style: .forStandardOutput).text)
         }
         blocks.noteUnread()
         if !diff.isEmpty { Self.exitAnswerNo() }
+    }
+
+    /// One side's state at `spec`, its blocks checked or noted first.
+    private func state(of path: String, session: String?, at spec: StateSpec, option: String,
+                       blocks: BlockCheck) throws -> NavigationState {
+        let opened = try OneSession.opened(path, session: session, option: option)
+        try blocks.prepare(opened)
+        return try reading { () throws(OneSessionError) in try opened.state(at: spec) }
     }
 }
 
