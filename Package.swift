@@ -8,9 +8,15 @@ let package = Package(
         .library(name: "NavLog", targets: ["NavLogCore", "NavLogStore"]),
         .executable(name: "navlog", targets: ["navlog"]),
         .library(name: "NavLogRecorder", targets: ["NavLogRecorder"]),
+        .library(name: "NavLogServer", targets: ["NavLogServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -18,7 +24,7 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]
         ),
-        // zlib's deflate for gzip exports (`export --output DIR`); macOS ships it.
+        // zlib: deflate for gzip exports (`export --output DIR`), inflate for gzip uploads (`serve`); macOS ships it.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Pure core: events, route values, state, projection, screens. No I/O.
         .target(name: "NavLogCore"),
@@ -30,6 +36,18 @@ let package = Package(
         .target(name: "NavLogRecorder", dependencies: ["NavLogCore", "NavLogStore"]),
         // What the libFuzzer harnesses (Fuzz/, tools/fuzz) and the fuzz regression tests call; in no product.
         .target(name: "NavLogFuzzEntry", dependencies: ["NavLogCore", "NavLogStore"]),
+        // The collector (`navlog serve`): HTTP upload and read API on Hummingbird, writing through NavLogStore.
+        .target(
+            name: "NavLogServer",
+            dependencies: [
+                "NavLogCore", "NavLogStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // For tests and the bench: temporary directories, a process runner, seeded numbers; in no product.
         .target(name: "NavLogTestSupport", dependencies: ["NavLogCore", "NavLogStore"]),
         // Test helper: records, flushes, prints the flushed seq, waits to be killed.
@@ -38,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "navlog",
             dependencies: [
-                "NavLogCore", "NavLogStore", "NavLogSample",
+                "NavLogCore", "NavLogStore", "NavLogSample", "NavLogServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -16,7 +16,7 @@ struct NavLog: ParsableCommand {
             rejected lines), 2 usage or I/O trouble.
             """,
         version: "0.1.0",
-        subcommands: [StateCommand.self, ReplayCommand.self, Generate.self, AppendCommand.self, CatCommand.self, InfoCommand.self, VerifyCommand.self, RepairCommand.self, IngestCommand.self, DiffCommand.self, BisectCommand.self, BlameCommand.self, FunnelCommand.self, ExportCommand.self, PathsCommand.self, ImportCommand.self, StoreCommand.self, SessionsCommand.self, ReindexCommand.self]
+        subcommands: [StateCommand.self, ReplayCommand.self, Generate.self, AppendCommand.self, CatCommand.self, InfoCommand.self, VerifyCommand.self, RepairCommand.self, IngestCommand.self, DiffCommand.self, BisectCommand.self, BlameCommand.self, FunnelCommand.self, ExportCommand.self, PathsCommand.self, ImportCommand.self, StoreCommand.self, SessionsCommand.self, ReindexCommand.self, ServeCommand.self]
     )
 
     /// Runs a command and maps every outcome to its exit status (docs/commands.md)

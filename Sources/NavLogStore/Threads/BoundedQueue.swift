@@ -73,15 +73,22 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// Adds an element if there is room now, without waiting; `false` when
-    /// full or failed.
+    /// full, failed or closed.
     func tryPush(_ element: Element) -> Bool {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        guard count < items.count, !failed else { return false }
+        guard count < items.count, !failed, !closed else { return false }
         items[(head + count) % items.count] = element
         count += 1
         pthread_cond_signal(&notEmpty)
         return true
+    }
+
+    /// Elements waiting now, and whether the queue is closed.
+    var snapshot: (count: Int, closed: Bool) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return (count, closed)
     }
 
     /// No more elements will come (producer side).

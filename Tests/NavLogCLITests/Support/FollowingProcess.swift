@@ -43,6 +43,12 @@ final class FollowingProcess: @unchecked Sendable {
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
+    /// What it has written on standard error so far.
+    var errorText: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+
+    /// Its process id.
+    var pid: Int32 { process.processIdentifier }
+
     /// Waits (up to `seconds`, for slow sanitizer builds) until at least
     /// `count` lines are printed, or the process ends; the lines then.
     @discardableResult

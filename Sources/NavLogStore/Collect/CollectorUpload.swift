@@ -1,0 +1,142 @@
+import NavLogCore
+
+/// One upload request's NDJSON body, read and validated on the caller's
+/// thread before it goes to the collector's writer: each line's verdict
+/// (``IngestValidator/verdict(_:_:_:)``, the one that `ingest` uses), a
+/// line without `seq` rejected with a reason that names it, and the limits
+/// and the `Navlog-Session` rule checked. What is refused here as a whole
+/// (``CollectorUpload/Refusal``) stores nothing.
+///
+/// ```swift
+/// let upload = try CollectorUpload(body: bytes, session: "s1", limits: .init())
+/// ```
+public struct CollectorUpload: Sendable {
+    /// Limits on one request.
+    public struct Limits: Hashable, Sendable {
+        /// The most bytes of body, after decompression.
+        public var maxBytes: Int
+        /// The most events (non-blank lines).
+        public var maxEvents: Int
+
+        public init(maxBytes: Int = 10 << 20, maxEvents: Int = 5_000) {
+            self.maxBytes = maxBytes
+            self.maxEvents = maxEvents
+        }
+    }
+
+    /// Why a whole request is refused (nothing of it is stored).
+    public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+        /// More events than ``Limits/maxEvents``.
+        case tooManyEvents(count: Int, limit: Int)
+        /// More bytes than ``Limits/maxBytes``.
+        case tooLarge(limit: Int)
+        /// The body is not NDJSON (its first line is not a JSON object).
+        case notNDJSON(String)
+        /// A line's session is not the one the request names.
+        case otherSession(line: Int, expected: String, found: String)
+
+        /// Whether the refusal is about a limit (HTTP 413) rather than the body (400).
+        public var isOverLimit: Bool {
+            switch self {
+            case .tooManyEvents, .tooLarge: true
+            case .notNDJSON, .otherSession: false
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .tooManyEvents(let count, let limit): "\(count) events, over the limit of \(limit) events a request"
+            case .tooLarge(let limit): "the body is over the limit of \(limit) bytes (after decompression)"
+            case .notNDJSON(let why): "the body is not NDJSON: \(why)"
+            case .otherSession(let line, let expected, let found):
+                "line \(line): session \"\(found)\" is not the request's Navlog-Session \"\(expected)\""
+            }
+        }
+    }
+
+    /// One non-blank line: where its bytes are in ``body`` and what it is.
+    struct Line: Sendable {
+        var number: Int
+        var start: Int
+        var length: Int
+        var verdict: IngestChunk.Verdict
+    }
+
+    let body: [UInt8]
+    let lines: [Line]
+    /// Events (non-blank lines) in the body.
+    public var events: Int { lines.count }
+
+    /// Reads and validates `body`.
+    ///
+    /// - Parameter session: the request's `Navlog-Session`, when it has one.
+    /// - Throws: ``Refusal`` when the request is refused as a whole.
+    public init(body: [UInt8], session: String?, limits: Limits) throws(Refusal) {
+        guard body.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+        var parser = EventLineParser(checkingCanonicalForm: true)
+        var canonical = CanonicalWriter(capacity: 1024)
+        var lines: [Line] = []
+        var number = 0
+        var start = 0
+        var firstChecked = false
+        let failure: Refusal? = body.withUnsafeBytes { all -> Refusal? in
+            while start < all.count {
+                let end = all[start...].firstIndex(of: 0x0A) ?? all.count
+                number += 1
+                let text = UnsafeRawBufferPointer(rebasing: all[start..<end])
+                defer { start = end + 1 }
+                if NDJSONLineReader.isBlank(text) { continue }
+                if !firstChecked {
+                    firstChecked = true
+                    if let problem = Self.notNDJSON(text) { return .notNDJSON("line \(number): \(problem)") }
+                }
+                guard lines.count < limits.maxEvents else {
+                    return .tooManyEvents(count: Self.countEvents(all, from: start) + lines.count, limit: limits.maxEvents)
+                }
+                var verdict: IngestChunk.Verdict
+                if text.count > EventParser.maxLineBytes {
+                    verdict = .rejected(.line(.lineTooLong(bytes: text.count, limit: EventParser.maxLineBytes)))
+                } else {
+                    verdict = IngestValidator.verdict(text, &parser, &canonical)
+                }
+                let found: String?
+                switch verdict {
+                case .event(let event) where event.seq == 0:
+                    verdict = .rejected(.line(.missingField(field: "seq")))
+                    found = event.session
+                case .event(let event): found = event.session
+                case .canonical(let range, _, _): found = String(decoding: UnsafeRawBufferPointer(rebasing: text[range]), as: UTF8.self)
+                case .blank, .rejected: found = nil
+                }
+                if let session, let found, found != session {
+                    return .otherSession(line: number, expected: session, found: found)
+                }
+                lines.append(Line(number: number, start: start, length: text.count, verdict: verdict))
+            }
+            return nil
+        }
+        if let failure { throw failure }
+        self.body = body
+        self.lines = lines
+    }
+
+    /// Why a body's first non-blank line shows it is not NDJSON, or `nil`:
+    /// it must open a JSON object (a later line that is not one is rejected on its own).
+    private static func notNDJSON(_ text: UnsafeRawBufferPointer) -> String? {
+        guard let first = text.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return nil }
+        guard first == UInt8(ascii: "{") else { return "a line is one JSON object, and this one does not start with {" }
+        return nil
+    }
+
+    /// Non-blank lines from `start` on (to say how many events a request over the limit has).
+    private static func countEvents(_ all: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var count = 0
+        var position = start
+        while position < all.count {
+            let end = all[position...].firstIndex(of: 0x0A) ?? all.count
+            if !NDJSONLineReader.isBlank(UnsafeRawBufferPointer(rebasing: all[position..<end])) { count += 1 }
+            position = end + 1
+        }
+        return count
+    }
+}
