@@ -144,6 +144,36 @@ struct UploadTests {
         Self.expectStoreHoldsLog(log, store: collector.store, session: "s-resume")
     }
 
+    /// A wrong key: 401, retried, nothing stored; the events wait in the
+    /// log, and a recorder with the right key ships them.
+    @Test func aWrongKeyStoresNothingAndTheEventsWait() throws {
+        let dir = try TemporaryDirectory()
+        let keys = try dir.file("keys", "write w-right\n")
+        let collector = try Collector(store: dir.file("store"), extra: ["--keys", keys])
+        let log = dir.file("s.navlog")
+        var options = Self.options(collector.url)
+        options.upload?.key = "w-wrong"
+        let wrong = try NavigationRecorder(path: log, session: "s-key", options: options)
+        Self.record(wrong, 5)
+        try wrong.flush()
+        #expect(eventually(seconds: 5) { (wrong.uploadStatus?.retries ?? 0) >= 2 })
+        let status = try #require(wrong.uploadStatus)
+        #expect(status.acknowledgedSeq == 0)
+        #expect(status.stored == 0)
+        guard case .status(_, 401, _)? = status.problem else {
+            Issue.record("not a 401: \(String(describing: status.problem))")
+            return
+        }
+        try wrong.close()
+
+        options.upload?.key = "w-right"
+        let right = try NavigationRecorder(path: log, session: "s-key", options: options)
+        #expect(try Self.waitForUpload(right))
+        #expect(right.uploadStatus?.stored == 7)
+        try right.close()
+        Self.expectStoreHoldsLog(log, store: collector.store, session: "s-key")
+    }
+
     /// More events in a request than the collector takes (5,000): 413, and
     /// the batch halves until it goes.
     @Test func aTooLargeBatchIsHalved() throws {

@@ -12,11 +12,11 @@ struct UploadRequest {
         case acknowledged(stored: Int, duplicates: Int, rejected: Int)
         /// 413: the request was too large.
         case tooLarge(UploadProblem)
-        /// 400: the collector cannot take these events as sent.
-        case refused(UploadProblem)
         /// 429: try again after `seconds` (its `Retry-After`).
         case slowDown(seconds: Int, UploadProblem)
-        /// No answer, 5xx, 401 or another status: retry after a pause.
+        /// No answer, 5xx, 400, 401 or another status: retry after a pause
+        /// (a 400 is the request as a whole: the lines the collector cannot
+        /// take are listed in a 200's `rejected`).
         case retry(UploadProblem)
         /// The uploader is stopping: the request was cancelled.
         case cancelled
@@ -63,7 +63,6 @@ struct UploadRequest {
                 let rejected = (object["rejected"] as? [Any])?.count ?? 0
                 return .acknowledged(stored: stored, duplicates: duplicates, rejected: rejected)
             case 413: return .tooLarge(problem)
-            case 400: return .refused(problem)
             case 429: return .slowDown(seconds: retryAfter ?? 1, problem)
             default: return .retry(problem)
             }

@@ -10,12 +10,12 @@ public struct UploadStatus: Hashable, Sendable {
     public var stored = 0
     /// Events the collector already had (a request re-sent after its answer was lost).
     public var duplicates = 0
-    /// Events the collector refused for good (listed as rejected, or alone
-    /// in a request it answered 400 or 413); they stay in the local log.
+    /// Events the collector refused for good (listed as rejected in its
+    /// answer, or alone in a request it answered 413); they stay in the local log.
     public var rejected = 0
     /// Answers 413 (too large) that halved the batch.
     public var tooLarge = 0
-    /// Failed attempts retried after a pause (no answer, 5xx, 429 …).
+    /// Failed attempts retried after a pause (no answer, 5xx, 429, 401, 400 …).
     public var retries = 0
     /// The most recent failure, if the last attempt failed.
     public var problem: UploadProblem?

@@ -9,7 +9,7 @@ import NavLogStore
 /// one (never events only in memory), sends them in batches, and after each
 /// 200 advances the acknowledged seq and keeps it in the side file
 /// (``UploadProgress``). Failures pause (``RetryPause``, or `Retry-After`);
-/// a 413 halves the batch; an event refused alone is counted and passed.
+/// a 413 halves the batch; an event too large alone is counted and passed.
 final class Uploader: @unchecked Sendable {
     let options: UploadOptions
     let session: String
@@ -146,8 +146,8 @@ final class Uploader: @unchecked Sendable {
                     pause.reset()
                     retryAt = nil
                     waitingSince = durableSeq > lastSeq ? after : nil
-                case .tooLarge(let problem), .refused(let problem):
-                    if case .tooLarge = outcome { status.tooLarge += 1 }
+                case .tooLarge(let problem):
+                    status.tooLarge += 1
                     status.problem = problem
                     if count > 1 {
                         limit = max(1, count / 2)
