@@ -82,6 +82,9 @@ public enum CollectorServer {
         router.add(middleware: APIErrorMiddleware())
         router.add(middleware: KeyMiddleware(keys: configuration.keys))
         UploadRoutes(collector: collector, limits: configuration.limits, metrics: metrics).add(to: router)
+        let storePath = DirectoryPath.trimmed(configuration.store)
+        SessionRoutes(store: storePath).add(to: router)
+        AnalyticsRoutes(store: storePath).add(to: router)
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text(queueDepth: collector.queueDepth))))

@@ -45,7 +45,7 @@ extension CLIFailure {
     /// give instead. `nil` for other failures.
     private static func misuse(_ path: String, errno code: Int32) -> CLIFailure? {
         if code == EISDIR {
-            let layout = StoreLayout.of(path)
+            let layout = InputKind.of(path).storeLayout
             if layout == .other || layout == .empty { return .trouble(StoreLayout.notAStoreMessage(path)) }
             return .trouble("\(path): is a directory, not a log or NDJSON file "
                             + "(the sessions of a store are read by funnel, paths and export)")

@@ -68,3 +68,20 @@ extension SceneDiff {
         .object(["common": .array(t.common.map(encode)), "a": .array(t.a.map(encode)), "b": .array(t.b.map(encode))])
     }
 }
+
+extension StateDiff {
+    /// `navlog diff A B --json`: ``jsonValue`` with which state each side
+    /// is (`a`, `b`: its input as given, session, seq and time) and the point (`at`).
+    public func jsonValue(a: (input: String, state: NavigationState), b: (input: String, state: NavigationState),
+                          at spec: StateSpec) -> JSONValue {
+        func side(_ path: String, _ state: NavigationState) -> JSONValue {
+            .object(["input": .string(InputName.shown(path)), "session": .string(state.session),
+                     "seq": .number(String(state.seq)), "t": state.t.map { .string($0.rfc3339) } ?? .null])
+        }
+        guard case .object(var object) = jsonValue else { return jsonValue }
+        object["a"] = side(a.input, a.state)
+        object["b"] = side(b.input, b.state)
+        object["at"] = .string(spec.description)
+        return .object(object)
+    }
+}

@@ -30,7 +30,7 @@ public struct CollectorUpload: Sendable {
         case tooManyEvents(count: Int, limit: Int)
         /// More bytes than ``Limits/maxBytes``.
         case tooLarge(limit: Int)
-        /// The body is not NDJSON (its first line is not a JSON object).
+        /// The body is not NDJSON (a line does not open a JSON object, or there is no line).
         case notNDJSON(String)
         /// A line's session is not the one the request names.
         case otherSession(line: Int, expected: String, found: String)
@@ -78,7 +78,6 @@ public struct CollectorUpload: Sendable {
         var lines: [Line] = []
         var number = 0
         var start = 0
-        var firstChecked = false
         let failure: Refusal? = body.withUnsafeBytes { all -> Refusal? in
             while start < all.count {
                 let end = all[start...].firstIndex(of: 0x0A) ?? all.count
@@ -86,10 +85,7 @@ public struct CollectorUpload: Sendable {
                 let text = UnsafeRawBufferPointer(rebasing: all[start..<end])
                 defer { start = end + 1 }
                 if NDJSONLineReader.isBlank(text) { continue }
-                if !firstChecked {
-                    firstChecked = true
-                    if let problem = Self.notNDJSON(text) { return .notNDJSON("line \(number): \(problem)") }
-                }
+                if let problem = Self.notNDJSON(text) { return .notNDJSON("line \(number): \(problem)") }
                 guard lines.count < limits.maxEvents else {
                     return .tooManyEvents(count: Self.countEvents(all, from: start) + lines.count, limit: limits.maxEvents)
                 }
@@ -116,12 +112,14 @@ public struct CollectorUpload: Sendable {
             return nil
         }
         if let failure { throw failure }
+        guard !lines.isEmpty else { throw .notNDJSON("it holds no event") }
         self.body = body
         self.lines = lines
     }
 
-    /// Why a body's first non-blank line shows it is not NDJSON, or `nil`:
-    /// it must open a JSON object (a later line that is not one is rejected on its own).
+    /// Why a non-blank line shows the body is not NDJSON, or `nil`: each
+    /// must open a JSON object (one that opens it and is not an event is
+    /// rejected on its own, in the answer).
     private static func notNDJSON(_ text: UnsafeRawBufferPointer) -> String? {
         guard let first = text.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return nil }
         guard first == UInt8(ascii: "{") else { return "a line is one JSON object, and this one does not start with {" }

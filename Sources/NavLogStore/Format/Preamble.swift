@@ -71,13 +71,3 @@ enum Preamble {
         return difference(bytes)?.isDamage ?? false
     }
 }
-
-extension LogReader {
-    /// Whether the file at `path` is meant to be a `.navlog` log rather than
-    /// NDJSON (``Preamble/isLog(_:)``); `false` when it cannot be read.
-    public static func isLog(path: String) -> Bool {
-        guard let file = try? LogFile(path: path, mode: .read),
-              let head = try? file.read(count: Preamble.fixedBytes.count, at: 0) else { return false }
-        return head.withUnsafeBytes { Preamble.isLog($0) }
-    }
-}

@@ -120,7 +120,7 @@ public final class StoreIngester {
     ///
     /// - Throws: ``SegmentStoreError/io(_:)`` naming the first log that cannot be read.
     public static func checkInputs(_ paths: [String]) throws(SegmentStoreError) {
-        for path in paths where path != "-" && LogReader.isLog(path: path) {
+        for path in paths where InputKind.of(path).isLog {
             do { _ = try LogReader(path: path) } catch { throw .io(error) }
         }
     }
@@ -292,7 +292,7 @@ public final class StoreIngester {
         for (fileIndex, path) in paths.enumerated() {
             var lastLine = 0
             var stopped = false
-            if path != "-" && LogReader.isLog(path: path) {
+            if InputKind.of(path).isLog {
                 while inFlight > 0 { try finishOldest() }
                 lastLine = try ingestLog(fileIndex)
             } else {

@@ -27,16 +27,10 @@ public enum StoreTarget {
         }
     }
 
-    /// What a directory holds (the one rule: ``StoreLayout``).
-    public typealias Layout = StoreLayout
-
-    /// What `path` holds.
-    public static func layout(of path: String) -> Layout { StoreLayout.of(path) }
-
     /// The store at `path` opened for writing, made when `path` is absent or empty.
     public static func openForWriting(at path: String) throws(Failure) -> SegmentStore {
         let path = DirectoryPath.trimmed(path)
-        switch layout(of: path) {
+        switch InputKind.of(path).storeLayout {
         case .segmentStore:
             do { return try SegmentStore.open(at: path, writing: true) } catch { throw .store(error) }
         case .versionOne: throw .versionOneStore(path: path)

@@ -76,7 +76,7 @@ public enum StoreUpgrade {
         let path = DirectoryPath.trimmed(path)
         let (building, old) = workPaths(for: path)
         var report = Report()
-        switch StoreTarget.layout(of: path) {
+        switch InputKind.of(path).storeLayout {
         case .versionOne:
             if LogFile.exists(old) { throw .foreignFiles(path: old, name: "the logs an earlier upgrade kept") }
             if LogFile.exists(building) { try removeTree(building) }

@@ -29,13 +29,13 @@ public enum SessionSource: Hashable, Sendable {
         }
     }
 
-    /// The sources that paths name, in order: `-` is NDJSON on standard
-    /// input; a directory with a segment store's manifest is that store,
-    /// in ``SegmentStorePart/defaultParts`` parts as of its commits now
+    /// The sources that paths name (``InputKind``), in order: `-` is NDJSON
+    /// on standard input; a segment store is read in
+    /// ``SegmentStorePart/defaultParts`` parts as of its commits now
     /// (``segmentParts(_:)``); a version-1 store (``StoreLayout/versionOne``)
     /// is its `*.navlog` files sorted by name (``Store/logPaths()``); any
     /// other directory is not a store; a file is a log when it starts as one
-    /// (``LogReader/isLog(path:)``), else NDJSON.
+    /// (a segment file too, which its reader refuses), else NDJSON.
     ///
     /// - Throws: ``SessionStreamError/missing(path:errno:)`` for a path that
     ///   cannot be looked at; ``SessionStreamError/notAStore(path:)`` for a
@@ -43,27 +43,18 @@ public enum SessionSource: Hashable, Sendable {
     public static func resolve(_ paths: [String]) throws(SessionStreamError) -> [SessionSource] {
         var sources: [SessionSource] = []
         for path in paths {
-            if path == "-" {
-                sources.append(.ndjson(path))
-                continue
-            }
-            var info = stat()
-            guard stat(path, &info) == 0 else { throw .missing(path: path, errno: errno) }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                switch StoreLayout.of(path) {
-                case .segmentStore: sources += try segmentParts(path)
-                case .versionOne:
-                    do throws(LogError) {
-                        sources += try Store(directory: path).logPaths().map(SessionSource.log)
-                    } catch {
-                        throw .log(error)
-                    }
-                case .empty, .other: throw .notAStore(path: path)
+            switch InputKind.of(path) {
+            case .standardInput, .ndjson: sources.append(.ndjson(path))
+            case .log, .segmentFile: sources.append(.log(path))
+            case .missing(let code): throw .missing(path: path, errno: code)
+            case .directory(.segmentStore): sources += try segmentParts(path)
+            case .directory(.versionOne):
+                do throws(LogError) {
+                    sources += try Store(directory: path).logPaths().map(SessionSource.log)
+                } catch {
+                    throw .log(error)
                 }
-            } else if LogReader.isLog(path: path) {
-                sources.append(.log(path))
-            } else {
-                sources.append(.ndjson(path))
+            case .directory(.empty), .directory(.other): throw .notAStore(path: path)
             }
         }
         return sources

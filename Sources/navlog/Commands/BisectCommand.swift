@@ -89,44 +89,15 @@ struct BisectCommand: ParsableCommand {
         if let until { return try runUntil(GlobPattern(until)) }
         let (a, b) = (inputs[0], inputs[1])
         let (idA, idB) = (sessionA ?? session, sessionB ?? session)
-        var method = "fold"
-        var blocks: (a: Int, b: Int)?
-        var skipped = 0
         let checked = BlockCheck(blockCheck)
-        let search: DivergenceSearch
-        let openedA = try SessionInput.open(a, session: idA, option: "--session-a")
-        let openedB = try SessionInput.open(b, session: idB, option: "--session-b", alongside: (a, openedA))
-        switch (openedA, openedB) {
-        case (.log(let readerA, let fileA), .log(let readerB, let fileB)) where align == .position:
-            try SessionInput.requireEvents(readerA, fileA)
-            try SessionInput.requireEvents(readerB, fileB)
-            try checked.prepare(readerA, fileA)
-            try checked.prepare(readerB, fileB)
-            let outcome: LogBisect.Outcome
-            do { outcome = try LogBisect.search(readerA, readerB, context: context) } catch { throw CLIFailure(error) }
-            search = outcome.search
-            blocks = outcome.blocksDecompressed
-            skipped = outcome.skippedEvents
-            method = "index"
-        case (.stored(let storedA), .stored(let storedB)) where align == .position:
-            let outcome: StoredBisect.Outcome
-            do { outcome = try StoredBisect.search(storedA, storedB, context: context) } catch {
-                throw CLIFailure(SessionLookupError.segments(error))
-            }
-            search = outcome.search
-            blocks = outcome.blocksDecompressed
-            skipped = outcome.skippedEvents
-            method = "checkpoints"
-        default:
-            // The option is named only when no session was picked for that side.
-            let x = try SessionInput.events(of: openedA, a, session: idA, option: "--session-a")
-            let y = try SessionInput.events(of: openedB, b, session: idB, option: "--session-b")
-            search = align == .seq
-                ? DivergenceSearch.firstSeqDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
-                : DivergenceSearch.firstDivergence(x.events, y.events, sessions: (x.session, y.session), context: context)
-        }
-        let report = BisectReport(search: search, inputs: (a, b), align: align.rawValue, method: method,
-                                  blocksDecompressed: blocks, skippedEvents: skipped)
+        let sideA = try OneSession.opened(a, session: idA, option: "--session-a")
+        let sideB = try OneSession.opened(b, session: idB, option: "--session-b", alongside: sideA)
+        let search: DivergenceSearch, method: DivergenceSearch.Method
+        do {
+            (search, method) = try OneSession.divergence(sideA, sideB, bySeq: align == .seq, context: context,
+                                                         prepare: checked.prepare)
+        } catch let error as OneSessionError { throw CLIFailure(error) }
+        let report = BisectReport(search: search, inputs: (a, b), align: align.rawValue, method: method)
         if json {
             Output.line(report.jsonValue.canonicalText)
         } else {
@@ -139,60 +110,14 @@ struct BisectCommand: ParsableCommand {
     /// The single-log form: fold until the event's scene shows a matching screen.
     private func runUntil(_ pattern: GlobPattern) throws {
         let path = inputs[0]
-        var search: ScreenSearch
-        var blocks: Int?
-        let opened = try SessionInput.open(path, session: session)
-        if case .log(let reader, let file) = opened {
-            try SessionInput.requireEvents(reader, file)
-            do throws(LogError) {
-                search = ScreenSearch(session: try reader.session() ?? "", pattern: pattern, context: context)
-                let cursor = reader.cursor()
-                while let event = try cursor.next() { if search.visit(event) { break } }
-            } catch { throw CLIFailure(error) }
-            blocks = reader.blocksDecompressed
-        } else {
-            let input = try SessionInput.events(of: opened, path, session: session)
-            search = ScreenSearch(session: input.session, pattern: pattern, context: context)
-            for event in input.events { if search.visit(event) { break } }
-        }
-        let report = UntilReport(input: path, pattern: pattern.description, found: search.found, leading: search.recent,
-                                 events: search.position, blocksDecompressed: blocks)
+        let opened = try OneSession.opened(path, session: session)
+        let (search, blocks) = try reading { () throws(OneSessionError) in try opened.searchScreen(pattern, context: context) }
+        let report = UntilReport(input: path, search: search, blocksDecompressed: blocks)
         if json {
             Output.line(report.jsonValue.canonicalText)
         } else {
             Output.write(report.text(style: .forStandardOutput, stats: stats))
         }
         if search.found == nil { Self.exitAnswerNo() }
-    }
-}
-
-/// Folds a session until the visible screen of an event's scene matches a glob.
-struct ScreenSearch {
-    var state: NavigationState
-    let pattern: GlobPattern
-    let context: Int
-    var position = 0
-    var recent: [Event] = []
-    var found: (position: Int, event: Event, screen: String)?
-
-    init(session: String, pattern: GlobPattern, context: Int) {
-        state = NavigationState(session: session)
-        self.pattern = pattern
-        self.context = context
-    }
-
-    /// Applies one event; `true` once the screen matches.
-    mutating func visit(_ event: Event) -> Bool {
-        state.apply(event)
-        position += 1
-        if let screen = state.scenes[event.sceneID]?.screen, pattern.matches(screen) {
-            found = (position, event, screen)
-            return true
-        }
-        if context > 0 {
-            if recent.count == context { recent.removeFirst() }
-            recent.append(event)
-        }
-        return false
     }
 }

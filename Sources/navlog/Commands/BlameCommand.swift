@@ -33,34 +33,10 @@ struct BlameCommand: ParsableCommand {
 
     func run() throws {
         let spec = try point.spec()
-        let (log, session) = (point.log, point.session)
-        var blame: StateBlame
-        let events: (session: String, events: [Event])
-        switch try SessionInput.open(log, session: session) {
-        case .log(let reader, let file):
-            try SessionInput.requireEvents(reader, file)
-            do throws(LogError) {
-                blame = StateBlame(session: try reader.session() ?? "")
-                let cursor = reader.cursor()
-                while let event = try cursor.next() {
-                    if spec.isPast(event) { break }
-                    if spec.includes(event) { blame.apply(event) }
-                }
-            } catch { throw CLIFailure(error) }
-            events = ("", [])
-        case .stored(let stored):
-            do { events = (stored.id, try stored.events()) } catch { throw CLIFailure(SessionLookupError.segments(error)) }
-            blame = StateBlame(session: events.session)
-        case .ndjson:
-            events = try SessionInput.events(of: log, session: session)
-            blame = StateBlame(session: events.session)
-        }
-        for event in events.events {
-            if spec.isPast(event) { break }
-            if spec.includes(event) { blame.apply(event) }
-        }
+        let opened = try OneSession.opened(point.log, session: point.session)
+        let blame = try reading { () throws(OneSessionError) in try opened.blame(at: spec) }
         if json {
-            Output.line(BlameReport.json(blame, at: spec).canonicalText)
+            Output.line(blame.jsonValue(at: spec).canonicalText)
         } else {
             Output.write(BlameReport.text(blame, style: .forStandardOutput))
         }
@@ -105,80 +81,11 @@ enum BlameReport {
             for (i, modal) in scene.modals.enumerated() {
                 out += "  modal \(i + 1)  \(ReadableText.name(modal.modal)) (\(modal.style.rawValue))  " + by(i < origins.modals.count ? origins.modals[i] : nil) + "\n"
             }
-            for tab in BlameReport.blamedHiddenTabs(scene) {
+            for tab in StateBlame.blamedHiddenTabs(scene) {
                 let origin = origins.hiddenTabs[tab]
-                out += "  tab \(ReadableText.name(tab))  hidden by \(BlameReport.hider(origin)) at " + by(origin) + "\n"
+                out += "  tab \(ReadableText.name(tab))  hidden by \(StateBlame.hider(origin)) at " + by(origin) + "\n"
             }
         }
         return out
-    }
-
-    /// The hidden tabs blamed, in tab order: those of a scene the user
-    /// customized (elsewhere none, so that a scene of the older tab model
-    /// is blamed as it always was).
-    static func blamedHiddenTabs(_ scene: SceneState) -> [String] {
-        scene.tabs.customized ? scene.tabs.hiddenInOrder : []
-    }
-
-    /// Who hid a tab: `the user's customization`, `the app`, `state restoration`.
-    static func hider(_ origin: StateBlame.Origin?) -> String {
-        switch origin?.event.kind {
-        case .tabsCustomize?: "the user's customization"
-        case .tabVisibility?: "the app"
-        case .stateRestore?: "state restoration"
-        default: "(unknown)"
-        }
-    }
-
-    static func json(_ blame: StateBlame, at spec: StateSpec) -> JSONValue {
-        func by(_ origin: StateBlame.Origin?) -> JSONValue {
-            guard let origin else { return .null }
-            let e = origin.event
-            var object: [String: JSONValue] = ["seq": .number(String(e.seq)), "t": .string(e.t.rfc3339), "type": .string(e.type)]
-            if let cause = e.cause { object["cause"] = .number(String(cause)) }
-            if let url = origin.url, case .urlOpen(let link) = url.kind {
-                object["url"] = .object(["seq": .number(String(url.seq)), "t": .string(url.t.rfc3339), "url": .string(link)])
-            }
-            return .object(object)
-        }
-        let state = blame.state
-        var scenes: [String: JSONValue] = [:]
-        for (id, scene) in state.scenes {
-            let origins = blame.scenes[id] ?? StateBlame.SceneOrigins()
-            var stacks: [String: JSONValue] = [:]
-            for (stack, values) in scene.stacks {
-                let o = origins.stacks[stack] ?? []
-                stacks[stack] = .array(values.enumerated().map { i, v in
-                    .object(["value": v.jsonValue, "by": by(i < o.count ? o[i] : nil)])
-                })
-            }
-            var splits: [String: JSONValue] = [:]
-            for (split, s) in scene.splits {
-                var columns: [String: JSONValue] = [:]
-                for column in SplitColumn.allCases where !s[column].isEmpty {
-                    columns[column.rawValue] = .object(["selection": .array(s[column].map(\.jsonValue)),
-                                                        "by": by(origins.splits[split]?[column])])
-                }
-                splits[split] = .object(columns)
-            }
-            let modals: [JSONValue] = scene.modals.enumerated().map { i, m in
-                .object(["modal": .string(m.modal), "style": .string(m.style.rawValue),
-                         "by": by(i < origins.modals.count ? origins.modals[i] : nil)])
-            }
-            var body: [String: JSONValue] = ["screen": .string(scene.screen), "stacks": .object(stacks),
-                                             "splits": .object(splits), "modals": .array(modals)]
-            if scene.tabs.customized {
-                var hidden: [String: JSONValue] = [:]
-                for tab in blamedHiddenTabs(scene) {
-                    let origin = origins.hiddenTabs[tab]
-                    hidden[tab] = .object(["by": by(origin), "hider": .string(hider(origin))])
-                }
-                body["hiddenTabs"] = .object(hidden)
-            }
-            scenes[id] = .object(body)
-        }
-        return .object(["session": .string(state.session), "seq": .number(String(state.seq)),
-                        "t": state.t.map { .string($0.rfc3339) } ?? .null, "at": .string(spec.description),
-                        "scenes": .object(scenes)])
     }
 }

@@ -55,94 +55,22 @@ struct CatCommand: ParsableCommand {
 
     func run() throws {
         if follow { return try runFollowing() }
-        if session != nil || SessionLookup.isStore(log) {
-            switch try SessionInput.open(log, session: session) {
-            case .log(let reader, let file): return try printLog(reader, file)
-            case .stored(let stored): return try printStored(stored)
-            case .ndjson: break
-            }
-        }
-        let reader: LogReader
-        do { reader = try LogReader(path: log) } catch { throw CLIFailure(error) }
-        try printLog(reader, log)
-    }
-
-    /// Prints a log's events, `file` naming it in messages.
-    private func printLog(_ reader: LogReader, _ file: String) throws {
-        do {
-            if from == nil && to == nil && type.isEmpty {
-                try reader.forEachContent { Output.write(bytes: $0) }
-            } else {
-                let types = Set(type)
-                let cursor = reader.cursor(fromSeq: from ?? 1, toSeq: to ?? Int.max)
-                var writer = CanonicalWriter(capacity: 1 << 16)
-                var printed = 0
-                while let event = try cursor.next() {
-                    if !types.isEmpty && !types.contains(event.type) { continue }
-                    printed += 1
-                    Self.emit(event, &writer)
-                }
-                Output.write(writer.bytes)
-                if printed == 0 { noteWhatMatchedNothing() }
-            }
-        } catch {
+        let opened = try OneSession.opened(log, session: session, form: .logOrStore)
+        let printed: Int
+        do { printed = try opened.lines(filter) { Output.write(bytes: $0) } } catch {
             Output.flushStandardOutput()
             throw CLIFailure(error)
         }
+        if !filter.isEmpty && printed == 0 { noteWhatMatchedNothing() }
         Output.flushStandardOutput()
-        if let damage = reader.damage {
-            let message = "\(file): \(damage)"
-            if damage.isTornTail {
-                Output.error(message)
-            } else {
-                throw CLIFailure.no(message)
-            }
-        }
+        try reading { () throws(OneSessionError) in try opened.finish() }
     }
+
+    /// `--from`, `--to` and `--type`.
+    var filter: EventFilter { EventFilter(fromSeq: from, toSeq: to, types: Set(type)) }
 }
 
 extension CatCommand {
-    /// Writes an event's canonical line into `writer`, handing full buffers to standard output.
-    static func emit(_ event: Event, _ writer: inout CanonicalWriter) {
-        writer.write(event)
-        writer.bytes.append(0x0A)
-        if writer.bytes.count >= 1 << 16 {
-            Output.write(writer.bytes)
-            writer.reset()
-        }
-    }
-
-    /// Prints a stored session's events: its stored lines, or with filters
-    /// the events that pass them re-written, as for a log.
-    private func printStored(_ stored: StoredSession) throws {
-        let filtered = from != nil || to != nil || !type.isEmpty
-        let types = Set(type)
-        var parser = EventLineParser()
-        var writer = CanonicalWriter(capacity: 1 << 16)
-        var printed = 0
-        do {
-            try stored.forEachLine { line throws(SegmentStoreError) in
-                guard filtered else {
-                    Output.write(bytes: line)
-                    Output.write([0x0A])
-                    return
-                }
-                guard let event = try? parser.parse(line) else {
-                    throw .invalidEvent(session: stored.id, seq: 0, reason: "a stored line does not parse as an event")
-                }
-                if event.seq < from ?? 1 || event.seq > to ?? Int.max || (!types.isEmpty && !types.contains(event.type)) { return }
-                printed += 1
-                Self.emit(event, &writer)
-            }
-        } catch {
-            Output.flushStandardOutput()
-            throw CLIFailure(SessionLookupError.segments(error))
-        }
-        Output.write(writer.bytes)
-        Output.flushStandardOutput()
-        if filtered && printed == 0 { noteWhatMatchedNothing() }
-    }
-
     /// Why `--from`, `--to` and `--type` printed nothing.
     func noteWhatMatchedNothing() {
         if let from, let to, from > to {

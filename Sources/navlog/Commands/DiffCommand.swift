@@ -63,17 +63,11 @@ struct DiffCommand: ParsableCommand {
         let spec: StateSpec
         do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
         let blocks = BlockCheck(blockCheck)
-        let stateA = try SessionInput.state(of: a, session: sessionA ?? session, at: spec,
-                                            option: "--session-a", blocks: blocks)
-        let stateB = try SessionInput.state(of: b, session: sessionB ?? session, at: spec,
-                                            option: "--session-b", blocks: blocks)
+        let stateA = try state(of: a, session: sessionA ?? session, at: spec, option: "--session-a", blocks: blocks)
+        let stateB = try state(of: b, session: sessionB ?? session, at: spec, option: "--session-b", blocks: blocks)
         let diff = StateDiff(stateA, stateB)
         if json {
-            guard case .object(var object) = diff.jsonValue else { return }
-            object["a"] = Self.side(a, stateA)
-            object["b"] = Self.side(b, stateB)
-            object["at"] = .string(spec.description)
-            Output.line(JSONValue.object(object).canonicalText)
+            Output.line(diff.jsonValue(a: (a, stateA), b: (b, stateB), at: spec).canonicalText)
         } else {
             Output.write(DiffText(diff: diff, style: .forStandardOutput).text)
         }
@@ -81,10 +75,12 @@ struct DiffCommand: ParsableCommand {
         if !diff.isEmpty { Self.exitAnswerNo() }
     }
 
-    /// Which state a side is: its input, session, seq and time.
-    static func side(_ path: String, _ state: NavigationState) -> JSONValue {
-        .object(["input": .string(SessionInput.displayName(path)), "session": .string(state.session),
-                 "seq": .number(String(state.seq)), "t": state.t.map { .string($0.rfc3339) } ?? .null])
+    /// One side's state at `spec`, its blocks checked or noted first.
+    private func state(of path: String, session: String?, at spec: StateSpec, option: String,
+                       blocks: BlockCheck) throws -> NavigationState {
+        let opened = try OneSession.opened(path, session: session, option: option)
+        try blocks.prepare(opened)
+        return try reading { () throws(OneSessionError) in try opened.state(at: spec) }
     }
 }
 

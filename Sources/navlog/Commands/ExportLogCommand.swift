@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import NavLogCore
 import NavLogStore
 
 /// `navlog export log STORE --session ID -o FILE`: one session of a store
@@ -32,26 +33,18 @@ struct ExportLogCommand: ParsableCommand {
     var output: String
 
     func run() throws {
-        guard SessionLookup.isStore(store) else { throw CLIFailure.trouble("\(SessionInput.displayName(store)): not a store (a directory)") }
+        guard InputKind.of(store).isDirectory else { throw CLIFailure.trouble("\(InputName.shown(store)): not a store (a directory)") }
         try InputOutputChecks.refuseOverwriting(output, option: "-o", inputs: [], store: store)
         if access(output, F_OK) == 0 { throw CLIFailure.trouble("-o \(output): exists; name a new file") }
-        let opened = try SessionInput.open(store, session: session)
+        let opened = try OneSession.opened(store, session: session, form: .logOrStore)
         let writer: LogWriter
         do { writer = try LogWriter(path: output) } catch { throw CLIFailure(error) }
         do {
-            switch opened {
-            case .log(let reader, _):
-                let cursor = reader.cursor()
-                while let event = try cursor.next() { try writer.append(event) }
-            case .stored(let stored):
-                do { try stored.write(to: writer) } catch { throw CLIFailure(SessionLookupError.segments(error)) }
-            case .ndjson:
-                break
-            }
+            try opened.write(to: writer)
             try writer.close()
         } catch {
             unlink(output)
-            if let failure = error as? CLIFailure { throw failure }
+            if let failure = error as? OneSessionError { throw CLIFailure(failure) }
             if let failure = error as? LogError { throw CLIFailure(failure) }
             throw error
         }

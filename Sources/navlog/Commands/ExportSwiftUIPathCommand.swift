@@ -40,12 +40,13 @@ struct ExportSwiftUIPathCommand: ParsableCommand {
     func run() throws {
         let spec: StateSpec
         do { spec = try StateSpec(parsing: at) } catch { throw CLIFailure.trouble("--at: \(error)") }
-        let state = try SessionInput.state(of: log, session: session, at: spec)
+        let opened = try OneSession.opened(log, session: session)
+        let state = try reading { () throws(OneSessionError) in try opened.state(at: spec) }
         guard let sceneState = state.scenes[scene] else {
-            throw CLIFailure.no("\(SessionInput.displayName(log)): no scene \"\(scene)\" at \(at)")
+            throw CLIFailure.no("\(InputName.shown(log)): no scene \"\(scene)\" at \(at)")
         }
         guard let path = sceneState.stacks[stack] else {
-            throw CLIFailure.no("\(SessionInput.displayName(log)): no stack \"\(stack)\" in scene \"\(scene)\" at \(at)")
+            throw CLIFailure.no("\(InputName.shown(log)): no stack \"\(stack)\" in scene \"\(scene)\" at \(at)")
         }
         Output.line(SwiftUIPathCodec.encode(path).canonicalText)
     }

@@ -32,26 +32,14 @@ struct InfoCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        var file = log
-        let reader: LogReader
-        if session != nil || SessionLookup.isStore(log) {
-            switch try SessionInput.open(log, session: session) {
-            case .log(let opened, let path): (reader, file) = (opened, path)
-            case .stored(let stored): return try printStored(stored)
-            case .ndjson: throw CLIFailure.trouble("\(SessionInput.displayName(log)): not a .navlog log or a store")
-            }
-        } else {
-            do { reader = try LogReader(path: log) } catch { throw CLIFailure(error) }
-        }
-        let summary = LogSummary(file: file, reader: reader)
+        let opened = try OneSession.opened(log, session: session, form: .logOrStoreRefusingNDJSON)
+        let summary = try reading { () throws(OneSessionError) in try opened.summary() }
         if json {
             Output.line(summary.jsonValue.canonicalText)
         } else {
             Self.printAligned(summary.lines)
         }
-        if let damage = reader.damage, !damage.isTornTail {
-            throw CLIFailure.no("\(file): damaged at byte \(damage.offset); run 'navlog verify'")
-        }
+        if let damage = summary.damage { throw CLIFailure.no(damage) }
     }
 
     /// `key: value` lines, values aligned.
@@ -60,31 +48,5 @@ struct InfoCommand: ParsableCommand {
         for (key, value) in lines {
             Output.line(key + ":" + String(repeating: " ", count: width - key.count + 1) + value)
         }
-    }
-
-    /// The facts of a session of a segment store (schemas/info.schema.json, the store form).
-    private func printStored(_ stored: StoredSession) throws {
-        let s: StoredSession.Summary
-        do { s = try stored.summary() } catch { throw CLIFailure(SessionLookupError.segments(error)) }
-        func time(_ ms: Int64?) -> String? { ms.map { Timestamp(milliseconds: $0).rfc3339 } }
-        if json {
-            Output.line(JSONValue.object([
-                "store": .string(stored.store), "session": .string(stored.id), "events": .integer(s.events),
-                "firstSeq": .integer(s.firstSeq), "lastSeq": .integer(s.lastSeq),
-                "minT": time(s.minT).map(JSONValue.string) ?? .null, "maxT": time(s.maxT).map(JSONValue.string) ?? .null,
-                "contentBytes": .integer(s.contentBytes), "commits": .integer(s.commits), "checkpoints": .integer(s.checkpoints),
-            ]).canonicalText)
-            return
-        }
-        Self.printAligned([
-            ("store", stored.store),
-            ("session", ReadableText.name(stored.id)),
-            ("events", String(s.events)),
-            ("seq", s.firstSeq.map { "\($0)…\(s.lastSeq!)" } ?? "-"),
-            ("time", time(s.minT).map { "\($0) … \(time(s.maxT)!)" } ?? "-"),
-            ("content bytes", String(s.contentBytes)),
-            ("commits", String(s.commits)),
-            ("checkpoints", String(s.checkpoints)),
-        ])
     }
 }

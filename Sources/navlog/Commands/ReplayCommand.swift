@@ -82,7 +82,8 @@ struct ReplayCommand: ParsableCommand {
         if interactive, isatty(0) == 0 || isatty(1) == 0 {
             throw CLIFailure.trouble("replay: --interactive needs a terminal on standard input and standard output")
         }
-        let (id, events) = try SessionInput.events(of: log, session: session)
+        let opened = try OneSession.opened(log, session: session)
+        let (id, events) = try reading { () throws(OneSessionError) in try opened.events() }
         if interactive {
             let kept = to.map { to in Array(events.prefix { $0.seq <= to }) } ?? events
             let timeline = CheckpointedTimeline(session: id, events: kept)
@@ -94,37 +95,21 @@ struct ReplayCommand: ParsableCommand {
         if json {
             printJSON(events)
         } else {
-            printText(events, widths: ReplayLine.Widths(fitting: events.lazy.filter(inRange)))
+            printText(events, widths: ReplayLine.Widths(fitting: events.lazy.filter(range.includes)))
         }
     }
 
-    /// Whether `--from` and `--to` include the event.
-    private func inRange(_ event: Event) -> Bool {
-        (from.map { event.seq >= $0 } ?? true) && (to.map { event.seq <= $0 } ?? true)
-    }
-
-    /// Folds every event up to `--to`, printing a line for those in range.
-    private func fold(_ events: [Event], line: (ReplayStep) -> Void) {
-        var state = NavigationState(session: events.first?.session ?? "")
-        for (index, event) in events.enumerated() {
-            if let to, event.seq > to { break }
-            if inRange(event) {
-                let effects = state.applyDescribing(event)
-                line(ReplayStep(position: index + 1, event: event, effects: effects, state: state))
-            } else {
-                state.apply(event)
-            }
-        }
-    }
+    /// The events shown.
+    private var range: ReplayRange { ReplayRange(from: from, to: to) }
 
     private func printText(_ events: [Event], widths: ReplayLine.Widths) {
         let format = ReplayLine(widths: widths, style: .forStandardOutput)
-        fold(events) { Output.line(format.text($0)) }
+        range.fold(events) { Output.line(format.text($0)) }
     }
 
     private func printJSON(_ events: [Event]) {
         var writer = CanonicalWriter()
-        fold(events) { step in
+        range.fold(events) { step in
             writer.reset()
             writer.write(step.jsonValue)
             writer.bytes.append(0x0A)

@@ -55,10 +55,7 @@ struct SessionsCommand: ParsableCommand {
     }
 
     /// RFC 3339, or an integer of milliseconds since 1970.
-    static func time(_ text: String) -> Timestamp? {
-        if let ms = Int64(text) { return Timestamp(milliseconds: ms) }
-        return Timestamp(rfc3339: text)
-    }
+    static func time(_ text: String) -> Timestamp? { SessionFilter.time(text) }
 
     func run() throws {
         let sources = try SessionSource.resolve([store])
@@ -67,26 +64,12 @@ struct SessionsCommand: ParsableCommand {
         }
         let filter = SessionFilter(id: id.map(GlobPattern.init), appVersion: appVersion.map(GlobPattern.init),
                                    since: since.flatMap(Self.time), until: until.flatMap(Self.time))
-        let sorter = SessionSummarySorter()
-        let stream = SessionStream(sources: sources, workers: 1)
-        var total = 0
-        var failure: LogError?
-        for source in sources {
-            try stream.forEachSummary(in: source) { summary in
-                total += 1
-                guard failure == nil, filter.keeps(summary) else { return }
-                do throws(LogError) { try sorter.add(summary) } catch { failure = error }
-            }
-        }
-        if let failure { throw CLIFailure(failure) }
         if !json { Output.line("session\tevents\tfirst\tlast\tapp.version") }
         var shown = 0
-        do throws(LogError) {
-            try sorter.finish { summary in
-                shown += 1
-                Output.line(json ? Self.json(summary) : Self.text(summary))
-            }
-        } catch { throw CLIFailure(error) }
+        let total = try SessionListing.list(sources, filter: filter) { summary in
+            shown += 1
+            Output.line(json ? summary.jsonText : Self.text(summary))
+        }
         Output.flushStandardOutput()
         if shown == 0 {
             Output.nothingMatched(total == 0 ? "sessions: \(store) holds no sessions" : "sessions: no session of \(total) matches the filters")
@@ -95,28 +78,5 @@ struct SessionsCommand: ParsableCommand {
 
     static func text(_ s: SessionSummary) -> String {
         [s.id, String(s.events), s.first.rfc3339, s.last.rfc3339, s.appVersion ?? ""].map(ReadableText.escaped).joined(separator: "\t")
-    }
-
-    static func json(_ s: SessionSummary) -> String {
-        JSONValue.object([
-            "session": .string(s.id), "events": .integer(s.events), "first": .string(s.first.rfc3339),
-            "last": .string(s.last.rfc3339), "appVersion": s.appVersion.map(JSONValue.string) ?? .null,
-        ]).canonicalText
-    }
-}
-
-/// Which sessions `navlog sessions` lists.
-struct SessionFilter {
-    var id: GlobPattern?
-    var appVersion: GlobPattern?
-    var since: Timestamp?
-    var until: Timestamp?
-
-    func keeps(_ s: SessionSummary) -> Bool {
-        if let id, !id.matches(s.id) { return false }
-        if let appVersion, !appVersion.matches(s.appVersion ?? "") { return false }
-        if let since, s.last < since { return false }
-        if let until, s.first > until { return false }
-        return true
     }
 }

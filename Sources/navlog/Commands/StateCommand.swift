@@ -32,7 +32,8 @@ struct StateCommand: ParsableCommand {
 
     func run() throws {
         let spec = try point.spec()
-        let state = try SessionInput.state(of: point.log, session: point.session, at: spec)
+        let opened = try OneSession.opened(point.log, session: point.session)
+        let state = try reading { () throws(OneSessionError) in try opened.state(at: spec) }
         if json {
             Output.line(state.jsonText)
         } else {

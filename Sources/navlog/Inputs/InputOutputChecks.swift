@@ -1,6 +1,11 @@
 import ArgumentParser
 import NavLogStore
 
+/// `Inputs/`: the command line's inputs before and as they are read. What
+/// a path names and how one session is read are the library's
+/// (`InputKind`, `OneSession` in NavLogStore); here are the checks made
+/// first and where what is noted on the way is printed (`OneSession.opened`).
+///
 /// The checks every command makes on the files its command line names,
 /// before it reads any of them: standard input is read once, and no file
 /// it writes is one of its inputs.

@@ -2,7 +2,7 @@ import NavLogStore
 
 extension SessionStream {
     /// The sessions of the inputs `funnel`, `paths` and `export` name: torn
-    /// tails and the first ``SessionInput/rejectsShown`` rejected lines of
+    /// tails and the first ``OneSession/rejectsShown`` rejected lines of
     /// each file are printed on standard error as they are met.
     init(commandLine inputs: [String]) throws(SessionStreamError) {
         try self.init(paths: inputs) { note in
@@ -10,7 +10,7 @@ extension SessionStream {
             case .tornTail(let path, let damage):
                 Output.error("\(path): \(damage)")
             case .rejected(let line, let ordinal):
-                if ordinal <= SessionInput.rejectsShown { Output.error(line.description) }
+                if ordinal <= OneSession.rejectsShown { Output.error(line.description) }
             }
         }
     }
@@ -23,8 +23,8 @@ extension CLIFailure {
         switch error {
         case .log(let error):
             self.init(error)
-        case .rejectedLines(_, let count) where count > SessionInput.rejectsShown:
-            self = .no("\(error) (\(count - SessionInput.rejectsShown) not shown)")
+        case .rejectedLines(_, let count) where count > OneSession.rejectsShown:
+            self = .no("\(error) (\(count - OneSession.rejectsShown) not shown)")
         default:
             self = error.isRejection ? .no(error.description) : .trouble(error.description)
         }

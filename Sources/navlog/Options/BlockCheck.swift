@@ -16,26 +16,25 @@ struct BlockCheckOptions: ParsableArguments {
 /// The logs a command answered from, and what it did about their blocks.
 final class BlockCheck {
     private let checking: Bool
-    private var unread: [String] = []
-    private var readers: [(path: String, reader: LogReader)] = []
+    private var sessions: [OneSession] = []
 
     init(_ options: BlockCheckOptions) { checking = options.checkBlocks }
 
-    /// Before the answer: with `--check-blocks`, checks every block of the
-    /// log (a damaged one is exit 1); without, remembers the log for ``noteUnread()``.
-    func prepare(_ reader: LogReader, _ path: String) throws {
+    /// Before the answer: with `--check-blocks`, checks every block of a
+    /// log (a damaged one is exit 1); without, remembers it for ``noteUnread()``.
+    func prepare(_ session: OneSession) throws {
         if checking {
-            do { try reader.checkBlocks() } catch { throw CLIFailure(error) }
+            try reading { () throws(OneSessionError) in try session.checkBlocks() }
         } else {
-            readers.append((path, reader))
+            sessions.append(session)
         }
     }
 
     /// After the answer: one line on standard error naming the logs some of
     /// whose blocks were not read, so not checked for damage.
     func noteUnread() {
-        let unchecked = readers.filter { $0.reader.blocksNotRead > 0 }
-            .map { "\($0.path) (\($0.reader.blocksNotRead) of \($0.reader.blocks.count))" }
+        let unchecked = sessions.compactMap(\.unreadBlocks).filter { $0.notRead > 0 }
+            .map { "\($0.file) (\($0.notRead) of \($0.of))" }
         guard !unchecked.isEmpty else { return }
         Output.flushStandardOutput()
         Output.error("answered from the index: blocks not read were not checked for damage: "

@@ -37,7 +37,7 @@ struct StoreWriteOptions: ParsableArguments {
 }
 
 /// How a store write reports what it rejects: the first
-/// ``SessionInput/rejectsShown`` on standard error, every one copied verbatim
+/// ``OneSession/rejectsShown`` on standard error, every one copied verbatim
 /// to `--rejects`, and the progress bar (on a terminal) cleared around them.
 final class RejectionReporter {
     /// The progress bar, when standard error is a terminal.
@@ -64,7 +64,7 @@ final class RejectionReporter {
     /// `\n` added unless they end in one.
     func reject(_ description: String, bytes: [UInt8]?) {
         shown += 1
-        if shown <= SessionInput.rejectsShown {
+        if shown <= OneSession.rejectsShown {
             progress?.clear()
             Output.error(description)
         }
@@ -105,7 +105,7 @@ final class RejectionReporter {
     /// Exit status 1 when `count` lines or records were rejected.
     func failIfRejected(_ count: Int, noun: String) throws {
         guard count > 0 else { return }
-        let more = count > SessionInput.rejectsShown ? " (\(count - SessionInput.rejectsShown) not shown)" : ""
+        let more = count > OneSession.rejectsShown ? " (\(count - OneSession.rejectsShown) not shown)" : ""
         var kept = rejectsPath.map { "; kept in \($0)" } ?? ""
         if notKept > 0 {
             kept += notKept == count ? " (none: over the line length limit, not copied)"

@@ -1,30 +1,29 @@
 import NavLogCore
-import NavLogStore
 
 /// What `navlog info LOG` says about a log, read from its index alone: the
 /// one value its text (`key: value` lines) and its JSON
 /// (`schemas/info.schema.json`) are both made from.
-struct LogSummary {
-    let file: String
-    let formatMajor: UInt16
-    let formatMinor: UInt16
-    let session: String?
-    let events: Int
-    let firstSeq: Int?
-    let lastSeq: Int?
+public struct LogSummary: Sendable {
+    public let file: String
+    public let formatMajor: UInt16
+    public let formatMinor: UInt16
+    public let session: String?
+    public let events: Int
+    public let firstSeq: Int?
+    public let lastSeq: Int?
     /// The earliest and the latest `t`, in milliseconds.
-    let minT: Int64?
-    let maxT: Int64?
-    let fileBytes: Int64
-    let contentBytes: Int
-    let blocks: Int
-    let checkpoints: Int
+    public let minT: Int64?
+    public let maxT: Int64?
+    public let fileBytes: Int64
+    public let contentBytes: Int
+    public let blocks: Int
+    public let checkpoints: Int
     /// Whether the index came from the footer (a closed log), not a walk of the frames.
-    let indexFromFooter: Bool
+    public let indexFromFooter: Bool
     /// What the reader left out at the end, if anything.
-    let tail: LogDamage?
+    public let tail: LogDamage?
 
-    init(file: String, reader: LogReader) {
+    public init(file: String, reader: LogReader) {
         self.file = file
         formatMajor = reader.header.majorVersion
         formatMinor = reader.header.minorVersion
@@ -50,7 +49,7 @@ struct LogSummary {
     }
 
     /// Content bytes per file byte with 2 decimals (`3.21`), or `nil` when there is no content.
-    var compression: String? {
+    public var compression: String? {
         guard contentBytes > 0 else { return nil }
         let ratio = fileBytes > 0 ? Double(contentBytes) / Double(fileBytes) : 0
         let hundredths = Int((ratio * 100).rounded())
@@ -59,7 +58,7 @@ struct LogSummary {
     }
 
     /// The text form: `key: value` lines, values aligned.
-    var lines: [(String, String)] {
+    public var lines: [(String, String)] {
         var lines: [(String, String)] = []
         lines.append(("file", file))
         lines.append(("format", "\(formatMajor).\(formatMinor)"))
@@ -82,7 +81,7 @@ struct LogSummary {
     }
 
     /// The JSON form (`schemas/info.schema.json`).
-    var jsonValue: JSONValue {
+    public var jsonValue: JSONValue {
         func time(_ ms: Int64?) -> JSONValue { ms.map { .string(Timestamp(milliseconds: $0).rfc3339) } ?? .null }
         return .object([
             "file": .string(file),
@@ -100,6 +99,49 @@ struct LogSummary {
             "checkpoints": .integer(checkpoints),
             "index": .string(indexFromFooter ? "footer" : "walked"),
             "tail": tail?.jsonValue ?? .null,
+        ])
+    }
+}
+
+/// What `navlog info STORE --session ID` says about a session of a segment
+/// store: its text (`key: value` lines) and its JSON
+/// (`schemas/info.schema.json`, the store form) are both made from it.
+public struct StoredSessionSummary: Sendable {
+    public let store: String
+    public let session: String
+    public let figures: StoredSession.Summary
+
+    public init(store: String, session: String, figures: StoredSession.Summary) {
+        self.store = store
+        self.session = session
+        self.figures = figures
+    }
+
+    private static func time(_ ms: Int64?) -> String? { ms.map { Timestamp(milliseconds: $0).rfc3339 } }
+
+    /// The text form: `key: value` lines.
+    public var lines: [(String, String)] {
+        let s = figures
+        return [
+            ("store", store),
+            ("session", ReadableText.name(session)),
+            ("events", String(s.events)),
+            ("seq", s.firstSeq.map { "\($0)…\(s.lastSeq!)" } ?? "-"),
+            ("time", Self.time(s.minT).map { "\($0) … \(Self.time(s.maxT)!)" } ?? "-"),
+            ("content bytes", String(s.contentBytes)),
+            ("commits", String(s.commits)),
+            ("checkpoints", String(s.checkpoints)),
+        ]
+    }
+
+    /// The JSON form.
+    public var jsonValue: JSONValue {
+        let s = figures
+        return .object([
+            "store": .string(store), "session": .string(session), "events": .integer(s.events),
+            "firstSeq": .integer(s.firstSeq), "lastSeq": .integer(s.lastSeq),
+            "minT": Self.time(s.minT).map(JSONValue.string) ?? .null, "maxT": Self.time(s.maxT).map(JSONValue.string) ?? .null,
+            "contentBytes": .integer(s.contentBytes), "commits": .integer(s.commits), "checkpoints": .integer(s.checkpoints),
         ])
     }
 }

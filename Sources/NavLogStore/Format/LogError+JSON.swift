@@ -1,11 +1,10 @@
 import NavLogCore
-import NavLogStore
 
 extension LogError {
     /// The kind's name in JSON output: `corrupt`, `notANavlog`,
     /// `unsupportedVersion` (damage), `io`, `locked`, `rejected`, `closed`,
     /// `compression`, `input` (trouble).
-    var kindName: String {
+    public var kindName: String {
         switch kind {
         case .io: "io"
         case .locked: "locked"
@@ -21,7 +20,7 @@ extension LogError {
 
     /// The error as a JSON object: what (`kind`, `reason`) and where
     /// (`offset`, `frame`, `seq`, each `null` when it does not apply).
-    var jsonValue: JSONValue {
+    public var jsonValue: JSONValue {
         .object([
             "kind": .string(kindName),
             "reason": .string(reason),
@@ -34,7 +33,7 @@ extension LogError {
 
 extension LogDamage {
     /// What a reader left out at the end of a log, as a JSON object.
-    var jsonValue: JSONValue {
+    public var jsonValue: JSONValue {
         .object([
             "offset": .integer(offset),
             "frame": .integer(frame),

@@ -20,18 +20,13 @@ public enum SessionLookup {
         case segments(StoredSession)
     }
 
-    /// Whether `path` names a store (a directory) rather than a log or an
-    /// NDJSON file. Standard input (`-`) never does.
-    public static func isStore(_ path: String) -> Bool {
-        path != "-" && Store.isStore(path)
-    }
-
     /// Finds session `id` in the store at `path`.
     /// Throws ``SessionLookupError/noSession(store:session:)`` when the store
     /// holds no event of it.
     public static func open(store path: String, session id: String) throws(SessionLookupError) -> Found {
         let store = DirectoryPath.trimmed(path)
-        if SegmentStore.isSegmentStore(store) {
+        let kind = InputKind.of(store)
+        if kind == .directory(.segmentStore) {
             let session: StoredSession
             do { session = try StoredSession(store: store, session: id) } catch { throw .segments(error) }
             let exists: Bool
@@ -40,7 +35,10 @@ public enum SessionLookup {
             return .segments(session)
         }
         // A missing directory is the listing's error below; another directory must be a version-1 store.
-        if LogFile.exists(store), StoreLayout.of(store) != .versionOne { throw .notAStore(store: store) }
+        switch kind {
+        case .missing, .directory(.versionOne): break
+        default: throw .notAStore(store: store)
+        }
         let found: String?
         do throws(LogError) {
             let logs = try Store(directory: store)

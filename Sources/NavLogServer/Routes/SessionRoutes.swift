@@ -1,0 +1,131 @@
+import Hummingbird
+import NavLogCore
+import NavLogStore
+
+/// The reads of one store's sessions (schemas/openapi.yaml): the listing,
+/// a session's summary, its state at a point, its events. Each answers
+/// what the command prints, through the same library calls.
+struct SessionRoutes: Sendable {
+    /// The store's directory, as `serve --store` was given it.
+    let store: String
+
+    /// Sessions a listing answers when the request does not say.
+    static let defaultLimit = 1000
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/v1/sessions") { request, _ in try await sessions(Query(request: request)) }
+        router.get("/v1/sessions/{id}") { request, context in
+            try await summary(try context.parameters.require("id"))
+        }
+        router.get("/v1/sessions/{id}/state") { request, context in
+            try await state(try context.parameters.require("id"), Query(request: request))
+        }
+        router.get("/v1/sessions/{id}/events") { request, context in
+            try await events(try context.parameters.require("id"), Query(request: request))
+        }
+    }
+
+    /// `GET /v1/sessions`: `navlog sessions STORE --json`, filtered, after `after`, at most `limit` lines.
+    func sessions(_ query: Query) async throws -> Response {
+        var filter = SessionFilter(id: query.string("id").map(GlobPattern.init), appVersion: query.string("version").map(GlobPattern.init))
+        for (name, keyPath) in [("since", \SessionFilter.since), ("until", \SessionFilter.until)] {
+            guard let text = query.string(name) else { continue }
+            guard let time = SessionFilter.time(text) else {
+                throw APIError.badRequest("\(name): \(Timestamp.refusal(rfc3339: text))")
+            }
+            filter[keyPath: keyPath] = time
+        }
+        let after = query.string("after").map { Array($0.utf8) }
+        let limit = try query.integer("limit", minimum: 1, maximum: 10_000) ?? Self.defaultLimit
+        let store = self.store
+        let filtering = filter
+        return Reply.ndjson(try await Reply.offload {
+            var out: [UInt8] = []
+            var count = 0
+            try SessionRoutes.list(store, filtering) { summary in
+                guard count < limit else { return }
+                if let after, !after.lexicographicallyPrecedes(Array(summary.id.utf8)) { return }
+                count += 1
+                out.append(contentsOf: summary.jsonText.utf8)
+                out.append(0x0A)
+            }
+            return out
+        })
+    }
+
+    /// `GET /v1/sessions/{id}`: the session's line of the listing.
+    func summary(_ id: String) async throws -> Response {
+        let store = self.store
+        let line: String? = try await Reply.offload {
+            var found: String?
+            try SessionRoutes.list(store, SessionFilter(id: GlobPattern(id))) { summary in
+                if summary.id == id { found = summary.jsonText }
+            }
+            return found
+        }
+        guard let line else { throw APIError.notFound(SessionLookupError.noSession(store: store, session: id).description) }
+        return Reply.json(line)
+    }
+
+    /// `GET /v1/sessions/{id}/state?at=SPEC`: `navlog state STORE --session ID --at SPEC --json`.
+    func state(_ id: String, _ query: Query) async throws -> Response {
+        let spec = try Self.spec(query.string("at"))
+        let store = self.store
+        return Reply.json(try await Reply.offload {
+            let session = try SessionRoutes.open(store, id)
+            do { return try session.state(at: spec).jsonText } catch { throw APIError(status: .internalServerError, message: "\(error)") }
+        })
+    }
+
+    /// `GET /v1/sessions/{id}/events?from=&to=`: `navlog cat STORE --session ID --from N --to N`.
+    func events(_ id: String, _ query: Query) async throws -> Response {
+        let from = try query.integer("from") ?? 1
+        let to = try query.integer("to") ?? .max
+        let store = self.store
+        return Reply.ndjson(try await Reply.offload {
+            let session = try SessionRoutes.open(store, id)
+            var out: [UInt8] = []
+            var parser = EventLineParser()
+            do {
+                try session.forEachLine { line throws(SegmentStoreError) in
+                    if from > 1 || to < .max {
+                        guard let event = try? parser.parse(line) else {
+                            throw .invalidEvent(session: id, seq: 0, reason: "a stored line does not parse as an event")
+                        }
+                        guard event.seq >= from && event.seq <= to else { return }
+                    }
+                    out.append(contentsOf: line)
+                    out.append(0x0A)
+                }
+            } catch { throw APIError(status: .internalServerError, message: "\(error)") }
+            return out
+        })
+    }
+
+    /// A point in a session, as `--at` reads it (absent: the end).
+    static func spec(_ text: String?) throws -> StateSpec {
+        do { return try StateSpec(parsing: text ?? "end") } catch { throw APIError.badRequest("at: \(error)") }
+    }
+
+    /// Session `id` of the store: 404 when it holds none of it.
+    static func open(_ store: String, _ id: String) throws -> StoredSession {
+        let found: SessionLookup.Found
+        do { found = try SessionLookup.open(store: store, session: id) } catch {
+            if case .noSession = error { throw APIError.notFound(error.description) }
+            throw APIError(status: .internalServerError, message: error.description)
+        }
+        guard case .segments(let session) = found else {
+            throw APIError(status: .internalServerError, message: "\(store): not a segment store")
+        }
+        return session
+    }
+
+    /// The store's sessions that `filter` keeps, in id order.
+    static func list(_ store: String, _ filter: SessionFilter, _ body: (SessionSummary) -> Void) throws {
+        let sources: [SessionSource]
+        do {
+            sources = try SessionSource.resolve([store])
+            try SessionListing.list(sources, filter: filter, body)
+        } catch { throw APIError(status: .internalServerError, message: error.description) }
+    }
+}
