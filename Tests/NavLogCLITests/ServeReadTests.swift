@@ -37,6 +37,13 @@ import Darwin
         same("/v1/sessions/s-000002/events", ["cat", store, "--session", "s-000002"])
         same("/v1/sessions/s-000002/events?from=3&to=9", ["cat", store, "--session", "s-000002", "--from", "3", "--to", "9"])
         same("/v1/diff?a=s-000001&b=s-000002&at=10", ["diff", store, store, "--session-a", "s-000001", "--session-b", "s-000002", "--at", "10", "--json"])
+        same("/v1/sessions/s-000003/replay", ["replay", store, "--session", "s-000003", "--json"])
+        same("/v1/sessions/s-000003/replay?from=4&to=12", ["replay", store, "--session", "s-000003", "--from", "4", "--to", "12", "--json"])
+        for at in ["end", "9"] {
+            same("/v1/sessions/s-000004/blame?at=\(at)", ["blame", store, "--session", "s-000004", "--at", at, "--json"])
+        }
+        same("/v1/bisect?a=s-000001&b=s-000002", ["bisect", store, store, "--session-a", "s-000001", "--session-b", "s-000002", "--json"])
+        same("/v1/bisect?a=s-000001&b=s-000001", ["bisect", store, store, "--session-a", "s-000001", "--session-b", "s-000001", "--json"])
         same("/v1/funnel", ["funnel", store, "--step", "*", "--step", "Recipe/*", "--within", "10m", "--by", "app.version", "--format", "json"],
              method: "POST", body: #"{"by":"app.version","steps":["*","Recipe/*"],"within":"10m"}"#)
         same("/v1/paths", ["paths", store, "--json"], method: "POST", body: "{}")
@@ -49,7 +56,8 @@ import Darwin
         let server = try ServedStore(store: dir.file("store"))
         defer { _ = server.stop() }
         #expect(server.upload(ServeUploadTests.events("s-1", count: 3)).status == 200)
-        for path in ["/v1/sessions/nope", "/v1/sessions/nope/state", "/v1/sessions/nope/events", "/v1/diff?a=s-1&b=nope"] {
+        for path in ["/v1/sessions/nope", "/v1/sessions/nope/state", "/v1/sessions/nope/events", "/v1/diff?a=s-1&b=nope",
+                     "/v1/sessions/nope/replay", "/v1/sessions/nope/blame", "/v1/bisect?a=nope&b=s-1"] {
             let answer = server.request("GET", path)
             #expect(answer.status == 404, "\(path)")
             #expect((answer.json["error"] as? String)?.contains("nope") == true, "\(path): \(answer.text)")

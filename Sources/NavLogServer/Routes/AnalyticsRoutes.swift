@@ -14,6 +14,7 @@ struct AnalyticsRoutes: Sendable {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/v1/diff") { request, _ in try await diff(Query(request: request)) }
+        router.get("/v1/bisect") { request, _ in try await bisect(Query(request: request)) }
         router.post("/v1/funnel") { request, _ in try await funnel(try await Self.question(request)) }
         router.post("/v1/paths") { request, _ in try await paths(try await Self.question(request)) }
     }
@@ -27,10 +28,31 @@ struct AnalyticsRoutes: Sendable {
             let sessionA = try SessionRoutes.open(store, a)
             let sessionB = try SessionRoutes.open(store, b)
             do {
-                return StateDiff.jsonText(a: (store, try sessionA.state(at: spec)), b: (store, try sessionB.state(at: spec)), at: spec)
+                let stateA = try sessionA.state(at: spec), stateB = try sessionB.state(at: spec)
+                return StateDiff(stateA, stateB).jsonValue(a: (store, stateA), b: (store, stateB), at: spec).canonicalText
             } catch { throw APIError(status: .internalServerError, message: "\(error)") }
         })
     }
+
+    /// `GET /v1/bisect?a=&b=`: `navlog bisect STORE STORE --session-a A --session-b B --json`.
+    func bisect(_ query: Query) async throws -> Response {
+        let a = try query.required("a"), b = try query.required("b")
+        let store = self.store
+        return Reply.json(try await Reply.offload {
+            let sideA = try SessionRoutes.reading { () throws(OneSessionError) in try OneSession.open(store, session: a, option: "--session-a") }
+            let sideB = try SessionRoutes.reading { () throws(OneSessionError) in
+                try OneSession.open(store, session: b, option: "--session-b", alongside: sideA)
+            }
+            let found: (DivergenceSearch, DivergenceSearch.Method)
+            do { found = try OneSession.divergence(sideA, sideB, bySeq: false, context: Self.bisectContext, prepare: { _ in }) } catch {
+                throw APIError(status: .internalServerError, message: "\(error)")
+            }
+            return found.0.jsonValue(inputs: (store, store), align: "position", method: found.1).canonicalText
+        })
+    }
+
+    /// Events shown before a divergence (bisect's `--context` default).
+    static let bisectContext = 5
 
     /// `POST /v1/funnel`: `navlog funnel STORE --step P … [--within D] [--by F] [--order O] [--exclude P …] --format json`.
     func funnel(_ question: [String: JSONValue]) async throws -> Response {

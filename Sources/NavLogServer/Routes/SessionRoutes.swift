@@ -23,6 +23,12 @@ struct SessionRoutes: Sendable {
         router.get("/v1/sessions/{id}/events") { request, context in
             try await events(try context.parameters.require("id"), Query(request: request))
         }
+        router.get("/v1/sessions/{id}/replay") { request, context in
+            try await replay(try context.parameters.require("id"), Query(request: request))
+        }
+        router.get("/v1/sessions/{id}/blame") { request, context in
+            try await blame(try context.parameters.require("id"), Query(request: request))
+        }
     }
 
     /// `GET /v1/sessions`: `navlog sessions STORE --json`, filtered, after `after`, at most `limit` lines.
@@ -100,6 +106,41 @@ struct SessionRoutes: Sendable {
             } catch { throw APIError(status: .internalServerError, message: "\(error)") }
             return out
         })
+    }
+
+    /// `GET /v1/sessions/{id}/replay?from=&to=`: `navlog replay STORE --session ID --from N --to N --json`.
+    func replay(_ id: String, _ query: Query) async throws -> Response {
+        let range = ReplayRange(from: try query.integer("from"), to: try query.integer("to"))
+        let store = self.store
+        return Reply.ndjson(try await Reply.offload {
+            let events = try Self.reading { () throws(OneSessionError) in try OneSession.open(store, session: id).events().events }
+            var writer = CanonicalWriter()
+            range.fold(events) { step in
+                writer.write(step.jsonValue)
+                writer.bytes.append(0x0A)
+            }
+            return writer.bytes
+        })
+    }
+
+    /// `GET /v1/sessions/{id}/blame?at=SPEC`: `navlog blame STORE --session ID --at SPEC --json`.
+    func blame(_ id: String, _ query: Query) async throws -> Response {
+        let spec = try Self.spec(query.string("at"))
+        let store = self.store
+        return Reply.json(try await Reply.offload {
+            try Self.reading { () throws(OneSessionError) in
+                try OneSession.open(store, session: id).blame(at: spec).jsonValue(at: spec).canonicalText
+            }
+        })
+    }
+
+    /// Runs a read of one session: a session the store does not hold is a
+    /// 404, any other failure a 500 saying what.
+    static func reading<T>(_ read: () throws(OneSessionError) -> T) throws -> T {
+        do { return try read() } catch {
+            if case .lookup(.noSession) = error { throw APIError.notFound(error.description) }
+            throw APIError(status: .internalServerError, message: error.description)
+        }
     }
 
     /// A point in a session, as `--at` reads it (absent: the end).
