@@ -14,7 +14,8 @@ import Darwin
 @Suite("Recorder upload")
 struct UploadTests {
     /// Upload options for tests: short pauses, no batch by size or time
-    /// unless asked (so only flush() sends).
+    /// unless asked (so only flush() sends). The time limits are generous
+    /// for sanitizer builds; the waits end as soon as the upload is done.
     static func options(
         _ url: URL, batchEvents: Int = 1_000_000, maxEventsPerRequest: Int = 50
     ) -> RecorderOptions {
@@ -22,7 +23,7 @@ struct UploadTests {
                         upload: UploadOptions(url: url, batchEvents: batchEvents, intervalMilliseconds: 600_000,
                                               maxEventsPerRequest: maxEventsPerRequest,
                                               retryMinimumMilliseconds: 20, retryMaximumMilliseconds: 200,
-                                              requestTimeoutMilliseconds: 5_000))
+                                              requestTimeoutMilliseconds: 30_000))
     }
 
     /// Records `count` marks.
@@ -31,7 +32,7 @@ struct UploadTests {
     }
 
     /// Waits until the collector acknowledged every event recorded so far.
-    static func waitForUpload(_ recorder: NavigationRecorder, seconds: Double = 10) throws -> Bool {
+    static func waitForUpload(_ recorder: NavigationRecorder, seconds: Double = 30) throws -> Bool {
         try recorder.flush()
         let last = try LogReader(path: recorder.path).lastSeq ?? 0
         return eventually(seconds: seconds) { (recorder.uploadStatus?.acknowledgedSeq ?? 0) >= last }
@@ -72,10 +73,10 @@ struct UploadTests {
         usleep(200_000)
         #expect(recorder.uploadStatus?.requests == 0)
         try recorder.flush()
-        #expect(eventually(seconds: 5) { recorder.uploadStatus?.acknowledgedSeq == 4 })
+        #expect(eventually(seconds: 15) { recorder.uploadStatus?.acknowledgedSeq == 4 })
         // Twenty durable events go without flush().
         Self.record(recorder, 20, from: 3)
-        #expect(eventually(seconds: 5) { (recorder.uploadStatus?.acknowledgedSeq ?? 0) >= 24 })
+        #expect(eventually(seconds: 15) { (recorder.uploadStatus?.acknowledgedSeq ?? 0) >= 24 })
         try recorder.close()
     }
 
@@ -91,7 +92,7 @@ struct UploadTests {
                                               options: Self.options(URL(string: "http://127.0.0.1:\(port)")!))
         Self.record(recorder, 70)
         try recorder.flush()
-        #expect(eventually(seconds: 5) { (recorder.uploadStatus?.retries ?? 0) >= 2 })
+        #expect(eventually(seconds: 15) { (recorder.uploadStatus?.retries ?? 0) >= 2 })
         #expect(recorder.uploadStatus?.acknowledgedSeq == 0)
         #expect(recorder.uploadStatus?.problem != nil)
         let collector = try Collector(store: store, port: port)
@@ -156,7 +157,7 @@ struct UploadTests {
         let wrong = try NavigationRecorder(path: log, session: "s-key", options: options)
         Self.record(wrong, 5)
         try wrong.flush()
-        #expect(eventually(seconds: 5) { (wrong.uploadStatus?.retries ?? 0) >= 2 })
+        #expect(eventually(seconds: 15) { (wrong.uploadStatus?.retries ?? 0) >= 2 })
         let status = try #require(wrong.uploadStatus)
         #expect(status.acknowledgedSeq == 0)
         #expect(status.stored == 0)
@@ -183,7 +184,7 @@ struct UploadTests {
         let recorder = try NavigationRecorder(path: log, session: "s-413",
                                               options: Self.options(collector.url, maxEventsPerRequest: 6_000))
         Self.record(recorder, 5_999)
-        #expect(try Self.waitForUpload(recorder, seconds: 20))
+        #expect(try Self.waitForUpload(recorder, seconds: 60))
         let status = try #require(recorder.uploadStatus)
         #expect(status.tooLarge == 1)
         #expect(status.requests == 3)      // 6,000 refused, then 3,000 and 3,000
