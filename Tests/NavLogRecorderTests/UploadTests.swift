@@ -94,7 +94,9 @@ struct UploadTests {
         try recorder.flush()
         #expect(eventually(seconds: 15) { (recorder.uploadStatus?.retries ?? 0) >= 2 })
         #expect(recorder.uploadStatus?.acknowledgedSeq == 0)
-        #expect(recorder.uploadStatus?.problem != nil)
+        #expect(recorder.uploadStatus?.problem?.description.hasPrefix(
+            "upload to http://127.0.0.1:\(port)/v1/events failed: cannot connect to the collector") == true,
+                "\(String(describing: recorder.uploadStatus?.problem))")
         let collector = try Collector(store: store, port: port)
         #expect(try Self.waitForUpload(recorder))
         #expect(recorder.uploadStatus?.problem == nil)

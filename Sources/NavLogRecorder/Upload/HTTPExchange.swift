@@ -71,9 +71,23 @@ final class HTTPExchange: @unchecked Sendable {
         return nil
     }
 
+    /// A failure in a few words (Foundation on Linux describes every
+    /// URLError as "The operation could not be completed").
     private static func reason(_ error: Error) -> String {
-        if let error = error as? URLError { return error.localizedDescription + " (URLError \(error.code.rawValue))" }
-        return String(describing: error)
+        guard let error = error as? URLError else { return String(describing: error) }
+        let words: String
+        switch error.code {
+        case .cannotConnectToHost: words = "cannot connect to the collector"
+        case .timedOut: words = "no answer in time"
+        case .networkConnectionLost: words = "the connection was lost"
+        case .notConnectedToInternet: words = "no network"
+        case .cannotFindHost, .dnsLookupFailed: words = "the collector's host is not found"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            words = "the secure connection failed"
+        default: words = "the request failed"
+        }
+        return "\(words) (URLError \(error.code.rawValue))"
     }
 }
 
