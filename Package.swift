@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogFuzzEntry", "NavLogTestSupport"]),
         .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "NavLogTestSupport"]),
         .testTarget(name: "NavLogRecorderTests",
-                    dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "NavLogTestSupport", "navlog-recorder-probe"]),
+                    dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "NavLogTestSupport", "navlog-recorder-probe", "navlog"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,6 +34,8 @@ public final class NavigationRecorder: Sendable {
     private let lock = RecorderLock()
     private let shared: Shared
     private let writerBox: WriterBox
+    /// Ships durable events when ``RecorderOptions/upload`` is set.
+    let uploader: Uploader?
 
     /// Opens (or continues) the log at `path` and records `session.start`
     /// with `app` and `device` metadata (e.g. `app.version`).
@@ -56,10 +58,15 @@ public final class NavigationRecorder: Sendable {
         shared = Shared(session: session, nextSeq: writer.lastSeq + 1, capacity: options.capacity)
         shared.durableSeq = writer.lastSeq
         writerBox = WriterBox(writer: writer)
+        uploader = try options.upload.map { upload throws(LogError) in
+            try Uploader(logPath: path, session: session, durableSeq: writer.lastSeq, options: upload)
+        }
+        uploader?.start()
         record(.sessionStart(app: app, device: device))
-        let (lock, shared, box, options, session) = (lock, shared, writerBox, options, session)
+        let (lock, shared, box, options, session, uploader) = (lock, shared, writerBox, options, session, uploader)
         let thread = Thread {
-            Self.writeLoop(lock: lock, shared: shared, writer: box.writer, options: options, session: session)
+            Self.writeLoop(lock: lock, shared: shared, writer: box.writer, options: options, session: session,
+                           uploader: uploader)
         }
         thread.name = "navlog-recorder"
         thread.start()
@@ -74,6 +81,7 @@ public final class NavigationRecorder: Sendable {
         shared.closing = true
         lock.signalWork()
         lock.unlock()
+        uploader?.stopSoon()
     }
 
     // MARK: Recording
@@ -221,10 +229,17 @@ public final class NavigationRecorder: Sendable {
 
     /// Waits until every event recorded before the call is written and
     /// synced: on return they survive a crash. Drops not yet recorded are
-    /// recorded (`recorder.dropped`) first.
+    /// recorded (`recorder.dropped`) first. With ``RecorderOptions/upload``
+    /// set, the uploader then sends every durable event at once (the call
+    /// does not wait for the collector: see ``uploadStatus``).
     ///
     /// - Throws: the ``LogError`` that stopped the writer, or `.closed`.
     public func flush() throws(LogError) {
+        try flushToDisk()
+        uploader?.sendAll()
+    }
+
+    private func flushToDisk() throws(LogError) {
         lock.lock()
         defer { lock.unlock() }
         if let failure = shared.failure { throw failure }
@@ -242,19 +257,23 @@ public final class NavigationRecorder: Sendable {
 
     /// Writes and syncs everything recorded (and the count of drops not yet
     /// recorded), seals the log (footer) and
-    /// releases it. Recording calls afterwards record nothing.
+    /// releases it. Recording calls afterwards record nothing. The uploader
+    /// stops (its request in flight is cancelled); what the collector has
+    /// not acknowledged is sent by the next recorder on this log.
     ///
     /// - Throws: the ``LogError`` that stopped the writer, if any.
     public func close() throws(LogError) {
         lock.lock()
-        defer { lock.unlock() }
         if !shared.closing && !shared.stopped {
             recordDrops(t: Timestamp(milliseconds: Self.wallClockMilliseconds()))
         }
         shared.closing = true
         lock.signalWork()
         while !shared.finished { lock.waitForProgress() }
-        if let failure = shared.failure { throw failure }
+        let failure = shared.failure
+        lock.unlock()
+        uploader?.stop()
+        if let failure { throw failure }
     }
 
     /// Events dropped so far because the buffer was full (each counted in a
@@ -275,7 +294,8 @@ public final class NavigationRecorder: Sendable {
     // MARK: The writer thread
 
     private static func writeLoop(
-        lock: RecorderLock, shared: Shared, writer: LogWriter, options: RecorderOptions, session: String
+        lock: RecorderLock, shared: Shared, writer: LogWriter, options: RecorderOptions, session: String,
+        uploader: Uploader?
     ) {
         var batch: [Event] = []
         batch.reserveCapacity(options.capacity + 1)
@@ -343,6 +363,7 @@ public final class NavigationRecorder: Sendable {
                 shared.stopped = true
             } else if syncNow || intervalDue {
                 shared.durableSeq = written
+                uploader?.durable(upTo: written)
             }
             lock.broadcastProgress()
             if failure != nil || closeNow {

@@ -1,3 +1,4 @@
+import Foundation
 import NavLogStore
 
 /// How a ``NavigationRecorder`` buffers events and when they reach the disk.
@@ -22,14 +23,25 @@ public struct RecorderOptions: Hashable, Sendable {
     /// Options of the underlying ``LogWriter`` (its default durability,
     /// `onFlush`, leaves syncing to the recorder).
     public var writer: LogWriterOptions
+    /// Where durable events are shipped, if anywhere (default `nil`: the
+    /// log stays on the device). See ``UploadOptions``.
+    public var upload: UploadOptions?
 
     public init(
         capacity: Int = 8192, whenFull: WhenFull = .block,
-        syncIntervalMilliseconds: Int? = 1000, writer: LogWriterOptions = LogWriterOptions()
+        syncIntervalMilliseconds: Int? = 1000, writer: LogWriterOptions = LogWriterOptions(),
+        upload: UploadOptions? = nil
     ) {
         self.capacity = max(capacity, 1)
         self.whenFull = whenFull
         self.syncIntervalMilliseconds = syncIntervalMilliseconds.map { max($0, 1) }
         self.writer = writer
+        self.upload = upload
+    }
+
+    /// Options that ship durable events to the collector at `url` with the
+    /// write key `key`, everything else as by default.
+    public static func upload(url: URL, key: String? = nil) -> RecorderOptions {
+        RecorderOptions(upload: UploadOptions(url: url, key: key))
     }
 }

@@ -146,13 +146,6 @@ struct ScreenProjectionFile {
         let path = store + "/" + ScreenProjectionFormat.fileName(number)
         var bytes = ScreenProjectionFormat.header(segment: number)
         for body in blocks { ScreenProjectionFormat.appendBlock(body, to: &bytes) }
-        let tmp = path + ".tmp"
-        let file = try LogFile(path: tmp, mode: .readWrite)
-        try file.truncate(to: 0)
-        try file.write(bytes, at: 0)
-        try file.sync()
-        file.close()
-        guard rename(tmp, path) == 0 else { throw .io(path: path, call: "rename", errno: errno) }
-        try LogFile.syncDirectory(containing: path)
+        try WholeFile.replace(path, with: bytes)
     }
 }

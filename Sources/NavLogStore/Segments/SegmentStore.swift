@@ -50,18 +50,7 @@ public final class SegmentStore {
     /// Writes the manifest of this build's version: to a temporary name,
     /// synced, renamed, the directory synced (§3).
     func writeManifest() throws(SegmentStoreError) {
-        let tmp = manifestPath + ".tmp"
-        do {
-            let file = try LogFile(path: tmp, mode: .readWrite)
-            try file.truncate(to: 0)
-            try file.write(Array(SegmentFormat.manifestLine.utf8), at: 0)
-            try file.sync()
-            file.close()
-        } catch { throw .io(error) }
-        guard rename(tmp, manifestPath) == 0 else {
-            throw .io(LogError.io(path: manifestPath, call: "rename", errno: errno))
-        }
-        do { try LogFile.syncDirectory(containing: manifestPath) } catch { throw .io(error) }
+        do { try WholeFile.replace(manifestPath, with: Array(SegmentFormat.manifestLine.utf8)) } catch { throw .io(error) }
         minorVersion = Int(SegmentFormat.minorVersion)
     }
 
