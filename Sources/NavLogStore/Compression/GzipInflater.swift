@@ -32,6 +32,9 @@ public final class GzipInflater {
     /// The most bytes the output may hold.
     public let limit: Int
     private let stream: UnsafeMutablePointer<z_stream>
+    /// Where inflate writes each step (filling a growing array element by
+    /// element costs more than the inflating).
+    private let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: GzipInflater.step)
     private var output: [UInt8] = []
     /// Whether the last member read so far has ended (its trailer checked).
     private var memberEnded = false
@@ -41,8 +44,9 @@ public final class GzipInflater {
         self.limit = limit
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
+        // On failure deinit frees both (every property is set by then), and
+        // inflateEnd of a stream that never started does nothing.
         guard navlog_inflate_init_gzip(stream) == Z_OK else {
-            stream.deallocate()
             throw .notGzip("zlib's inflateInit2 failed")
         }
     }
@@ -50,6 +54,7 @@ public final class GzipInflater {
     deinit {
         inflateEnd(stream)
         stream.deallocate()
+        scratch.deallocate()
     }
 
     /// Decodes one more piece of the compressed body.
@@ -85,21 +90,17 @@ public final class GzipInflater {
     }
 
     /// Runs inflate on the input given until it is used up or a member
-    /// ends, growing the output in steps, never past the limit (+1 byte
-    /// to tell "exactly at the limit" from "over").
+    /// ends, through a fixed scratch buffer whose output is copied on, never
+    /// past the limit (+1 byte to tell "exactly at the limit" from "over").
     private func inflateSome() throws(Failure) {
         while stream.pointee.avail_in > 0 && !memberEnded {
             let room = min(Self.step, limit + 1 - output.count)
             guard room > 0 else { throw .overLimit(limit) }
-            let before = output.count
-            output.append(contentsOf: repeatElement(0, count: room))
-            let status: Int32 = output.withUnsafeMutableBufferPointer { buffer in
-                stream.pointee.next_out = buffer.baseAddress! + before
-                stream.pointee.avail_out = UInt32(room)
-                return inflate(stream, Z_NO_FLUSH)
-            }
+            stream.pointee.next_out = scratch.baseAddress
+            stream.pointee.avail_out = UInt32(room)
+            let status = inflate(stream, Z_NO_FLUSH)
             let produced = room - Int(stream.pointee.avail_out)
-            output.removeLast(room - produced)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<produced]))
             switch status {
             case Z_STREAM_END: memberEnded = true
             case Z_OK, Z_BUF_ERROR: break
