@@ -134,6 +134,14 @@ struct HelpExampleTests {
                     ran += 1
                     continue
                 }
+                if command.hasPrefix("navlog serve") {
+                    // A server runs until stopped: its store in the sample directory, on a free port, stopped once it listens.
+                    let words = command.split(separator: " ").map(String.init)
+                    let store = try #require(words.firstIndex(of: "--store").map { words[$0 + 1] }, "\(example)")
+                    #expect(try ServedStore(store: dir.file(store)).stop().status == 0, "\(example)")
+                    ran += 1
+                    continue
+                }
                 let r = run("/bin/sh", ["-c", "cd '\(dir.url.path)' && " + command],
                             environment: ["PATH": bin + ":/usr/bin:/bin", "KEY": "example-key", "NO_COLOR": "1"])
                 ran += 1
