@@ -61,7 +61,7 @@ let package = Package(
             ]
         ),
         // Benchmarks (not tests): `swift run -c release navlog-bench`.
-        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "NavLogTestSupport", "CLZ4"]),
+        .executableTarget(name: "navlog-bench", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "NavLogTestSupport", "CLZ4", "CZlib"]),
         // Soak test (not a unit test): `tools/soak`.
         .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
         .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore", "NavLogSample", "NavLogTestSupport"]),

@@ -34,6 +34,7 @@ let suites: [BenchmarkSuite] = [
     StoreBenchmark.suite,
     ReingestBenchmark.suite,
     MemoryBenchmark.suite,
+    ServeBenchmark.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

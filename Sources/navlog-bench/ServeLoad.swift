@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The load `navlog-bench serve` puts on a server: batches of one session's
+/// canonical events (made by `navlog generate`), gzip, sent by threads on
+/// keep-alive connections.
+struct SessionBatches: Sendable {
+    /// Each template session's NDJSON cut around its `"session":"ID"`, so a
+    /// copy under another id is the pieces joined by the new member.
+    private let pieces: [[[UInt8]]]
+    /// Events per template session.
+    let counts: [Int]
+    var count: Int { pieces.count }
+
+    /// Reads `navlog generate`'s output (sessions one after another).
+    init(ndjson path: String) throws(BenchmarkFailure) {
+        guard let bytes = readBytes(path) else { throw BenchmarkFailure("cannot read \(path)") }
+        var pieces: [[[UInt8]]] = [], counts: [Int] = []
+        var current: [UInt8] = [], id = "", events = 0
+        func flush() {
+            guard events > 0 else { return }
+            let marker = Array("\"session\":\(JSONText.quoted(id))".utf8)
+            pieces.append(Self.split(current, around: marker))
+            counts.append(events)
+        }
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let text = String(decoding: line, as: UTF8.self)
+            guard let start = text.firstRange(of: "\"session\":\"") else { continue }
+            let lineID = String(text[start.upperBound...].prefix { $0 != "\"" })
+            if lineID != id { flush(); current = []; events = 0; id = lineID }
+            current += line
+            current.append(UInt8(ascii: "\n"))
+            events += 1
+        }
+        flush()
+        guard !pieces.isEmpty else { throw BenchmarkFailure("no sessions in \(path)") }
+        self.pieces = pieces
+        self.counts = counts
+    }
+
+    /// Template `index`'s events as session `id`, uncompressed.
+    func ndjson(_ index: Int, as id: String) -> [UInt8] {
+        let member = Array("\"session\":\(JSONText.quoted(id))".utf8)
+        let parts = pieces[index % pieces.count]
+        var out: [UInt8] = []
+        out.reserveCapacity(parts.reduce(0) { $0 + $1.count } + parts.count * member.count)
+        for (i, part) in parts.enumerated() {
+            if i > 0 { out += member }
+            out += part
+        }
+        return out
+    }
+
+    /// Template `index`'s events as session `id`, gzip.
+    func gzip(_ index: Int, as id: String) -> [UInt8] { GzipBody.compress(ndjson(index, as: id)) }
+
+    private static func split(_ bytes: [UInt8], around marker: [UInt8]) -> [[UInt8]] {
+        var parts: [[UInt8]] = [], start = 0, i = 0
+        while i + marker.count <= bytes.count {
+            if bytes[i] == marker[0], Array(bytes[i..<i + marker.count]) == marker {
+                parts.append(Array(bytes[start..<i]))
+                i += marker.count
+                start = i
+            } else { i += 1 }
+        }
+        parts.append(Array(bytes[start...]))
+        return parts
+    }
+}
+
+/// A JSON string literal for an id (ids here are plain ASCII).
+enum JSONText {
+    static func quoted(_ s: String) -> String { "\"" + s + "\"" }
+}
+
+/// The headers of a gzip upload, with a key when one is given.
+func uploadHeaders(key: String?) -> [(String, String)] {
+    var headers = [("Content-Type", "application/x-ndjson"), ("Content-Encoding", "gzip")]
+    if let key { headers.append(("Authorization", "Bearer \(key)")) }
+    return headers
+}
+
+/// The `"stored"` count of an upload's answer, or `nil`.
+func storedCount(_ body: String) -> Int? {
+    guard let range = body.firstRange(of: "\"stored\":") else { return nil }
+    return Int(body[range.upperBound...].prefix { $0.isNumber })
+}
+
+/// What one load thread saw.
+struct LoadTally: Sendable {
+    var requests = 0
+    var ok = 0
+    var stored = 0
+    var statuses: [Int: Int] = [:]
+    var errors = 0
+    var latencies: [Double] = []
+    /// Sessions whose upload was answered 200 (the kill load's ledger), with their event counts.
+    var acknowledged: [(String, Int)] = []
+
+    mutating func merge(_ other: LoadTally) {
+        requests += other.requests; ok += other.ok; stored += other.stored; errors += other.errors
+        for (k, v) in other.statuses { statuses[k, default: 0] += v }
+        latencies += other.latencies
+        acknowledged += other.acknowledged
+    }
+}
+
+/// Runs `body(i)` on `count` threads, and `meanwhile` on this one, and
+/// waits for them all; merges what the threads return.
+func runLoadThreads(_ count: Int, meanwhile: () -> Void = {}, _ body: @escaping @Sendable (Int) -> LoadTally) -> LoadTally {
+    final class Job: @unchecked Sendable {
+        // Written by its one thread, read after join.
+        let run: () -> LoadTally
+        var result = LoadTally()
+        init(_ run: @escaping () -> LoadTally) { self.run = run }
+    }
+    var threads: [pthread_t] = []
+    var jobs: [Job] = []
+    for i in 0..<count {
+        let job = Job { body(i) }
+        jobs.append(job)
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 1 << 20)
+        let created = pthread_create(&thread, &attributes, { raw in
+            let job = Unmanaged<Job>.fromOpaque(raw!).takeUnretainedValue()
+            job.result = job.run()
+            return nil
+        }, Unmanaged.passUnretained(job).toOpaque())
+        pthread_attr_destroy(&attributes)
+        precondition(created == 0, "pthread_create failed: \(created)")
+        threads.append(thread)
+    }
+    meanwhile()
+    for thread in threads { pthread_join(thread, nil) }
+    var total = LoadTally()
+    for job in jobs { total.merge(job.result) }
+    return total
+}
+
+/// The value at fraction `q` of sorted `values` (0 when empty).
+func percentile(_ values: [Double], _ q: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * q).rounded()))]
+}
+
+/// A port that changes when the server restarts, and a stop flag, shared by load threads.
+final class LoadControl: Sendable {
+    let port: Atomic<Int>
+    let stopped = Atomic<Bool>(false)
+    init(port: Int) { self.port = Atomic(port) }
+}
