@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import Synchronization
 
 /// The load `navlog-bench serve` puts on a server: batches of one session's
@@ -113,31 +114,26 @@ struct LoadTally: Sendable {
 /// waits for them all; merges what the threads return.
 func runLoadThreads(_ count: Int, meanwhile: () -> Void = {}, _ body: @escaping @Sendable (Int) -> LoadTally) -> LoadTally {
     final class Job: @unchecked Sendable {
-        // Written by its one thread, read after join.
+        // Written by its one thread, read after the group's wait.
         let run: () -> LoadTally
         var result = LoadTally()
         init(_ run: @escaping () -> LoadTally) { self.run = run }
     }
-    var threads: [pthread_t] = []
+    let finished = DispatchGroup()
     var jobs: [Job] = []
     for i in 0..<count {
         let job = Job { body(i) }
         jobs.append(job)
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setstacksize(&attributes, 1 << 20)
-        let created = pthread_create(&thread, &attributes, { raw in
-            let job = Unmanaged<Job>.fromOpaque(raw!).takeUnretainedValue()
+        finished.enter()
+        let thread = Thread {
             job.result = job.run()
-            return nil
-        }, Unmanaged.passUnretained(job).toOpaque())
-        pthread_attr_destroy(&attributes)
-        precondition(created == 0, "pthread_create failed: \(created)")
-        threads.append(thread)
+            finished.leave()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
     }
     meanwhile()
-    for thread in threads { pthread_join(thread, nil) }
+    finished.wait()
     var total = LoadTally()
     for job in jobs { total.merge(job.result) }
     return total
