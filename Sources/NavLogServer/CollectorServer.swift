@@ -24,7 +24,7 @@ public enum CollectorServer {
         /// The keys; `nil`: no key asked (loopback only).
         public var keys: KeyRing?
         public var limits = CollectorUpload.Limits()
-        /// Upload requests that may wait for the writer before more get 429.
+        /// Upload requests that may wait for the writer before more get 429 (0: every upload gets 429).
         public var queueCapacity = 256
         /// Seconds a connection may stay idle (a slow or silent client) before it is closed.
         public var idleTimeoutSeconds = 30

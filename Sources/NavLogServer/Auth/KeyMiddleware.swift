@@ -26,7 +26,7 @@ struct KeyMiddleware<Context: RequestContext>: RouterMiddleware {
     static func needed(_ request: Request) -> KeyRing.Grant? {
         let path = request.uri.path
         if path == "/metrics" { return nil }
-        if request.method == .post && path == "/v1/events" { return .write }
+        if request.method == .post && (path == "/v1/events" || path == "/v1/logs") { return .write }
         return .read
     }
 }

@@ -6,7 +6,7 @@ enum RouteTable {
     /// The methods `path` takes, or `nil` when it is not a path of the API.
     static func methods(for path: String) -> [HTTPRequest.Method]? {
         switch path {
-        case "/v1/events", "/v1/funnel", "/v1/paths": return [.post]
+        case "/v1/events", "/v1/logs", "/v1/funnel", "/v1/paths": return [.post]
         case "/v1/sessions", "/v1/diff", "/v1/bisect", "/metrics": return [.get]
         default: break
         }

@@ -1,9 +1,9 @@
 import Hummingbird
 import NavLogStore
 
-/// `POST /v1/events` (schemas/openapi.yaml): NDJSON, gzip or identity,
-/// validated on the request's task, stored by the collector's writer, and
-/// answered once durable.
+/// `POST /v1/events` and `POST /v1/logs` (schemas/openapi.yaml): NDJSON or
+/// a `.navlog` file, gzip or identity, validated on the request's task,
+/// stored by the collector's writer, and answered once durable.
 struct UploadRoutes: Sendable {
     let collector: StoreCollector
     let limits: CollectorUpload.Limits
@@ -15,16 +15,31 @@ struct UploadRoutes: Sendable {
     static let sessionHeader = HTTPFields.Element.Name("Navlog-Session")!
 
     func add(to router: Router<BasicRequestContext>) {
-        router.post("/v1/events") { request, _ in try await events(request) }
+        router.post("/v1/events") { request, _ in
+            try await upload(request) { body, session, limits throws(CollectorUpload.Refusal) in
+                try CollectorUpload(body: body, session: session, limits: limits)
+            }
+        }
+        router.post("/v1/logs") { request, _ in
+            try await upload(request) { body, session, limits throws(CollectorUpload.Refusal) in
+                try CollectorUpload(log: body, session: session, limits: limits)
+            }
+        }
     }
 
-    func events(_ request: Request) async throws -> Response {
+    /// Reads the body, makes it an upload with `read`, stores it, and answers.
+    func upload(_ request: Request,
+                read: (_ body: [UInt8], _ session: String?, _ limits: CollectorUpload.Limits) throws(CollectorUpload.Refusal) -> CollectorUpload)
+        async throws -> Response {
         let session = request.headers[Self.sessionHeader]
         if let session, session.isEmpty { throw APIError.badRequest("Navlog-Session is empty") }
         let body = try await UploadBody.read(request, limits: limits)
         let upload: CollectorUpload
-        do throws(CollectorUpload.Refusal) { upload = try CollectorUpload(body: body, session: session, limits: limits) } catch {
-            throw error.isOverLimit ? APIError.tooLarge(error.description) : APIError.badRequest(error.description)
+        do throws(CollectorUpload.Refusal) { upload = try read(body, session, limits) } catch {
+            switch error {
+            case .spool: throw APIError(status: .internalServerError, message: error.description)
+            default: throw error.isOverLimit ? APIError.tooLarge(error.description) : APIError.badRequest(error.description)
+            }
         }
         let answer: CollectorAnswer
         do { answer = try await collector.store(upload) } catch {

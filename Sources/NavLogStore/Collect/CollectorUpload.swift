@@ -15,12 +15,15 @@ public struct CollectorUpload: Sendable {
     public struct Limits: Hashable, Sendable {
         /// The most bytes of body, after decompression.
         public var maxBytes: Int
-        /// The most events (non-blank lines).
+        /// The most events (non-blank lines) of an NDJSON body (a log's events are not counted).
         public var maxEvents: Int
+        /// The most bytes of a log's events once decompressed (their canonical lines).
+        public var maxLogEventBytes: Int
 
-        public init(maxBytes: Int = 10 << 20, maxEvents: Int = 5_000) {
+        public init(maxBytes: Int = 10 << 20, maxEvents: Int = 5_000, maxLogEventBytes: Int = 64 << 20) {
             self.maxBytes = maxBytes
             self.maxEvents = maxEvents
+            self.maxLogEventBytes = maxLogEventBytes
         }
     }
 
@@ -34,12 +37,18 @@ public struct CollectorUpload: Sendable {
         case notNDJSON(String)
         /// A line's session is not the one the request names.
         case otherSession(line: Int, expected: String, found: String)
+        /// The body is not a `.navlog` file (`POST /v1/logs`).
+        case notALog(String)
+        /// A log's events, decompressed, are over ``Limits/maxLogEventBytes``.
+        case logTooLarge(limit: Int)
+        /// The log could not be set down in a temporary file to be read (trouble on the server's side).
+        case spool(String)
 
         /// Whether the refusal is about a limit (HTTP 413) rather than the body (400).
         public var isOverLimit: Bool {
             switch self {
-            case .tooManyEvents, .tooLarge: true
-            case .notNDJSON, .otherSession: false
+            case .tooManyEvents, .tooLarge, .logTooLarge: true
+            case .notNDJSON, .otherSession, .notALog, .spool: false
             }
         }
 
@@ -50,6 +59,9 @@ public struct CollectorUpload: Sendable {
             case .notNDJSON(let why): "the body is not NDJSON: \(why)"
             case .otherSession(let line, let expected, let found):
                 "line \(line): session \"\(found)\" is not the request's Navlog-Session \"\(expected)\""
+            case .notALog(let why): "the body is not a navlog file: \(why)"
+            case .logTooLarge(let limit): "the log's events are over the limit of \(limit) bytes (\(limit >> 20) MiB, decompressed)"
+            case .spool(let why): "the log could not be read: \(why)"
             }
         }
     }
@@ -64,6 +76,12 @@ public struct CollectorUpload: Sendable {
 
     let body: [UInt8]
     let lines: [Line]
+
+    /// An upload of lines already read and checked (a log's).
+    init(body: [UInt8], lines: [Line]) {
+        self.body = body
+        self.lines = lines
+    }
     /// Events (non-blank lines) in the body.
     public var events: Int { lines.count }
 

@@ -31,7 +31,8 @@ public final class StoreCollector: @unchecked Sendable {
     public struct Options: Sendable {
         /// How the store is written.
         public var writerOptions: SegmentWriterOptions
-        /// Requests that may wait for the writer before more are refused as busy.
+        /// Requests that may wait for the writer before more are refused as
+        /// busy; 0 refuses every request as busy (to test the refusal).
         public var queueCapacity: Int
         /// Called on the writer's thread after each commit: requests and
         /// events it covered, and how long the storing and sync took (seconds).
@@ -40,7 +41,7 @@ public final class StoreCollector: @unchecked Sendable {
         public init(writerOptions: SegmentWriterOptions = SegmentWriterOptions(), queueCapacity: Int = 256,
                     onCommit: @escaping @Sendable (Int, Int, Double) -> Void = { _, _, _ in }) {
             self.writerOptions = writerOptions
-            self.queueCapacity = max(queueCapacity, 1)
+            self.queueCapacity = max(queueCapacity, 0)
             self.onCommit = onCommit
         }
     }
@@ -97,7 +98,7 @@ public final class StoreCollector: @unchecked Sendable {
     /// ``Failure/closed`` at once, without calling `reply`, when it is not taken.
     public func submit(_ upload: CollectorUpload,
                        reply: @escaping @Sendable (Result<CollectorAnswer, Failure>) -> Void) -> Failure? {
-        if queue.tryPush(Job(upload: upload, reply: reply)) { return nil }
+        if options.queueCapacity > 0, queue.tryPush(Job(upload: upload, reply: reply)) { return nil }
         return queue.snapshot.closed ? .closed : .busy
     }
 

@@ -11,7 +11,7 @@ struct ServeCommand: ParsableCommand {
         discussion: """
             The server is the store's one writer while it runs; readers keep working beside \
             it. Uploads (POST /v1/events: NDJSON, gzip or not, every event with its seq) are \
-            answered once durable. The API is described in schemas/openapi.yaml.
+            answered once durable; so are device logs (POST /v1/logs: a .navlog file). The API is described in schemas/openapi.yaml.
 
             Once it listens it prints `listening on http://HOST:PORT` on standard error \
             (--listen 127.0.0.1:0 picks a free port). SIGTERM or SIGINT: it stops taking \
@@ -34,10 +34,15 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A file of keys: `write KEY` or `read KEY`, one a line.", valueName: "file"), completion: .file())
     var keys: String?
 
+    /// For tests of the 429 answer: 0 refuses every upload as busy.
+    @Option(name: .customLong("queue-limit"), help: ArgumentHelp("Upload requests that may wait for the writer (default 256).", visibility: .hidden))
+    var queueLimit = 256
+
     func run() throws {
         guard let address = ListenAddress(listen) else {
             throw CLIFailure.trouble("--listen \(listen): expected HOST:PORT, such as 127.0.0.1:8080")
         }
+        guard queueLimit >= 0 else { throw CLIFailure.trouble("--queue-limit \(queueLimit): expected 0 or more") }
         var ring: KeyRing?
         if let keys {
             let bytes: [UInt8]
@@ -48,7 +53,8 @@ struct ServeCommand: ParsableCommand {
             if ring?.isEmpty == true { throw CLIFailure.trouble("\(keys): no key in it") }
         }
         do {
-            let configuration = try CollectorServer.Configuration(store: store, address: address, keys: ring)
+            var configuration = try CollectorServer.Configuration(store: store, address: address, keys: ring)
+            configuration.queueCapacity = queueLimit
             try CollectorServer.runBlocking(configuration) { url in
                 Output.errorBlock("listening on \(url)")
             }

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+
+extension CollectorUpload {
+    /// Reads and validates a device's `.navlog` file sent as a body
+    /// (`POST /v1/logs`): its events become the upload's lines, checked as
+    /// an NDJSON body's are (the same validator, the `Navlog-Session`
+    /// rule), without the event limit but with ``Limits/maxLogEventBytes``.
+    /// As `ingest` reads a `.navlog` input: a torn tail is left out
+    /// silently, and other damage is a rejected line after the last event
+    /// (what comes before it is stored).
+    ///
+    /// The log reader works on files, so the body is set down in a
+    /// temporary file in the system's temporary directory (`$TMPDIR`, else
+    /// `/tmp`), never in the store, and removed before this returns.
+    ///
+    /// ```swift
+    /// let upload = try CollectorUpload(log: bytes, session: nil, limits: .init())
+    /// ```
+    ///
+    /// - Throws: ``Refusal``: `.notALog` for a body that does not open as a
+    ///   log, `.logTooLarge` over the limit, `.spool` when the temporary
+    ///   file cannot be written or read.
+    public init(log: [UInt8], session: String?, limits: Limits) throws(Refusal) {
+        guard log.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+        let path = try Self.spool(log)
+        defer { unlink(path) }
+        let reader: LogReader
+        do { reader = try LogReader(path: path) } catch {
+            if error.isCorruption { throw .notALog(Self.located(error).description) }
+            throw .spool(error.reason)
+        }
+        var events: [UInt8] = []
+        var overLimit = false
+        do {
+            try reader.forEachContent { content in
+                guard !overLimit else { return }
+                guard events.count + content.count <= limits.maxLogEventBytes else { overLimit = true; return }
+                events.append(contentsOf: content)
+            }
+        } catch {
+            throw error.isCorruption ? .notALog(Self.located(error).description) : .spool(error.reason)
+        }
+        if overLimit { throw .logTooLarge(limit: limits.maxLogEventBytes) }
+        var lines: [Line] = []
+        if !events.isEmpty {
+            let read = try CollectorUpload(body: events, session: session,
+                                           limits: Limits(maxBytes: .max, maxEvents: .max, maxLogEventBytes: limits.maxLogEventBytes))
+            lines = read.lines
+        }
+        if let damage = reader.damage, !damage.isTornTail {
+            let number = (lines.last?.number ?? 0) + 1
+            lines.append(Line(number: number, start: 0, length: 0, verdict: .rejected(.damagedLog(damage))))
+        }
+        self.init(body: events, lines: lines)
+    }
+
+    /// `error` placed in "the log" rather than in the temporary file.
+    private static func located(_ error: LogError) -> LogError {
+        var placed = error
+        placed.path = "the log"
+        return placed
+    }
+
+    /// Writes `bytes` to a new temporary file and returns its path.
+    private static func spool(_ bytes: [UInt8]) throws(Refusal) -> String {
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((DirectoryPath.trimmed(directory) + "/navlog-upload-XXXXXX.navlog").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 7) }
+        guard fd >= 0 else { throw .spool("mkstemps in \(directory): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var written = 0
+        let failure: Int32? = bytes.withUnsafeBytes { all in
+            while written < all.count {
+                let n = write(fd, all.baseAddress! + written, all.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += n
+            }
+            return nil
+        }
+        if let failure {
+            unlink(path)
+            throw .spool("write: \(String(cString: strerror(failure)))")
+        }
+        return path
+    }
+}
