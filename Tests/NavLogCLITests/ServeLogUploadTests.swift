@@ -69,6 +69,8 @@ import Darwin
         let message = notALog.json["error"] as? String ?? ""
         #expect(message.contains("not a navlog"), "\(notALog.text)")
         #expect(!message.contains("/"), "the message names no temporary file: \(message)")
+        let empty = Self.postLog(server, Data(), ["Authorization": "Bearer w-key"])
+        #expect(empty.status == 400, "\(empty.text)")
         for headers in [[:], ["Authorization": "Bearer nope"], ["Authorization": "Bearer r-key"]] {
             let refused = Self.postLog(server, bytes, headers)
             #expect(refused.status == 401, "\(headers): \(refused.text)")
@@ -93,6 +95,32 @@ import Darwin
         #expect(answer.status == 200, "\(answer.text)")
         #expect((answer.json["rejected"] as? [Any])?.isEmpty == true, "a torn tail is not a rejection: \(answer.text)")
         #expect(navlog("cat", store, "--session", "s-3").stdout == intact)
+    }
+
+    /// Two blocks (two appends), a byte of the second flipped: as `ingest`
+    /// does, the first block's events are stored and the damage is the line after them.
+    @Test(.timeLimit(.minutes(2))) func aDamagedLogHasWhatPrecedesTheDamageStoredAndTheDamageRejected() throws {
+        let dir = try TemporaryDirectory()
+        let store = dir.file("store")
+        let path = dir.file("d.navlog")
+        let all = ServeUploadTests.events("s-5", count: 6).split(separator: "\n").map { $0 + "\n" }
+        #expect(navlog("append", path, stdin: all[0..<3].joined()).status == 0)
+        #expect(navlog("append", path, stdin: all[3..<6].joined()).status == 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // The second block's index record, then the LZ4 frame before it: its data frame.
+        let firstIndex = try #require(bytes.range(of: Data("NLBK".utf8)))
+        let secondIndex = try #require(bytes.range(of: Data("NLBK".utf8), in: firstIndex.upperBound..<bytes.endIndex))
+        let frame = try #require(bytes.range(of: Data([0x04, 0x22, 0x4D, 0x18]), options: .backwards, in: firstIndex.upperBound..<secondIndex.lowerBound))
+        bytes[frame.lowerBound + 28] ^= 0xFF
+        let server = try ServedStore(store: store)
+        defer { _ = server.stop() }
+        let answer = Self.postLog(server, bytes)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(answer.json["stored"] as? Int == 3, "\(answer.text)")
+        let rejected = answer.json["rejected"] as? [[String: Any]] ?? []
+        #expect(rejected.map { $0["line"] as? Int } == [4], "\(answer.text)")
+        #expect((rejected.first?["reason"] as? String)?.contains("damaged") == true, "\(answer.text)")
+        #expect(navlog("cat", store, "--session", "s-5").stdout == all[0..<3].joined())
     }
 
     /// `--queue-limit 0` (hidden, for tests) makes every upload find the

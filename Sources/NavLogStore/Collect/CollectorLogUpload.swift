@@ -14,7 +14,8 @@ extension CollectorUpload {
     /// rule), without the event limit but with ``Limits/maxLogEventBytes``.
     /// As `ingest` reads a `.navlog` input: a torn tail is left out
     /// silently, and other damage is a rejected line after the last event
-    /// (what comes before it is stored).
+    /// (what comes before it is stored), be it found on opening the log or
+    /// in decompressing a block.
     ///
     /// The log reader works on files, so the body is set down in a
     /// temporary file in the system's temporary directory (`$TMPDIR`, else
@@ -29,6 +30,7 @@ extension CollectorUpload {
     ///   file cannot be written or read.
     public init(log: [UInt8], session: String?, limits: Limits) throws(Refusal) {
         guard log.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
+        guard !log.isEmpty else { throw .notALog("the body is empty") }
         let path = try Self.spool(log)
         defer { unlink(path) }
         let reader: LogReader
@@ -38,6 +40,8 @@ extension CollectorUpload {
         }
         var events: [UInt8] = []
         var overLimit = false
+        // Damage found only once a block is decompressed ends the events as the reader's does.
+        var damage: String? = reader.damage.flatMap { $0.isTornTail ? nil : "the log: \($0)" }
         do {
             try reader.forEachContent { content in
                 guard !overLimit else { return }
@@ -45,7 +49,8 @@ extension CollectorUpload {
                 events.append(contentsOf: content)
             }
         } catch {
-            throw error.isCorruption ? .notALog(Self.located(error).description) : .spool(error.reason)
+            guard error.isCorruption else { throw .spool(error.reason) }
+            damage = Self.located(error).description
         }
         if overLimit { throw .logTooLarge(limit: limits.maxLogEventBytes) }
         var lines: [Line] = []
@@ -54,7 +59,7 @@ extension CollectorUpload {
                                            limits: Limits(maxBytes: .max, maxEvents: .max, maxLogEventBytes: limits.maxLogEventBytes))
             lines = read.lines
         }
-        if let damage = reader.damage, !damage.isTornTail {
+        if let damage {
             let number = (lines.last?.number ?? 0) + 1
             lines.append(Line(number: number, start: 0, length: 0, verdict: .rejected(.damagedLog(damage))))
         }

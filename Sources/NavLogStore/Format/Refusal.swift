@@ -26,7 +26,8 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
     /// refuses at that seq (another event of the session is stored there, or after it).
     indirect case numbered(seq: Int, SegmentStoreError)
     /// An uploaded log is damaged (other than a torn tail) from here on: what follows is not read.
-    case damagedLog(LogDamage)
+    /// (Where, and why, as text.)
+    case damagedLog(String)
 
     public var description: String {
         switch self {
@@ -42,7 +43,7 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
         case .store(let error): error.description
         case .numbered(let seq, let error):
             "\(error) (the line has no seq and was numbered \(seq) within its input: give \"seq\" to continue a stored session)"
-        case .damagedLog(let damage): "the log is damaged at \(damage); nothing after it is stored"
+        case .damagedLog(let damage): "the log is damaged: \(damage); nothing after it is stored"
         }
     }
 }
