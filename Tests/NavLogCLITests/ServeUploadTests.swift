@@ -41,20 +41,33 @@ import Darwin
         #expect(navlog("verify", store).status == 0)
     }
 
-    @Test(.timeLimit(.minutes(2))) func aLineWithoutSeqIsRejectedWithItsLineAndTheRestIsStored() throws {
+    @Test(.timeLimit(.minutes(2))) func anEventWithoutSeqIsA400NamingItsLineAndNothingIsStored() throws {
         let dir = try TemporaryDirectory()
-        let server = try ServedStore(store: dir.file("store"))
+        let store = dir.file("store")
+        let server = try ServedStore(store: store)
         defer { _ = server.stop() }
         let body = Self.events("s-1", count: 1)
             + #"{"session":"s-1","t":"2026-01-05T10:00:01.000Z","type":"scene.open"}"# + "\n\n"
+            + #"{"seq":3,"session":"s-1","t":"2026-01-05T10:00:02.000Z","type":"scene.open"}"# + "\n"
+        let answer = server.upload(body)
+        #expect(answer.status == 400)
+        let error = answer.json["error"] as? String ?? ""
+        #expect(error.contains("line 2") && error.contains("seq"), "\(error)")
+        #expect(navlog("cat", store, "--session", "s-1").stdout.isEmpty)
+    }
+
+    @Test(.timeLimit(.minutes(2))) func anInvalidLineIsRejectedWithItsLineAndTheRestIsStored() throws {
+        let dir = try TemporaryDirectory()
+        let server = try ServedStore(store: dir.file("store"))
+        defer { _ = server.stop() }
+        let body = Self.events("s-1", count: 2)
             + #"{"seq":3,"session":"s-1","t":"2026-01-05T10:00:02.000Z","type":"nope","#  + "\n"
             + #"{"seq":4,"session":"s-1","t":"2026-01-05T10:00:03.000Z","type":"scene.open"}"# + "\n"
         let answer = server.upload(body)
         #expect(answer.status == 200)
-        #expect(answer.json["stored"] as? Int == 2)
+        #expect(answer.json["stored"] as? Int == 3)
         let rejected = answer.json["rejected"] as? [[String: Any]] ?? []
-        #expect(rejected.map { $0["line"] as? Int } == [2, 4])
-        #expect((rejected.first?["reason"] as? String)?.contains("seq") == true, "\(rejected)")
+        #expect(rejected.map { $0["line"] as? Int } == [3], "\(rejected)")
     }
 
     @Test(.timeLimit(.minutes(2))) func wholeRequestsAreRefusedWithTheirStatusAndNothingIsStored() throws {

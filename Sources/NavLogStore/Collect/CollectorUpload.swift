@@ -2,9 +2,8 @@ import NavLogCore
 
 /// One upload request's NDJSON body, read and validated on the caller's
 /// thread before it goes to the collector's writer: each line's verdict
-/// (``IngestValidator/verdict(_:_:_:)``, the one that `ingest` uses), a
-/// line without `seq` rejected with a reason that names it, and the limits
-/// and the `Navlog-Session` rule checked. What is refused here as a whole
+/// (``IngestValidator/verdict(_:_:_:)``, the one that `ingest` uses), and
+/// the limits, the `Navlog-Session` rule and every event's `seq` checked. What is refused here as a whole
 /// (``CollectorUpload/Refusal``) stores nothing.
 ///
 /// ```swift
@@ -37,6 +36,8 @@ public struct CollectorUpload: Sendable {
         case notNDJSON(String)
         /// A line's session is not the one the request names.
         case otherSession(line: Int, expected: String, found: String)
+        /// An event without `seq`: an upload's events carry theirs, so that a retry is deduplicated.
+        case missingSeq(line: Int)
         /// The body is not a `.navlog` file (`POST /v1/logs`).
         case notALog(String)
         /// A log's events, decompressed, are over ``Limits/maxLogEventBytes``.
@@ -48,7 +49,7 @@ public struct CollectorUpload: Sendable {
         public var isOverLimit: Bool {
             switch self {
             case .tooManyEvents, .tooLarge, .logTooLarge: true
-            case .notNDJSON, .otherSession, .notALog, .spool: false
+            case .notNDJSON, .otherSession, .missingSeq, .notALog, .spool: false
             }
         }
 
@@ -59,6 +60,8 @@ public struct CollectorUpload: Sendable {
             case .notNDJSON(let why): "the body is not NDJSON: \(why)"
             case .otherSession(let line, let expected, let found):
                 "line \(line): session \"\(found)\" is not the request's Navlog-Session \"\(expected)\""
+            case .missingSeq(let line):
+                "line \(line): the event has no seq (an upload's events each carry theirs, so that a retry stores nothing twice)"
             case .notALog(let why): "the body is not a navlog file: \(why)"
             case .logTooLarge(let limit): "the log's events are over the limit of \(limit) bytes (\(limit >> 20) MiB, decompressed)"
             case .spool(let why): "the log could not be read: \(why)"
@@ -107,7 +110,7 @@ public struct CollectorUpload: Sendable {
                 guard lines.count < limits.maxEvents else {
                     return .tooManyEvents(count: Self.countEvents(all, from: start) + lines.count, limit: limits.maxEvents)
                 }
-                var verdict: IngestChunk.Verdict
+                let verdict: IngestChunk.Verdict
                 if text.count > EventParser.maxLineBytes {
                     verdict = .rejected(.line(.lineTooLong(bytes: text.count, limit: EventParser.maxLineBytes)))
                 } else {
@@ -115,9 +118,7 @@ public struct CollectorUpload: Sendable {
                 }
                 let found: String?
                 switch verdict {
-                case .event(let event) where event.seq == 0:
-                    verdict = .rejected(.line(.missingField(field: "seq")))
-                    found = event.session
+                case .event(let event) where event.seq == 0: return .missingSeq(line: number)
                 case .event(let event): found = event.session
                 case .canonical(let range, _, _): found = String(decoding: UnsafeRawBufferPointer(rebasing: text[range]), as: UTF8.self)
                 case .blank, .rejected: found = nil
