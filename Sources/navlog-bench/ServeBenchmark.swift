@@ -1,3 +1,4 @@
+import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -113,7 +114,7 @@ enum ServeBenchmark {
 
     private static func sustainedRun(_ context: Context, connections: Int, seconds: Double) throws -> Sustained {
         let store = context.freshStore("sustained-store")
-        let server = try ServerProcess(navlog: context.navlog, store: store, log: "\(context.work)/sustained.log")
+        let server = try NavlogServe.bench(navlog: context.navlog, store: store, log: "\(context.work)/sustained.log")
         let batches = context.batches
         let port = server.port
         let start = monotonicSeconds()

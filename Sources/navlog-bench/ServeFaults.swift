@@ -1,3 +1,4 @@
+import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +19,7 @@ enum ServeFaults {
         let kills = try context.options.int("kills", default: 50)
         let store = context.freshStore("kill-store")
         let log = "\(context.work)/kill.log"
-        var server = try ServerProcess(navlog: context.navlog, store: store, log: log)
+        var server = try NavlogServe.bench(navlog: context.navlog, store: store, log: log)
         let control = LoadControl(port: server.port)
         let batches = context.batches
         let hardDeadline = monotonicSeconds() + Double(kills) * 35 + 60
@@ -30,7 +31,7 @@ enum ServeFaults {
                 usleep(UInt32(200_000 + random.next() % 800_000))
                 server.stop(SIGKILL)
                 killed += 1
-                do throws(BenchmarkFailure) { server = try ServerProcess(navlog: context.navlog, store: store, log: log) } catch {
+                do throws(BenchmarkFailure) { server = try NavlogServe.bench(navlog: context.navlog, store: store, log: log) } catch {
                     restartFailure = error
                     break
                 }
@@ -122,7 +123,7 @@ enum ServeFaults {
         fputs("write bench-write-key\nread bench-read-key\n", file)
         fclose(file)
         let store = context.freshStore("keys-store")
-        let server = try ServerProcess(navlog: context.navlog, store: store, keys: keyFile, log: "\(context.work)/keys.log")
+        let server = try NavlogServe.bench(navlog: context.navlog, store: store, keys: keyFile, log: "\(context.work)/keys.log")
         let valid = try HTTPConnection(port: server.port).request(
             "POST", "/v1/events", headers: uploadHeaders(key: "bench-write-key"), body: context.batches.gzip(0, as: "valid"))
         guard valid.status == 200 else { throw BenchmarkFailure("keys: a write key's upload got \(valid.status): \(valid.text)") }
@@ -158,7 +159,7 @@ enum ServeFaults {
         let bombMiB = try context.options.int("bomb-mib", default: 1024)
         let body = GzipBody.bomb(decompressing: bombMiB << 20)
         let store = context.freshStore("bomb-store")
-        let server = try ServerProcess(navlog: context.navlog, store: store, log: "\(context.work)/bomb.log")
+        let server = try NavlogServe.bench(navlog: context.navlog, store: store, log: "\(context.work)/bomb.log")
         usleep(300_000)
         let baseline = server.peakRSS
         let start = monotonicSeconds()

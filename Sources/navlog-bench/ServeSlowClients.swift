@@ -1,3 +1,4 @@
+import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +15,7 @@ extension ServeFaults {
         let count = try context.options.int("slow-clients", default: 1000)
         let seconds = Double(try context.options.int("slow-seconds", default: 40))
         let store = context.freshStore("slow-store")
-        let server = try ServerProcess(navlog: context.navlog, store: store, log: "\(context.work)/slow.log")
+        let server = try NavlogServe.bench(navlog: context.navlog, store: store, log: "\(context.work)/slow.log")
         var slow: [HTTPConnection] = []
         var opened: [Double] = []
         for _ in 0..<count {

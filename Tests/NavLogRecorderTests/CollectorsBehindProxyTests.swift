@@ -60,7 +60,7 @@ struct CollectorsBehindProxyTests {
         let server = try ServerProcess(nginx, ["-p", prefix, "-e", prefix + "/error.log", "-c", path])
         guard eventually(seconds: 10, { acceptsConnections(port: port) }) else {
             let log = (try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? ""
-            throw ServerProcess.Failure(description: "nginx did not listen on 127.0.0.1:\(port): \(server.standardError) \(log)")
+            throw ServerProcess.Failure("nginx did not listen on 127.0.0.1:\(port): \(server.standardError) \(log)")
         }
         return server
     }
@@ -71,7 +71,7 @@ struct CollectorsBehindProxyTests {
         let collectors = [try Collector(store: dir.file("a")), try Collector(store: dir.file("b"))]
         let port = try freeLoopbackPort()
         let proxy = try Self.startNginx(nginx, dir: dir, port: port, upstreams: collectors.map(\.port))
-        defer { proxy.stop(signal: SIGKILL) }
+        defer { proxy.stop(SIGKILL) }
 
         // Sessions to record: `navlog generate`, replayed through recorders.
         let generated = run(navlogPath, ["generate", "--sessions", "12", "--seed", "7"])
@@ -98,7 +98,7 @@ struct CollectorsBehindProxyTests {
             #expect(try UploadTests.waitForUpload(recorder), "\(session): \(String(describing: recorder.uploadStatus))")
             try recorder.close()
         }
-        for collector in collectors { collector.server.stop(signal: SIGTERM) }
+        for collector in collectors { collector.server.stop(SIGTERM) }
 
         // Each session is whole in exactly one store.
         var landed = [0, 0]

@@ -86,7 +86,7 @@ struct UploadTests {
         // A port that was just free: a collector that is stopped at once.
         let first = try Collector(store: store)
         let port = first.port
-        first.server.stop(signal: SIGKILL)
+        first.server.stop(SIGKILL)
         let log = dir.file("s.navlog")
         let recorder = try NavigationRecorder(path: log, session: "s-offline",
                                               options: Self.options(URL(string: "http://127.0.0.1:\(port)")!))
@@ -115,7 +115,7 @@ struct UploadTests {
         for round in 0..<3 {
             Self.record(recorder, 40, from: round * 100)
             usleep(30_000)   // requests under way
-            collector.server.stop(signal: SIGKILL)
+            collector.server.stop(SIGKILL)
             Self.record(recorder, 40, from: round * 100 + 50)
             try recorder.flush()
             collector = try Collector(store: store, port: port)

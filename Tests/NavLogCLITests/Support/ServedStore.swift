@@ -6,31 +6,21 @@ import Glibc
 import Darwin
 #endif
 
-/// A `navlog serve` under test on 127.0.0.1 (a port of its own picking),
-/// and plain HTTP to it through `curl` (loopback only, no proxy, bounded in time).
-final class ServedStore: @unchecked Sendable {
-    let process: FollowingProcess
+/// A `navlog serve` under test on 127.0.0.1 (a port of its own picking; the
+/// shared ``NavlogServe`` starts and stops it), and plain HTTP to it through
+/// `curl` (loopback only, no proxy, bounded in time).
+final class ServedStore: Sendable {
+    let served: NavlogServe
     /// `http://127.0.0.1:PORT`.
-    let url: String
+    var url: String { served.url }
 
     /// Starts `navlog serve --store store --listen 127.0.0.1:0` with `extra`
-    /// arguments and waits until it listens.
+    /// arguments and waits (at most 60 s) until it listens.
     init(store: String, _ extra: [String] = []) throws {
-        process = try FollowingProcess(["serve", "--store", store, "--listen", "127.0.0.1:0"] + extra)
-        let deadline = Date().addingTimeInterval(60)
-        var found: String?
-        while found == nil, Date() < deadline, process.stillRunning(after: 0) {
-            found = process.errorText.split(separator: "\n").first { $0.hasPrefix("listening on http://") }
-                .map { String($0.dropFirst("listening on ".count)) }
-            if found == nil { usleep(5_000) }
-        }
-        guard let found else {
-            _ = process.finish(signal: SIGKILL, seconds: 5)
-            throw ServeFailure(description: "navlog serve did not listen: \(process.errorText)")
-        }
-        url = found
+        served = try NavlogServe(navlog: navlogBinary(), store: store, arguments: extra)
     }
 
+    /// A step of a serve test that could not be taken (a helper tool that failed).
     struct ServeFailure: Error, CustomStringConvertible { var description: String }
 
     /// An answer: its status, headers (names lowercased) and body.
@@ -69,9 +59,8 @@ final class ServedStore: @unchecked Sendable {
         request("POST", "/v1/events", body: Data(text.utf8), headers: headers)
     }
 
-    /// Stops it with `signal` (SIGKILL after 60 s); its exit status and standard error.
-    func stop(_ signal: Int32 = SIGTERM) -> (status: Int32?, stderr: String) {
-        let ended = process.finish(signal: signal, seconds: 60)
-        return (ended.status, ended.stderr)
+    /// Stops it with `signal` (SIGKILL after 60 s); its exit status (nil when a signal ended it) and standard error.
+    func stop(_ signal: Int32 = SIGTERM) -> ServerProcess.Ending {
+        served.server.stop(signal, seconds: 60)
     }
 }

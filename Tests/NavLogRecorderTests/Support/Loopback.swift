@@ -1,4 +1,5 @@
 import Foundation
+import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,18 +10,18 @@ import Darwin
 /// read back, closed), for a server that cannot be told to pick one.
 func freeLoopbackPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw ServerProcess.Failure(description: "socket: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { throw ServerProcess.Failure("socket: \(String(cString: strerror(errno)))") }
     defer { close(fd) }
     var address = loopback(port: 0)
     let bound = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard bound == 0 else { throw ServerProcess.Failure(description: "bind: \(String(cString: strerror(errno)))") }
+    guard bound == 0 else { throw ServerProcess.Failure("bind: \(String(cString: strerror(errno)))") }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let named = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
-    guard named == 0 else { throw ServerProcess.Failure(description: "getsockname: \(String(cString: strerror(errno)))") }
+    guard named == 0 else { throw ServerProcess.Failure("getsockname: \(String(cString: strerror(errno)))") }
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
