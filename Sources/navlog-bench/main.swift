@@ -35,6 +35,7 @@ let suites: [BenchmarkSuite] = [
     ReingestBenchmark.suite,
     MemoryBenchmark.suite,
     ServeBenchmark.suite,
+    ViewerBenchmark.suite,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -15,9 +15,9 @@ final class ServedStore: Sendable {
     var url: String { served.url }
 
     /// Starts `navlog serve --store store --listen 127.0.0.1:0` with `extra`
-    /// arguments and waits (at most 60 s) until it listens.
-    init(store: String, _ extra: [String] = []) throws {
-        served = try NavlogServe(navlog: navlogBinary(), store: store, arguments: extra)
+    /// arguments (the built `navlog`, or `executable`) and waits (at most 60 s) until it listens.
+    init(store: String, _ extra: [String] = [], executable: String = navlogBinary()) throws {
+        served = try NavlogServe(navlog: executable, store: store, arguments: extra)
     }
 
     /// A step of a serve test that could not be taken (a helper tool that failed).
