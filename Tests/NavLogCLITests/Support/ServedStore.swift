@@ -14,9 +14,9 @@ final class ServedStore: @unchecked Sendable {
     let url: String
 
     /// Starts `navlog serve --store store --listen 127.0.0.1:0` with `extra`
-    /// arguments and waits until it listens.
-    init(store: String, _ extra: [String] = []) throws {
-        process = try FollowingProcess(["serve", "--store", store, "--listen", "127.0.0.1:0"] + extra)
+    /// arguments (the built `navlog`, or `executable`) and waits until it listens.
+    init(store: String, _ extra: [String] = [], executable: String = navlogBinary()) throws {
+        process = try FollowingProcess(["serve", "--store", store, "--listen", "127.0.0.1:0"] + extra, executable: executable)
         let deadline = Date().addingTimeInterval(60)
         var found: String?
         while found == nil, Date() < deadline, process.stillRunning(after: 0) {
