@@ -46,7 +46,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The browser viewer's HTML, CSS and JavaScript modules, installed beside the executable (ViewerAssets).
+            resources: [.copy("Viewer/Assets")]
         ),
         // For tests and the bench: temporary directories, a process runner, seeded numbers; in no product.
         .target(name: "NavLogTestSupport", dependencies: ["NavLogCore", "NavLogStore"]),

@@ -85,6 +85,9 @@ public enum CollectorServer {
         let storePath = DirectoryPath.trimmed(configuration.store)
         SessionRoutes(store: storePath).add(to: router)
         AnalyticsRoutes(store: storePath).add(to: router)
+        let assets = ViewerAssets.load()
+        ViewerRoutes.report(assets, to: logger)
+        ViewerRoutes(assets: assets, keys: configuration.keys).add(to: router)
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                      body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text(queueDepth: collector.queueDepth))))

@@ -19,18 +19,42 @@ extension SceneState {
     /// The visible screen without building its name; the stack in `cache`
     /// (this scene's) is found without hashing its id.
     func screenKey(_ cache: SceneCache) -> ScreenKey {
+        visible(cache, stackTop: { value, _ in ScreenKey(value) }, columnFirst: { value, _, _ in ScreenKey(value) }, empty: { $0 })
+    }
+
+    /// Where the visible screen is: the stack whose top it is, the split
+    /// column whose first value it is, or the modal, tab or split shown
+    /// empty (`root`: none of these).
+    public var visiblePlace: VisiblePlace {
+        visible(SceneCache(), stackTop: { _, stack in .stack(stack) }, columnFirst: { _, split, column in .column(split: split, column: column) },
+                empty: { key in
+                    switch key {
+                    case .modal(let id): .modal(id)
+                    case .tab(let id): .tab(id)
+                    case .split(let id): .split(id)
+                    case .root, .route: .root
+                    }
+                })
+    }
+
+    /// The rules above, once: `stackTop` for the top value of a stack,
+    /// `columnFirst` for the first value of a split's column, `empty` for a
+    /// modal, tab or split with no value to show, or `root`.
+    @inline(__always)
+    private func visible<R>(_ cache: SceneCache, stackTop: (RouteValue, String) -> R, columnFirst: (RouteValue, String, String) -> R,
+                            empty: (ScreenKey) -> R) -> R {
         if let modal = modals.last?.modal {
-            if let value = top(ofStack: modal, cache) { return ScreenKey(value) }
-            return .modal(modal)
+            if let value = top(ofStack: modal, cache) { return stackTop(value, modal) }
+            return empty(.modal(modal))
         }
         if let tab = tabs.selected {
-            if !splits.isEmpty, splits.index(forKey: tab) != nil { return splitScreenKey(tab, cache) }
-            if let value = top(ofStack: tab, cache) { return ScreenKey(value) }
-            return .tab(tab)
+            if !splits.isEmpty, splits.index(forKey: tab) != nil { return splitRule(tab, cache, stackTop, columnFirst, empty) }
+            if let value = top(ofStack: tab, cache) { return stackTop(value, tab) }
+            return empty(.tab(tab))
         }
-        if !splits.isEmpty, splits.index(forKey: "main") != nil { return splitScreenKey("main", cache) }
-        if let value = top(ofStack: "main", cache) { return ScreenKey(value) }
-        return .root
+        if !splits.isEmpty, splits.index(forKey: "main") != nil { return splitRule("main", cache, stackTop, columnFirst, empty) }
+        if let value = top(ofStack: "main", cache) { return stackTop(value, "main") }
+        return empty(.root)
     }
 
     /// The top of stack `id`; the stack the fold last changed is found
@@ -42,14 +66,16 @@ extension SceneState {
     }
 
     /// The split rule for split `id`, which exists.
-    private func splitScreenKey(_ id: String, _ cache: SceneCache) -> ScreenKey {
-        if let value = top(ofStack: id, cache) { return ScreenKey(value) }
+    @inline(__always)
+    private func splitRule<R>(_ id: String, _ cache: SceneCache, _ stackTop: (RouteValue, String) -> R,
+                              _ columnFirst: (RouteValue, String, String) -> R, _ empty: (ScreenKey) -> R) -> R {
+        if let value = top(ofStack: id, cache) { return stackTop(value, id) }
         if let split = splits[id] {
-            if let value = split.detail.first ?? split.content.first ?? split.sidebar.first {
-                return ScreenKey(value)
-            }
+            if let value = split.detail.first { return columnFirst(value, id, "detail") }
+            if let value = split.content.first { return columnFirst(value, id, "content") }
+            if let value = split.sidebar.first { return columnFirst(value, id, "sidebar") }
         }
-        return .split(id)
+        return empty(.split(id))
     }
 }
 

@@ -16,6 +16,7 @@ struct AnalyticsRoutes: Sendable {
         router.get("/v1/diff") { request, _ in try await diff(Query(request: request)) }
         router.get("/v1/bisect") { request, _ in try await bisect(Query(request: request)) }
         router.post("/v1/funnel") { request, _ in try await funnel(try await Self.question(request)) }
+        router.post("/v1/funnel/dropoffs") { request, _ in try await dropoffs(try await Self.question(request)) }
         router.post("/v1/paths") { request, _ in try await paths(try await Self.question(request)) }
     }
 
@@ -57,32 +58,51 @@ struct AnalyticsRoutes: Sendable {
     /// `POST /v1/funnel`: `navlog funnel STORE --step P … [--within D] [--by F] [--order O] [--exclude P …] --format json`.
     func funnel(_ question: [String: JSONValue]) async throws -> Response {
         try Self.allow(question, ["steps", "within", "by", "order", "exclude"])
-        let steps = try Self.strings(question, "steps") ?? []
-        guard !steps.isEmpty, steps.allSatisfy({ !$0.isEmpty }) else { throw APIError.badRequest("steps: give at least one step pattern") }
-        let exclude = try Self.strings(question, "exclude") ?? []
-        var window: FunnelWindow?
-        if let within = try Self.string(question, "within") {
-            guard !within.hasPrefix("-"), let parsed = FunnelWindow(parsing: within) else {
-                throw APIError.badRequest("within: a duration such as 90s, 10m, 1h30m or 1.5s (units ms s m h d), got \(within)")
-            }
-            window = parsed
-        }
-        var order = FunnelOrder.ordered
-        if let text = try Self.string(question, "order") {
-            guard let parsed = FunnelOrder(rawValue: text) else { throw APIError.badRequest("order: ordered or strict, got \(text)") }
-            order = parsed
-        }
+        let funnel = try Self.funnel(question)
         let by = try Self.string(question, "by")
         if let by, by.isEmpty || by.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw APIError.badRequest("by: a dotted path such as app.version, got \"\(by)\"")
         }
-        let funnel = Funnel(steps: steps.map(FunnelStep.init), window: window, order: order, exclusions: exclude.map(FunnelStep.init))
         let path = by.map { $0.split(separator: ".").map(String.init) }
         let store = self.store
         return Reply.json(try await Reply.offload {
             let tallies = try Self.stream(store).tally { FunnelSegments(funnel: funnel, by: path, startedFrom: nil, startedTo: nil) }.tallies
             return FunnelReport(funnel: funnel, by: by, tallies: tallies).json
         })
+    }
+
+    /// `POST /v1/funnel/dropoffs`: `navlog funnel STORE --step P … [--within D] [--order O] [--exclude P …] --dropoffs K --json`,
+    /// the sessions that reached exactly `reached` steps (with `reached` the number of steps: those that went all the way).
+    func dropoffs(_ question: [String: JSONValue]) async throws -> Response {
+        try Self.allow(question, ["steps", "within", "order", "exclude", "reached"])
+        let funnel = try Self.funnel(question)
+        guard let reached = try Self.integer(question, "reached", 1...Int.max) else {
+            throw APIError.badRequest("reached: give how many steps the sessions reached (1 or more)")
+        }
+        let store = self.store
+        return Reply.json(try await Reply.offload {
+            try Self.stream(store).tally { FunnelDropoffs(funnel: funnel, reached: reached) }.json
+        })
+    }
+
+    /// The funnel of a question: `steps`, `within`, `order`, `exclude`.
+    private static func funnel(_ question: [String: JSONValue]) throws -> Funnel {
+        let steps = try strings(question, "steps") ?? []
+        guard !steps.isEmpty, steps.allSatisfy({ !$0.isEmpty }) else { throw APIError.badRequest("steps: give at least one step pattern") }
+        let exclude = try strings(question, "exclude") ?? []
+        var window: FunnelWindow?
+        if let within = try string(question, "within") {
+            guard !within.hasPrefix("-"), let parsed = FunnelWindow(parsing: within) else {
+                throw APIError.badRequest("within: a duration such as 90s, 10m, 1h30m or 1.5s (units ms s m h d), got \(within)")
+            }
+            window = parsed
+        }
+        var order = FunnelOrder.ordered
+        if let text = try string(question, "order") {
+            guard let parsed = FunnelOrder(rawValue: text) else { throw APIError.badRequest("order: ordered or strict, got \(text)") }
+            order = parsed
+        }
+        return Funnel(steps: steps.map(FunnelStep.init), window: window, order: order, exclusions: exclude.map(FunnelStep.init))
     }
 
     /// `POST /v1/paths`: `navlog paths STORE [--after G | --before G] [--top N] [--depth N] --format json`.

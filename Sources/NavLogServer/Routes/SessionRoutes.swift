@@ -14,11 +14,15 @@ struct SessionRoutes: Sendable {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/v1/sessions") { request, _ in try await sessions(Query(request: request)) }
+        router.get("/v1/session-count") { request, _ in try await count(Query(request: request)) }
         router.get("/v1/sessions/{id}") { request, context in
             try await summary(try context.parameters.require("id"))
         }
         router.get("/v1/sessions/{id}/state") { request, context in
             try await state(try context.parameters.require("id"), Query(request: request))
+        }
+        router.get("/v1/sessions/{id}/visible") { request, context in
+            try await visible(try context.parameters.require("id"), Query(request: request))
         }
         router.get("/v1/sessions/{id}/events") { request, context in
             try await events(try context.parameters.require("id"), Query(request: request))
@@ -31,8 +35,8 @@ struct SessionRoutes: Sendable {
         }
     }
 
-    /// `GET /v1/sessions`: `navlog sessions STORE --json`, filtered, after `after`, at most `limit` lines.
-    func sessions(_ query: Query) async throws -> Response {
+    /// The listing's filter of a query: `id`, `version`, `since`, `until`.
+    static func filter(_ query: Query) throws -> SessionFilter {
         var filter = SessionFilter(id: query.string("id").map(GlobPattern.init), appVersion: query.string("version").map(GlobPattern.init))
         for (name, keyPath) in [("since", \SessionFilter.since), ("until", \SessionFilter.until)] {
             guard let text = query.string(name) else { continue }
@@ -41,6 +45,23 @@ struct SessionRoutes: Sendable {
             }
             filter[keyPath: keyPath] = time
         }
+        return filter
+    }
+
+    /// `GET /v1/session-count`: `navlog sessions STORE --count`, filtered as the listing is.
+    func count(_ query: Query) async throws -> Response {
+        let filter = try Self.filter(query)
+        let store = self.store
+        return Reply.json(try await Reply.offload {
+            var counted = SessionCount()
+            try SessionRoutes.list(store, filter) { counted.add($0) }
+            return counted.jsonText
+        })
+    }
+
+    /// `GET /v1/sessions`: `navlog sessions STORE --json`, filtered, after `after`, at most `limit` lines.
+    func sessions(_ query: Query) async throws -> Response {
+        let filter = try Self.filter(query)
         let after = query.string("after").map { Array($0.utf8) }
         let limit = try query.integer("limit", minimum: 1, maximum: 10_000) ?? Self.defaultLimit
         let store = self.store
@@ -80,6 +101,19 @@ struct SessionRoutes: Sendable {
         return Reply.json(try await Reply.offload {
             let session = try SessionRoutes.open(store, id)
             do { return try session.state(at: spec).jsonText } catch { throw APIError(status: .internalServerError, message: "\(error)") }
+        })
+    }
+
+    /// `GET /v1/sessions/{id}/visible?at=SPEC`: where each scene's visible
+    /// screen is in the state `state` answers for the same point (what the viewer highlights).
+    func visible(_ id: String, _ query: Query) async throws -> Response {
+        let spec = try Self.spec(query.string("at"))
+        let store = self.store
+        return Reply.json(try await Reply.offload {
+            let session = try SessionRoutes.open(store, id)
+            do { return try session.state(at: spec).visiblePlacesJSON.canonicalText } catch {
+                throw APIError(status: .internalServerError, message: "\(error)")
+            }
         })
     }
 

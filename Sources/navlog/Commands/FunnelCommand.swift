@@ -62,6 +62,9 @@ struct FunnelCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the funnel chart as SVG to this file.", valueName: "file"), completion: .file(extensions: ["svg"]))
     var svg: String?
 
+    @Option(help: ArgumentHelp("Instead of the counts, list the sessions that reached exactly K steps (left after step K), as JSON.", valueName: "k"))
+    var dropoffs: Int?
+
     @OptionGroup var colorOptions: ColorOptions
 
     func validate() throws {
@@ -71,6 +74,12 @@ struct FunnelCommand: ParsableCommand {
         if let within, within.hasPrefix("-") { throw ValidationError("funnel: --within must be positive, got \(within)") }
         if let within, FunnelWindow(parsing: within) == nil {
             throw ValidationError("funnel: --within takes a duration such as 90s, 10m, 1h30m or 1.5s (units ms s m h d), got \(within)")
+        }
+        if let dropoffs, dropoffs < 1 {
+            throw ValidationError("funnel: --dropoffs takes how many steps the sessions reached (1 or more), got \(dropoffs)")
+        }
+        if dropoffs != nil && (by != nil || from != nil || to != nil || svg != nil || (format != nil && format != .json)) {
+            throw ValidationError("funnel: --dropoffs lists sessions as JSON; it cannot go with --by, --from, --to, --svg or --format other than json")
         }
         if json, let format, format != .json { throw ValidationError("funnel: --json is --format json; it cannot go with --format \(format.rawValue)") }
         for (name, value) in [("--from", from), ("--to", to)] {
@@ -87,6 +96,11 @@ struct FunnelCommand: ParsableCommand {
         let path = by.map { $0.split(separator: ".").map(String.init) }
         let from = from.flatMap(Timestamp.init(rfc3339:))
         let to = to.flatMap(Timestamp.init(rfc3339:))
+        if let dropoffs {
+            let left = try SessionStream(commandLine: inputs).tally { FunnelDropoffs(funnel: funnel, reached: dropoffs) }
+            Output.line(left.json)
+            return
+        }
         if let svg { try InputOutputChecks.refuseOverwriting(svg, option: "--svg", inputs: inputs) }
         let tallies = try SessionStream(commandLine: inputs)
             .tally { FunnelSegments(funnel: funnel, by: path, startedFrom: from, startedTo: to) }.tallies

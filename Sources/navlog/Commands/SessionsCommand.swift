@@ -46,6 +46,9 @@ struct SessionsCommand: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object a line (schemas/sessions.schema.json).")
     var json = false
 
+    @Flag(name: .long, help: "Print only how many sessions match, and their events, as one JSON object.")
+    var count = false
+
     func validate() throws {
         for (name, value) in [("--since", since), ("--until", until)] {
             if let value, Self.time(value) == nil {
@@ -64,6 +67,12 @@ struct SessionsCommand: ParsableCommand {
         }
         let filter = SessionFilter(id: id.map(GlobPattern.init), appVersion: appVersion.map(GlobPattern.init),
                                    since: since.flatMap(Self.time), until: until.flatMap(Self.time))
+        if count {
+            var counted = SessionCount()
+            _ = try SessionListing.list(sources, filter: filter) { counted.add($0) }
+            Output.line(counted.jsonText)
+            return
+        }
         if !json { Output.line("session\tevents\tfirst\tlast\tapp.version") }
         var shown = 0
         let total = try SessionListing.list(sources, filter: filter) { summary in

@@ -16,8 +16,9 @@ final class FollowingProcess: @unchecked Sendable {
     private var errors = Data()
     private let done = DispatchGroup()
 
-    init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: navlogBinary())
+    /// Starts `executable` (the built `navlog` unless said) with `arguments`.
+    init(_ arguments: [String], executable: String = navlogBinary()) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
