@@ -300,7 +300,7 @@ class Check:
 
     def funnel(self, width):
         from selenium.webdriver.common.by import By
-        steps = ["tab:browse", "Recipe/*", "mark:purchase"]
+        steps = ["tab:home", "Recipe/*", "Checkout"]
         self.driver.get(self.url + "/funnels")
         wait_until(self.driver, "funnel page ready", lambda: ready(self.driver))
         form = testids(self.driver, "funnel-form")
@@ -357,9 +357,9 @@ class Check:
         seqs = self.navlog.seqs(session)
         at = seqs[len(seqs) // 2]
         self.driver.get(f"{self.url}/sessions/{urllib.parse.quote(session)}?at={at}")
-        wait_until(self.driver, "the login form", lambda: self.driver.find_elements(By.CSS_SELECTOR, "form input[type=password], form input[name=key]"))
+        wait_until(self.driver, "the login form", lambda: self.driver.find_elements(By.CSS_SELECTOR, "[data-testid=login-form] [data-testid=login-key]"))
         self.shot("login-1440")
-        field = self.driver.find_elements(By.CSS_SELECTOR, "form input[type=password], form input[name=key]")[0]
+        field = self.driver.find_elements(By.CSS_SELECTOR, "[data-testid=login-form] [data-testid=login-key]")[0]
         field.send_keys(key)
         field.submit()
         wait_until(self.driver, f"back at the session after logging in (at {at})", lambda: ready(self.driver, at))
