@@ -37,6 +37,12 @@ export async function sessionView(main, id, params) {
     to = Math.min(last, to);
     if (from >= loaded.from && to <= loaded.to) return;
     const got = await getNDJSON(`${base}/replay?from=${from}&to=${to}`);
+    // The steps kept are one run of seqs: a window apart from it replaces it.
+    if (to + 1 < loaded.from || from > loaded.to + 1) {
+      steps = [];
+      loaded.from = Infinity;
+      loaded.to = -Infinity;
+    }
     const bySeq = new Map(steps.map((s) => [s.seq, s]));
     for (const s of got) bySeq.set(s.seq, s);
     steps = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
@@ -47,7 +53,8 @@ export async function sessionView(main, id, params) {
 
   const requested = Number.parseInt(params.get('at') ?? '', 10);
   let cursor = Number.isFinite(requested) ? Math.max(0, Math.min(requested, last)) : last;
-  let pin = params.has('pin') ? Number.parseInt(params.get('pin'), 10) : null;
+  const pinned = Number.parseInt(params.get('pin') ?? '', 10);
+  let pin = Number.isFinite(pinned) ? Math.max(0, Math.min(pinned, last)) : null;
   const other = params.get('b');
 
   const events = eventList({ onMove: (seq) => move(seq) });
@@ -66,6 +73,9 @@ export async function sessionView(main, id, params) {
   });
 
   function neighbour(direction) {
+    if (!steps.length || cursor < steps[0].seq - 1 || cursor > steps[steps.length - 1].seq) {
+      return Math.max(0, Math.min(last, cursor + direction));
+    }
     const i = lowerBound(steps, cursor);
     if (direction > 0) {
       const j = steps[i] && steps[i].seq === cursor ? i + 1 : i;
