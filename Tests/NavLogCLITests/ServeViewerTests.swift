@@ -184,6 +184,23 @@ import NavLogTestSupport
             }
         }
         #expect(places.isSuperset(of: ["stack", "tab"]), "\(places)")
+
+        // A range of states: each line what state and visible answer at its seq.
+        let events = navlog("cat", store, "--session", "s-000002").stdout.split(separator: "\n")
+        let seqs = events.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }.compactMap { $0["seq"] as? Int }
+        let lines = server.request("GET", "/v1/sessions/s-000002/states?from=5&to=17").text.split(separator: "\n")
+        #expect(lines.count == seqs.filter { (5...17).contains($0) }.count && lines.count > 5)
+        for (line, seq) in zip(lines, seqs.filter { (5...17).contains($0) }) {
+            let state = server.request("GET", "/v1/sessions/s-000002/state?at=\(seq)").text.dropLast()
+            let visible = server.request("GET", "/v1/sessions/s-000002/visible?at=\(seq)").text.dropLast()
+            #expect(line == #"{"state":\#(state),"visible":\#(visible)}"#, "seq \(seq)")
+        }
+        #expect(server.request("GET", "/v1/sessions/s-000002/states?from=1&to=1000").text.split(separator: "\n").count == seqs.count)
+        let cut = server.request("GET", "/v1/sessions/s-000002/states?from=3&to=5000").text.split(separator: "\n")
+        #expect(cut.count == seqs.filter { (3...1002).contains($0) }.count, "to is cut to from + 999")
+        #expect(server.request("GET", "/v1/sessions/s-000002/states?from=9&to=8").text.isEmpty)
+        #expect(server.request("GET", "/v1/sessions/s-000002/states?from=0&to=8").status == 400)
+        #expect(server.request("GET", "/v1/sessions/nope/states?from=1&to=2").status == 404)
     }
 
     @Test(.timeLimit(.minutes(2))) func missingFilesAreNamedNotACrash() throws {

@@ -16,7 +16,7 @@ enum RouteTable {
         guard parts.count >= 4, parts.count <= 5, parts[0].isEmpty, parts[1] == "v1", parts[2] == "sessions", !parts[3].isEmpty else {
             return nil
         }
-        if parts.count == 4 || ["state", "visible", "events", "replay", "blame"].contains(parts[4]) { return [.get] }
+        if parts.count == 4 || ["state", "states", "visible", "events", "replay", "blame"].contains(parts[4]) { return [.get] }
         return nil
     }
 }

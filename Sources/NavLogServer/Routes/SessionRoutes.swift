@@ -24,6 +24,9 @@ struct SessionRoutes: Sendable {
         router.get("/v1/sessions/{id}/visible") { request, context in
             try await visible(try context.parameters.require("id"), Query(request: request))
         }
+        router.get("/v1/sessions/{id}/states") { request, context in
+            try await states(try context.parameters.require("id"), Query(request: request))
+        }
         router.get("/v1/sessions/{id}/events") { request, context in
             try await events(try context.parameters.require("id"), Query(request: request))
         }
@@ -114,6 +117,31 @@ struct SessionRoutes: Sendable {
             do { return try session.state(at: spec).visiblePlacesJSON.canonicalText } catch {
                 throw APIError(status: .internalServerError, message: "\(error)")
             }
+        })
+    }
+
+    /// The most states one `states` request answers.
+    static let statesLimit = 1000
+
+    /// `GET /v1/sessions/{id}/states?from=N&to=M`: for each event with a seq
+    /// from N to M, `{"state":…,"visible":…}`, the answers of `state` and
+    /// `visible` at its seq, one NDJSON line each, from one fold. At most
+    /// ``statesLimit`` seqs: `to` is cut to `from` + 999; `to` before `from` is none.
+    func states(_ id: String, _ query: Query) async throws -> Response {
+        let from = try query.integer("from", minimum: 1) ?? 1
+        let (limit, overflow) = from.addingReportingOverflow(Self.statesLimit - 1)
+        let to = min(try query.integer("to", minimum: 1) ?? .max, overflow ? .max : limit)
+        let store = self.store
+        return Reply.ndjson(try await Reply.offload {
+            let session = try SessionRoutes.open(store, id)
+            var writer = CanonicalWriter()
+            do {
+                try session.states(from: from, to: to) { state in
+                    writer.write(.object(["state": state.jsonValue, "visible": state.visiblePlacesJSON]))
+                    writer.bytes.append(0x0A)
+                }
+            } catch { throw APIError(status: .internalServerError, message: "\(error)") }
+            return writer.bytes
         })
     }
 

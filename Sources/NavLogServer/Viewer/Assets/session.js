@@ -9,6 +9,8 @@ import { eventList } from './events.js';
 import { changes, diffTable } from './diff.js';
 import { compareView } from './compare.js';
 
+/** States fetched on each side of a seq not fetched yet. */
+const BLOCK = 25;
 /** Steps fetched around the cursor when the whole session is too long to fetch. */
 const WINDOW = 500;
 /** Play: the longest wait between two events when idle time is skipped (ms). */
@@ -18,16 +20,33 @@ export async function sessionView(main, id, params) {
   const base = `/v1/sessions/${q(id)}`;
   const end = await getJSON(`${base}/state`);
   const last = end.seq;
-  const cache = new Map([[last, Promise.resolve(end)]]);
-  const places = new Map();
-  const fetchState = (seq) => {
-    if (!cache.has(seq)) cache.set(seq, getJSON(`${base}/state?at=${seq}`));
-    return cache.get(seq);
+  // What the page fetched, by seq: the state there and where its visible
+  // screens are. The cursor's own comes alone; those around it a block at a
+  // time (one fold on the server), so most cursor moves draw from here.
+  const views = new Map();
+  const single = (seq) => Promise.all([getJSON(`${base}/state?at=${seq}`), getJSON(`${base}/visible?at=${seq}`)])
+    .then(([state, visible]) => ({ state, visible }));
+  // A fetch that failed is forgotten, so that the next move asks again.
+  const keep = (seq, promise) => {
+    views.set(seq, promise);
+    promise.catch(() => { if (views.get(seq) === promise) views.delete(seq); });
+    return promise;
   };
-  const fetchVisible = (seq) => {
-    if (!places.has(seq)) places.set(seq, getJSON(`${base}/visible?at=${seq}`));
-    return places.get(seq);
+  const fetchView = (seq) => views.get(seq) ?? keep(seq, single(seq));
+  // The states of `from`…`to` not fetched yet, in one request.
+  const fetchBlock = (from, to) => {
+    const missing = [];
+    for (let s = Math.max(1, from); s <= Math.min(last, to); s++) if (!views.has(s)) missing.push(s);
+    if (!missing.length) return;
+    const block = getNDJSON(`${base}/states?from=${missing[0]}&to=${missing[missing.length - 1]}`);
+    for (const s of missing) {
+      keep(s, block.then((lines) => {
+        const found = lines.find((line) => line.state.seq === s);
+        return found ? { state: found.state, visible: found.visible } : single(s);
+      }));
+    }
   };
+  const fetchState = (seq) => fetchView(seq).then((view) => view.state);
 
   const whole = last <= MAX_MARKERS;
   let steps = [];
@@ -37,6 +56,12 @@ export async function sessionView(main, id, params) {
     to = Math.min(last, to);
     if (from >= loaded.from && to <= loaded.to) return;
     const got = await getNDJSON(`${base}/replay?from=${from}&to=${to}`);
+    // The steps kept are one run of seqs: a window apart from it replaces it.
+    if (to + 1 < loaded.from || from > loaded.to + 1) {
+      steps = [];
+      loaded.from = Infinity;
+      loaded.to = -Infinity;
+    }
     const bySeq = new Map(steps.map((s) => [s.seq, s]));
     for (const s of got) bySeq.set(s.seq, s);
     steps = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
@@ -47,7 +72,8 @@ export async function sessionView(main, id, params) {
 
   const requested = Number.parseInt(params.get('at') ?? '', 10);
   let cursor = Number.isFinite(requested) ? Math.max(0, Math.min(requested, last)) : last;
-  let pin = params.has('pin') ? Number.parseInt(params.get('pin'), 10) : null;
+  const pinned = Number.parseInt(params.get('pin') ?? '', 10);
+  let pin = Number.isFinite(pinned) ? Math.max(0, Math.min(pinned, last)) : null;
   const other = params.get('b');
 
   const events = eventList({ onMove: (seq) => move(seq) });
@@ -66,6 +92,9 @@ export async function sessionView(main, id, params) {
   });
 
   function neighbour(direction) {
+    if (!steps.length || cursor < steps[0].seq - 1 || cursor > steps[steps.length - 1].seq) {
+      return Math.max(0, Math.min(last, cursor + direction));
+    }
     const i = lowerBound(steps, cursor);
     if (direction > 0) {
       const j = steps[i] && steps[i].seq === cursor ? i + 1 : i;
@@ -116,7 +145,7 @@ export async function sessionView(main, id, params) {
     ready(false);
     const at = cursor;
     try {
-      const [state, visible] = await Promise.all([fetchState(at), fetchVisible(at)]);
+      const { state, visible } = await fetchView(at);
       if (token !== drawing) return;
       if (compare) await compare.show(at, state, visible); else replace(scenes, drawScenes(state, visible));
       if (token !== drawing) return;
@@ -155,8 +184,9 @@ export async function sessionView(main, id, params) {
   }
 
   function prefetch(at) {
-    for (const seq of [neighbour(1), neighbour(-1)]) {
-      if (seq >= 0 && seq <= last) { fetchState(seq).catch(() => {}); fetchVisible(seq).catch(() => {}); }
+    const half = BLOCK / 2;
+    for (let s = Math.max(1, at - half); s <= Math.min(last, at + half); s++) {
+      if (!views.has(s)) { fetchBlock(at - BLOCK, at + BLOCK); break; }
     }
     if (!whole && (at - loaded.from < 50 || loaded.to - at < 50)) load(at - WINDOW, at + WINDOW).catch(() => {});
   }

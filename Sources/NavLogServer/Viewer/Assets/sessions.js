@@ -58,18 +58,19 @@ export async function sessionList(main, params) {
     message.textContent = '';
     const after = pages[pages.length - 1];
     try {
-      const [page, total] = await Promise.all([
-        getNDJSON(`/v1/sessions?${query({ after, limit: String(PAGE + 1) })}`),
-        getJSON(`/v1/session-count?${query({})}`),
-      ]);
+      // The page is drawn as soon as it comes; the total (a count over the whole store) when it comes.
+      const counting = getJSON(`/v1/session-count?${query({})}`);
+      const page = await getNDJSON(`/v1/sessions?${query({ after, limit: String(PAGE + 1) })}`);
       rows = page.slice(0, PAGE);
       next.disabled = page.length <= PAGE;
       previous.disabled = pages.length <= 1;
-      count.textContent = `${total.sessions} sessions, ${total.events} events${rows.length ? ` · showing ${rows.length} from ${rows[0].session}` : ''}`;
+      count.textContent = rows.length ? `showing ${rows.length} from ${rows[0].session}; counting…` : 'no session on this page';
       drawRows();
       const url = new URL(window.location.href);
       url.search = query({ after, sort: sortKey === 'session' ? '' : sortKey }).toString();
       window.history.replaceState(null, '', url);
+      const total = await counting;
+      count.textContent = `${total.sessions} session${total.sessions === 1 ? '' : 's'}, ${total.events} events${rows.length ? ` · showing ${rows.length} from ${rows[0].session}` : ''}`;
       announce(`${total.sessions} sessions`);
     } catch (error) {
       message.textContent = error.message;

@@ -32,7 +32,8 @@ export function timeline({ steps, range, onMove, onKey }) {
         onKey(event.key);
       }
     },
-  }, track, cursor);
+  }, track);
+  track.append(cursor);
   let position;
   if (steps && steps.length <= MAX_MARKERS) {
     const n = steps.length;
