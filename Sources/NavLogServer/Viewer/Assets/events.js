@@ -39,8 +39,15 @@ export function eventList({ onMove }) {
       h('span', { class: 'event-screen' }, step.screen),
       step.anomalies.length ? h('span', { class: 'anomaly-note' }, ` ${step.anomalies.join(', ')}`) : null,
       step.effects.length ? h('span', { class: 'effects' }, step.effects.join('; ')) : null))));
+    // The list scrolls to the cursor's row; the page itself stays where it is
+    // (scrollIntoView would scroll the window too when the row is below the fold).
     const current = list.querySelector('[aria-current=true]');
-    if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+    if (current) {
+      const row = current.getBoundingClientRect();
+      const box = list.getBoundingClientRect();
+      if (row.top < box.top) list.scrollTop -= box.top - row.top;
+      else if (row.bottom > box.bottom) list.scrollTop += row.bottom - box.bottom;
+    }
   }
 
   kind.addEventListener('change', draw);
