@@ -448,7 +448,7 @@ def timings(args):
         driver.quit()
     print(json.dumps({"openMs": [round(x, 1) for x in opens], "openMedianMs": median_ms(opens),
                       "cursorMedianMs": median_ms(moves), "cursorMaxMs": round(max(moves), 1) if moves else None,
-                      "cursorMoves": len(moves), "stateAnswerMedianMs": median_ms(answers),
+                      "cursorMoves": len(moves), "cursorMs": [round(x, 1) for x in moves], "stateAnswerMedianMs": median_ms(answers),
                       "pageAnswerMs": round(html, 1), "lastSeq": last}))
 
 
