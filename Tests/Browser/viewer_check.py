@@ -37,7 +37,7 @@ WAIT = 5.0  # seconds, every wait for the page
 
 
 def fail_setup(message):
-    print(f"viewer_check: {message} (tools/setup --test installs it)", file=sys.stderr)
+    print(f"viewer_check: {message}; tools/setup --test installs it", file=sys.stderr)
     sys.exit(2)
 
 
@@ -57,14 +57,14 @@ def start_browser(width, height):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        fail_setup("Python's selenium is not installed")
+        fail_setup("Python's selenium is not installed (pip: selenium)")
     chromium = find_program(["chromium", "chromium-browser"],
                             ["/usr/bin/chromium", "/Applications/Chromium.app/Contents/MacOS/Chromium"])
     if not chromium:
-        fail_setup("Chromium is not installed (Debian: chromium)")
+        fail_setup("Chromium is not installed (Debian: chromium; Homebrew: the chromium cask)")
     driver_path = find_program(["chromedriver"], ["/usr/bin/chromedriver"])
     if not driver_path:
-        fail_setup("chromedriver is not installed (Debian: chromium-driver)")
+        fail_setup("chromedriver is not installed (Debian: chromium-driver; Homebrew: the chromedriver cask)")
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for arg in ["--headless=new", "--disable-background-networking", "--disable-component-update", "--no-first-run",
@@ -191,8 +191,11 @@ class Navlog:
     def sessions(self):
         return [line.split("\t")[0] for line in self.run("sessions", self.store).splitlines()[1:] if line]
 
+    def events(self, session):
+        return [json.loads(line) for line in self.run("cat", self.store, "--session", session).splitlines() if line]
+
     def seqs(self, session):
-        return [json.loads(line)["seq"] for line in self.run("cat", self.store, "--session", session).splitlines() if line]
+        return [event["seq"] for event in self.events(session)]
 
     def state(self, session, at):
         return json.loads(self.run("state", self.store, "--session", session, "--at", str(at), "--json"))
@@ -282,11 +285,19 @@ class Check:
             raise Mismatch(f"{where}: the page is {widths[0]} px wide in a {widths[1]} px window (scrolls sideways)")
 
     def one_session(self, session, width, moves):
-        seqs = self.navlog.seqs(session)
+        events = self.navlog.events(session)
+        seqs = [event["seq"] for event in events]
         at = self.rng.choice(seqs[1:-1] if len(seqs) > 2 else seqs)
         where = f"{session}?at={at} at {width} px"
         self.open_session(where, session, at)
         self.no_sideways_scroll(where)
+        markers = self.driver.execute_script(
+            "return [...document.querySelectorAll('[data-testid=marker]')].map(m => [Number(m.dataset.seq), m.dataset.kind])")
+        wanted = [[event["seq"], event["type"]] for event in events]
+        if markers != wanted:
+            first = next((i for i, pair in enumerate(markers) if i >= len(wanted) or pair != wanted[i]), len(markers))
+            raise Mismatch(f"{where}: {len(markers)} timeline markers for {len(wanted)} events; "
+                           f"the first difference at #{first + 1}: {markers[first:first + 1]} against {wanted[first:first + 1]}")
         if not moves:
             return
         index = seqs.index(at)
