@@ -39,8 +39,11 @@ export function eventList({ onMove }) {
       h('span', { class: 'event-screen' }, step.screen),
       step.anomalies.length ? h('span', { class: 'anomaly-note' }, ` ${step.anomalies.join(', ')}`) : null,
       step.effects.length ? h('span', { class: 'effects' }, step.effects.join('; ')) : null))));
+    // The cursor's row is scrolled into the list's view, never the page (the list is its rows' offset parent).
     const current = list.querySelector('[aria-current=true]');
-    if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+    if (current && (current.offsetTop < list.scrollTop || current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight)) {
+      list.scrollTop = current.offsetTop - (list.clientHeight - current.offsetHeight) / 2;
+    }
   }
 
   kind.addEventListener('change', draw);
