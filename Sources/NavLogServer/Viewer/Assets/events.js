@@ -39,14 +39,10 @@ export function eventList({ onMove }) {
       h('span', { class: 'event-screen' }, step.screen),
       step.anomalies.length ? h('span', { class: 'anomaly-note' }, ` ${step.anomalies.join(', ')}`) : null,
       step.effects.length ? h('span', { class: 'effects' }, step.effects.join('; ')) : null))));
-    // The list scrolls to the cursor's row; the page itself stays where it is
-    // (scrollIntoView would scroll the window too when the row is below the fold).
+    // The cursor's row is scrolled into the list's view, never the page (the list is its rows' offset parent).
     const current = list.querySelector('[aria-current=true]');
-    if (current) {
-      const row = current.getBoundingClientRect();
-      const box = list.getBoundingClientRect();
-      if (row.top < box.top) list.scrollTop -= box.top - row.top;
-      else if (row.bottom > box.bottom) list.scrollTop += row.bottom - box.bottom;
+    if (current && (current.offsetTop < list.scrollTop || current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight)) {
+      list.scrollTop = current.offsetTop - (list.clientHeight - current.offsetHeight) / 2;
     }
   }
 
