@@ -105,7 +105,9 @@ export function annotateBlame(container, blame) {
       stackEl.querySelectorAll('[data-testid=card]').forEach((cardEl, i) => {
         const by = entries[i] && entries[i].by;
         if (!by) return;
-        const cause = by.cause ? `, caused by seq ${by.cause.seq ?? by.cause}${by.cause.type ? ` (${by.cause.type})` : ''}` : '';
+        let cause = '';
+        if (by.url) cause = `, caused by the deep link at seq ${by.url.seq} (${by.url.url})`;
+        else if (by.cause !== undefined) cause = `, caused by seq ${by.cause}`;
         cardEl.title = `${cardEl.dataset.value}: ${by.type} at seq ${by.seq}${cause}`;
         cardEl.tabIndex = 0;
         if (!cardEl.querySelector('.blame')) cardEl.append(h('span', { class: 'blame' }, `seq ${by.seq}`));
