@@ -99,6 +99,28 @@ import NavLogTestSupport
         try Self.expectAnswers(store, sessions)
     }
 
+    /// A back-link that names the wrong place in a record whose checksum
+    /// holds: no index is found there, the segment is walked, and the
+    /// walk (which does not read links) finds every commit.
+    @Test(arguments: [8, -8, 1])
+    func aWrongBackLinkWhoseChecksumHoldsIsWalked(_ delta: Int) throws {
+        let dir = try TemporaryDirectory()
+        let (store, sessions) = try Self.build(dir)
+        let segment = try #require(try segmentFiles(store).first)
+        let contents = try Self.walked(store).segments[0].contents
+        var index = contents.commits[2]
+        #expect(index.backLink == contents.indexLocations[1].length)
+        index.backLink += delta
+        var record: [UInt8] = []
+        SkippableFrame.appendRecord(.commitIndex, body: index.body(), to: &record)
+        let file = try LogFile(path: segment, mode: .update)
+        try file.write(record, at: contents.indexLocations[2].offset)
+        file.close()
+        let reader = try SegmentReader(store: SegmentStore.open(at: store))
+        #expect(reader.bytesReadOnOpen * 2 > Int(contents.fileSize), "a walk reads the frames' headers")
+        try Self.expectAnswers(store, sessions)
+    }
+
     /// A damaged link: what the walk says (damage at or before the durable point), never another answer.
     @Test(arguments: ["last index", "a back-link", "first index"])
     func aDamagedIndexIsTheWalksDamage(_ which: String) throws {
@@ -108,7 +130,7 @@ import NavLogTestSupport
         let locations = contents.indexLocations
         let offset: Int64 = switch which {
         case "last index": locations.last!.offset + Int64(locations.last!.length) - 10
-        case "a back-link": locations[2].offset + 8 + 4 + Int64(SegmentFormat.commitFixedBytes + SegmentFormat.backLinkInBlockRef)
+        case "a back-link": locations[2].offset + 8 + Int64(SegmentFormat.commitFixedBytes + SegmentFormat.backLinkInBlockRef)
         default: locations[0].offset + 20
         }
         try Self.flip(try #require(try segmentFiles(store).first), at: offset)
