@@ -9,6 +9,8 @@ final class FileWindow {
     private let buffer = ByteBuffer(capacity: 64 << 10)
     private var windowStart: Int64 = 0
     private let readAhead: Int
+    /// The bytes read from the file so far.
+    private(set) var bytesRead = 0
 
     init(file: LogFile, fileSize: Int64, readAhead: Int = 16 << 10) {
         self.file = file
@@ -18,7 +20,9 @@ final class FileWindow {
 
     /// The bytes at `offset ..< offset + count`, fewer at end of file; valid
     /// until the next call. `count` must already be bounded by the caller.
-    func view(at offset: Int64, count: Int) throws(LogError) -> UnsafeRawBufferPointer {
+    /// Without `readingAhead`, a read fetches those bytes only (for a reader
+    /// that goes backwards, or reads one record).
+    func view(at offset: Int64, count: Int, readingAhead: Bool = true) throws(LogError) -> UnsafeRawBufferPointer {
         let available = Int(max(0, min(Int64(count), fileSize - offset)))
         if offset >= windowStart, offset + Int64(available) <= windowStart + Int64(buffer.count) {
             let start = Int(offset - windowStart)
@@ -26,8 +30,9 @@ final class FileWindow {
         }
         buffer.removeAll()
         windowStart = offset
-        let want = Int(max(0, min(Int64(max(available, readAhead)), fileSize - offset)))
+        let want = Int(max(0, min(Int64(max(available, readingAhead ? readAhead : 0)), fileSize - offset)))
         try file.read(count: want, at: offset, appendingTo: buffer)
+        bytesRead += buffer.count
         return UnsafeRawBufferPointer(start: buffer.base, count: min(available, buffer.count))
     }
 

@@ -3,7 +3,7 @@ import NavLogCore
 /// Gathers one commit on the writer's thread (schemas/segment-store.md §4,
 /// §5): the sessions' runs in session-key order, where the data frames are
 /// cut at the block target, and the checkpoints that fall in it — a
-/// ``CommitPlan`` that ``CommitPlan/encode(base:encoder:arena:)`` turns
+/// ``CommitPlan`` that ``CommitPlan/encode(base:backLink:encoder:arena:)`` turns
 /// into bytes on the commit's own thread. Advances each session's position
 /// as its lines go in, and its chain and state only where a checkpoint falls
 /// (schemas/segment-store.md §8).

@@ -31,8 +31,8 @@ final class CommitInFlight: @unchecked Sendable {
     /// On the thread: the commit at the end of the current segment (or a
     /// new one), synced; then its projection block.
     private func write() throws(SegmentStoreError) -> Landed {
-        let (segment, offset) = try appender.prepare()
-        let (bytes, index, location) = try plan.encode(base: offset, encoder: encoder, arena: arena)
+        let (segment, offset, backLink) = try appender.prepare()
+        let (bytes, index, location) = try plan.encode(base: offset, backLink: backLink, encoder: encoder, arena: arena)
         try appender.append(bytes.bytes, index: location, commit: index.number)
         let landed = (segment, index, location)
         projection?.writer.append(plan, landed: landed, sessions: projection!.sessions, arena: arena)

@@ -32,6 +32,10 @@ struct CommitIndex: Hashable, Sendable {
     var minT: Int64
     var maxT: Int64
     var bloom: BloomFilter
+    /// The whole length of the previous commit's index frame in the segment
+    /// (it ends at ``firstBlockOffset``); 0 in a segment's first commit and
+    /// in stores written before back-links (§5.3).
+    var backLink = 0
 
     /// The record's body (between tag and checksum).
     func body() -> [UInt8] {
@@ -47,7 +51,7 @@ struct CommitIndex: Hashable, Sendable {
         b.appendLE(maxT)
         b.appendLE(UInt32(bloom.words.count))
         b.appendLE(UInt32(bloom.probes))
-        for block in blocks {
+        for (i, block) in blocks.enumerated() {
             b.appendLE(UInt64(block.offset))
             b.appendLE(UInt32(block.length))
             b.appendLE(UInt32(block.rawSize))
@@ -55,7 +59,8 @@ struct CommitIndex: Hashable, Sendable {
             b.appendLE(block.contentChecksum)
             b.appendLE(block.firstHash)
             b.append(block.continues ? 1 : 0)
-            b.append(contentsOf: [UInt8](repeating: 0, count: 7))
+            b.append(contentsOf: [0, 0, 0])
+            b.appendLE(UInt32(truncatingIfNeeded: i == 0 ? backLink : 0))
         }
         for ref in checkpoints {
             b.appendLE(ref.sessionHash)
@@ -107,7 +112,35 @@ struct CommitIndex: Hashable, Sendable {
             number: p.loadLE64(4), firstBlockOffset: Int64(bitPattern: p.loadLE64(12)), blocks: blocks,
             checkpoints: checkpoints, sessionCount: Int(p.loadLE32(28)), eventCount: Int(clamping: p.loadLE64(32)),
             minT: Int64(bitPattern: p.loadLE64(40)), maxT: Int64(bitPattern: p.loadLE64(48)),
-            bloom: BloomFilter(words: bloomWords, probes: probes)))
+            bloom: BloomFilter(words: bloomWords, probes: probes),
+            backLink: Int(p.loadLE32(SegmentFormat.commitFixedBytes + SegmentFormat.backLinkInBlockRef))))
+    }
+
+    /// Whether the commit's frames lie end to end from its first block to
+    /// `indexOffset` (where its index frame starts): its blocks, then its
+    /// checkpoints, as the writer lays them out (§4).
+    func tiles(upTo indexOffset: Int64) -> Bool {
+        var at = firstBlockOffset
+        for (offset, length) in blocks.map({ ($0.offset, $0.length) }) + checkpoints.map({ ($0.offset, $0.length) }) {
+            guard offset == at, length > 0 else { return false }
+            at += Int64(length)
+        }
+        return at == indexOffset
+    }
+
+    /// Reads the commit index frame at `location` through `window`: `nil`
+    /// unless it is a whole `NLCI` record whose checksum holds and whose
+    /// sizes add up (a reader then walks the segment, §9).
+    static func read(_ location: CommitIndexLocation, in window: FileWindow) throws(LogError) -> CommitIndex? {
+        guard location.offset >= Int64(SegmentFormat.preambleBytes), location.length > 8,
+              location.length - 8 <= SegmentFormat.maxRecordBytes else { return nil }
+        let record = try window.view(at: location.offset, count: location.length, readingAhead: false)
+        guard record.count == location.length, record.loadLE32(0) == NavLogFormat.navlogSkippableMagic,
+              Int(record.loadLE32(4)) == location.length - 8 else { return nil }
+        let body = UnsafeRawBufferPointer(rebasing: record[8...])
+        guard case .success(SegmentFormat.Tag.commitIndex.rawValue) = SkippableFrame.checkRecord(body),
+              case .success(let index) = decode(payload: body) else { return nil }
+        return index
     }
 
     /// The blocks that may hold lines of a session with hash `h`, in order

@@ -1,6 +1,6 @@
 /// One commit as the writer gathered it (``CommitBuilder``): which lines of
 /// the writer's arena go into which data frame, in order, and the
-/// checkpoints — everything but the compression, which ``encode(base:encoder:arena:)``
+/// checkpoints — everything but the compression, which ``encode(base:backLink:encoder:arena:)``
 /// does on the commit's thread (schemas/segment-store.md §4, §5).
 struct CommitPlan {
     /// One line of the arena.
@@ -33,9 +33,10 @@ struct CommitPlan {
     }
 
     /// The commit's bytes when it starts at `base` of its segment — its data
-    /// frames, its checkpoints, its index last — the index, and where the
-    /// index frame is. `arena` holds the lines.
-    func encode(base: Int64, encoder: LZ4FrameEncoder, arena: ByteBuffer) throws(SegmentStoreError) -> (ByteBuffer, CommitIndex, CommitIndexLocation) {
+    /// frames, its checkpoints, its index last (carrying `backLink`, §5.3) —
+    /// the index, and where the index frame is. `arena` holds the lines.
+    func encode(base: Int64, backLink: Int, encoder: LZ4FrameEncoder, arena: ByteBuffer)
+        throws(SegmentStoreError) -> (ByteBuffer, CommitIndex, CommitIndexLocation) {
         let out = ByteBuffer(capacity: 4 << 20)
         let raw = ByteBuffer(capacity: 64 << 10)
         var indexBlocks: [CommitIndex.Block] = []
@@ -65,7 +66,7 @@ struct CommitPlan {
         for hash in sessionHashes { filter.insert(hash) }
         let index = CommitIndex(number: number, firstBlockOffset: indexBlocks.first?.offset ?? base, blocks: indexBlocks,
                                 checkpoints: refs, sessionCount: sessionHashes.count, eventCount: lines.count,
-                                minT: minT == .max ? 0 : minT, maxT: maxT == .min ? 0 : maxT, bloom: filter)
+                                minT: minT == .max ? 0 : minT, maxT: maxT == .min ? 0 : maxT, bloom: filter, backLink: backLink)
         let offset = base + Int64(out.count)
         var record: [UInt8] = []
         SkippableFrame.appendRecord(.commitIndex, body: index.body(), to: &record)

@@ -10,12 +10,16 @@ public struct DurablePoint: Hashable, Sendable {
     public var segment: Int
     /// The byte offset where its `NLCI` frame ends.
     public var end: Int64
+    /// The whole length of that `NLCI` frame (0: none, or not recorded):
+    /// where a reader starts the back-links of an open segment (§9).
+    public var indexLength: Int
 
-    public init(generation: UInt64 = 0, commit: UInt64 = 0, segment: Int = 0, end: Int64 = 0) {
+    public init(generation: UInt64 = 0, commit: UInt64 = 0, segment: Int = 0, end: Int64 = 0, indexLength: Int = 0) {
         self.generation = generation
         self.commit = commit
         self.segment = segment
         self.end = end
+        self.indexLength = indexLength
     }
 
     /// The file's name in the store directory (§3).
@@ -34,7 +38,7 @@ public struct DurablePoint: Hashable, Sendable {
         out.appendLE(commit)
         out.appendLE(UInt32(truncatingIfNeeded: segment))
         out.appendLE(end)
-        out.appendLE(UInt32(0))
+        out.appendLE(UInt32(truncatingIfNeeded: indexLength))
         out.appendLE(XXHash32.hash(out))
         return out
     }
@@ -46,7 +50,8 @@ public struct DurablePoint: Hashable, Sendable {
               XXHash32.hash(bytes, range: 0..<(slotBytes - 4)) == bytes.loadLE32(slotBytes - 4) else { return nil }
         let end = Int64(bitPattern: bytes.loadLE64(24))
         guard end >= 0 else { return nil }
-        return DurablePoint(generation: bytes.loadLE64(4), commit: bytes.loadLE64(12), segment: Int(bytes.loadLE32(20)), end: end)
+        return DurablePoint(generation: bytes.loadLE64(4), commit: bytes.loadLE64(12), segment: Int(bytes.loadLE32(20)), end: end,
+                            indexLength: Int(bytes.loadLE32(32)))
     }
 }
 
@@ -94,9 +99,9 @@ final class DurablePointFile {
 
     deinit { file.close() }
 
-    /// Writes the next generation's slot with `commit`, `segment` and `end`, and syncs it.
-    func advance(commit: UInt64, segment: Int, end: Int64) throws(LogError) {
-        let next = DurablePoint(generation: current.generation + 1, commit: commit, segment: segment, end: end)
+    /// Writes the next generation's slot with `commit`, `segment`, `end` and the length of its index frame, and syncs it.
+    func advance(commit: UInt64, segment: Int, end: Int64, indexLength: Int) throws(LogError) {
+        let next = DurablePoint(generation: current.generation + 1, commit: commit, segment: segment, end: end, indexLength: indexLength)
         try file.write(next.slot(), at: Int64(Int(next.generation % 2) * DurablePoint.slotBytes))
         try file.sync()
         current = next

@@ -78,9 +78,11 @@ final class SegmentAppender {
         } catch { throw .io(error) }
     }
 
-    /// The segment and offset the next commit starts at, making a new
-    /// segment (preamble written and synced, directory synced) when needed.
-    func prepare() throws(SegmentStoreError) -> (segment: Int, offset: Int64) {
+    /// The segment and offset the next commit starts at, and the back-link
+    /// its index carries (the length of the segment's last index frame, 0
+    /// in a new segment, §5.3), making a new segment (preamble written and
+    /// synced, directory synced) when needed.
+    func prepare() throws(SegmentStoreError) -> (segment: Int, offset: Int64, backLink: Int) {
         if file == nil {
             number += 1
             do {
@@ -94,7 +96,7 @@ final class SegmentAppender {
             end = Int64(SegmentFormat.preambleBytes)
             locations = []
         }
-        return (number, end)
+        return (number, end, locations.last?.length ?? 0)
     }
 
     /// Writes one commit's bytes (ending with its index at `index`) at the
@@ -105,7 +107,7 @@ final class SegmentAppender {
         do {
             try file.write(bytes, at: end)
             try file.sync()
-            try durable.advance(commit: commit, segment: number, end: end + Int64(bytes.count))
+            try durable.advance(commit: commit, segment: number, end: end + Int64(bytes.count), indexLength: index.length)
         } catch { throw .io(error) }
         end += Int64(bytes.count)
         locations.append(index)

@@ -24,6 +24,9 @@ final class SegmentCatalog {
     private let content = ByteBuffer(capacity: 512 << 10)
     /// Data frames decompressed so far (for statistics and tests).
     private(set) var blocksDecompressed = 0
+    /// Bytes read from segment files to find their commits (preambles,
+    /// footers, commit indexes, walks), for statistics and tests.
+    private(set) var bytesReadFindingCommits = 0
     /// What `COMMITTED` held when the store was opened (§6.1).
     let durable: DurablePointFile.Found
     /// Every problem found, each a torn tail or damage by the durable point (§9.1), in store order.
@@ -37,8 +40,12 @@ final class SegmentCatalog {
 
     /// How a catalog treats damage.
     enum Mode {
-        /// A reader's or writer's: damage is thrown (``SegmentStoreError/damaged(store:_:)``).
+        /// A reader's: damage is thrown (``SegmentStoreError/damaged(store:_:)``);
+        /// the open segment is found from the durable point's back-links (§9).
         case reading
+        /// A writer's: as a reader's, but every frame of an open segment is
+        /// walked, so that no commit is appended after damage a walk can see.
+        case writing
         /// `verify`'s: every frame read, every problem kept.
         case verifying
         /// `repair`'s: as a reader walks, but damage kept in ``problems``.
@@ -54,11 +61,13 @@ final class SegmentCatalog {
         do { decoder = try LZ4FrameDecoder() } catch { throw .compression(error) }
         do { durable = try DurablePointFile.read(store: store.path) } catch { throw .io(error) }
         var previous: UInt64 = 0
+        // Only a reader trusts the back-links (§9): writers, `verify` and `repair` walk every frame.
+        let linkedFrom: DurablePoint? = if mode == .reading, case .point(let point) = durable { point } else { nil }
         for number in try store.segmentNumbers() {
-            previous = try walkSegment(number, previousCommit: previous, verifying: mode == .verifying)
+            previous = try walkSegment(number, previousCommit: previous, verifying: mode == .verifying, durable: linkedFrom)
         }
         problems = DamageRule(store: store, durable: durable, segments: segments.map(\.contents)).problems()
-        if mode == .reading, let damage { throw .damaged(store: store.path, damage) }
+        if mode == .reading || mode == .writing, let damage { throw .damaged(store: store.path, damage) }
     }
 
     /// Where the last committed commit ends, as a durable point (generation 0).
@@ -66,14 +75,18 @@ final class SegmentCatalog {
         guard let ref = commits.last else { return DurablePoint() }
         let contents = segments[ref.segment].contents
         let location = contents.indexLocations[ref.commit]
-        return DurablePoint(commit: index(ref).number, segment: contents.number, end: location.offset + Int64(location.length))
+        return DurablePoint(commit: index(ref).number, segment: contents.number, end: location.offset + Int64(location.length),
+                            indexLength: location.length)
     }
 
     /// Walks segment `number` and adds it and its commits; the number of its last commit (`previousCommit` when none).
-    private func walkSegment(_ number: Int, previousCommit previous: UInt64, verifying: Bool) throws(SegmentStoreError) -> UInt64 {
+    private func walkSegment(_ number: Int, previousCommit previous: UInt64, verifying: Bool,
+                             durable: DurablePoint? = nil) throws(SegmentStoreError) -> UInt64 {
         do {
             let file = try LogFile(path: store.segmentPath(number), mode: .read)
-            let contents = try SegmentWalker(file: file, number: number, verifying: verifying).walk(previousCommit: previous)
+            let walker = try SegmentWalker(file: file, number: number, verifying: verifying)
+            let contents = try walker.walk(previousCommit: previous, durable: durable)
+            bytesReadFindingCommits += walker.window.bytesRead
             segments.append(Segment(file: file, contents: contents))
             for i in contents.commits.indices { commits.append(CommitRef(segment: segments.count - 1, commit: i)) }
             return contents.commits.last?.number ?? previous
@@ -100,8 +113,9 @@ final class SegmentCatalog {
         let walked: SegmentContents
         do {
             guard try last.file.size() >= last.contents.committedEnd else { return false }
-            walked = try SegmentWalker(file: last.file, number: last.contents.number, verifying: false)
-                .walk(previousCommit: before, resuming: last.contents)
+            let walker = try SegmentWalker(file: last.file, number: last.contents.number, verifying: false)
+            walked = try walker.walk(previousCommit: before, resuming: last.contents)
+            bytesReadFindingCommits += walker.window.bytesRead
         } catch { throw .io(error) }
         guard walked.commits.count >= last.contents.commits.count else { return false }
         for i in last.contents.commits.count..<walked.commits.count { commits.append(CommitRef(segment: segments.count - 1, commit: i)) }

@@ -23,13 +23,8 @@ struct SegmentFooterReader {
         var expected = previousCommit + 1
         var end = Int64(SegmentFormat.preambleBytes)
         for location in locations {
-            guard location.offset >= end, location.length > 8, location.offset + Int64(location.length) <= footerOffset,
-                  location.length - 8 <= SegmentFormat.maxRecordBytes else { return nil }
-            let record = try window.view(at: location.offset, count: location.length)
-            guard record.loadLE32(0) == NavLogFormat.navlogSkippableMagic, Int(record.loadLE32(4)) == location.length - 8 else { return nil }
-            let body = UnsafeRawBufferPointer(rebasing: record[8...])
-            guard case .success(SegmentFormat.Tag.commitIndex.rawValue) = SkippableFrame.checkRecord(body),
-                  case .success(let index) = CommitIndex.decode(payload: body), index.number == expected else { return nil }
+            guard location.offset >= end, location.offset + Int64(location.length) <= footerOffset,
+                  let index = try CommitIndex.read(location, in: window), index.number == expected else { return nil }
             commits.append(index)
             expected += 1
             end = location.offset + Int64(location.length)

@@ -40,6 +40,8 @@ public enum SegmentFormat {
     static let headerPayloadBytes = 32
     static let commitFixedBytes = 64
     static let blockRefBytes = 40
+    /// Where the back-link is in the first block's entry (§5.3).
+    static let backLinkInBlockRef = 36
     static let checkpointRefBytes = 32
     static let footerRefBytes = 16
     /// A checkpoint payload's bytes besides the id and the LZ4 frame.

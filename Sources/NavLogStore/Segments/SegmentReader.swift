@@ -40,6 +40,11 @@ public final class SegmentReader {
     public var commitCount: Int { catalog.commits.count }
     /// Data frames decompressed so far.
     public var blocksDecompressed: Int { catalog.blocksDecompressed }
+    /// Bytes opening read from the segment files to find their commits:
+    /// for a sealed segment its footer and commit indexes, for the open one
+    /// its commit indexes linked back from the durable point (or every frame
+    /// header, when it is walked), schemas/segment-store.md §9.
+    public var bytesReadOnOpen: Int { catalog.bytesReadFindingCommits }
     /// What the walk stopped at: a torn tail after the durable point (a
     /// reader opens a damaged store not at all, schemas/segment-store.md §9.1).
     public var problems: [SegmentDamage] { catalog.problems }

@@ -40,10 +40,14 @@ struct SegmentWalker {
     /// (a follower's, §9): its commits are kept and the walk goes on from
     /// the end of the last one, unless the segment is now sealed (its footer
     /// is read) or shorter than that end (it is walked again whole).
-    func walk(previousCommit: UInt64, resuming known: SegmentContents? = nil) throws(LogError) -> SegmentContents {
+    /// `durable`: the durable point, when it names this segment: a reading
+    /// walk then follows the back-links from it and walks on from its end
+    /// only (§9 "Open without a walk"), unless a link does not hold.
+    func walk(previousCommit: UInt64, resuming known: SegmentContents? = nil,
+              durable: DurablePoint? = nil) throws(LogError) -> SegmentContents {
         let number = contents.number
         var c = contents
-        let head = try window.view(at: 0, count: SegmentFormat.preambleBytes)
+        let head = try window.view(at: 0, count: SegmentFormat.preambleBytes, readingAhead: false)
         guard let header = SegmentHeader(preamble: head) else {
             let fixed = SegmentHeader(segmentNumber: number, blockTarget: 0, checkpointInterval: 0).preamble().prefix(27)
             let empty = head.count < SegmentFormat.preambleBytes && head.prefix(27).elementsEqual(fixed.prefix(head.count))
@@ -66,6 +70,14 @@ struct SegmentWalker {
         }
         var offset = c.committedEnd
         var expected: UInt64? = previousCommit + 1
+        if known == nil, !verifying, let durable, durable.segment == number,
+           let linked = try SegmentBackLinkReader(window: window).commits(to: durable, previousCommit: previousCommit) {
+            c.commits = linked.commits
+            c.indexLocations = linked.locations
+            c.committedEnd = durable.end
+            offset = durable.end
+            expected = durable.commit + 1
+        }
         if let known, !verifying, known.header != nil, known.committedEnd <= c.fileSize {
             c.commits = known.commits
             c.indexLocations = known.indexLocations

@@ -92,7 +92,7 @@ public final class SegmentWriter {
         guard store.isWriter else { throw .locked(store: store.path) }
         self.store = store
         self.options = options
-        catalog = try SegmentCatalog(store: store)
+        catalog = try SegmentCatalog(store: store, mode: .writing)
         runStart = catalog.lastCommitNumber + 1
         appender = try SegmentAppender(store: store, catalog: catalog, options: options)
         stored = StoredSessionFilter(catalog: catalog)
