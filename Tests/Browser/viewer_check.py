@@ -22,6 +22,7 @@ the driver are named), no proxy, Chromium's background traffic is off.
 import argparse
 import fnmatch
 import json
+import math
 import os
 import random
 import shutil
@@ -328,6 +329,7 @@ class Check:
         expected = [s["sessions"] for s in wanted["segments"][0]["steps"]]
         if counts != expected:
             raise Mismatch(f"funnels: step counts drawn {counts}, navlog funnel says {expected}")
+        self.funnel_layout(width, wanted["segments"][0]["steps"])
         self.no_sideways_scroll(f"funnels at {width} px")
         self.shot(f"funnel-{width}")
         dropoffs = testids(self.driver, "dropoff")
@@ -362,6 +364,26 @@ class Check:
         if not left:
             raise Mismatch(f"{where}: seq {at} is no screen view of {steps[k - 1]} (the step that session left at)")
         self.shot(f"dropoff-session-{width}")
+
+    def funnel_layout(self, width, wanted):
+        drawn = self.driver.execute_script(
+            "return [...document.querySelectorAll('[data-testid=funnel-step]')].map(li => {"
+            " const r = (s) => li.querySelector(s).getBoundingClientRect();"
+            " return {bar: r('.bar').width, track: r('.bar-track').width, text: li.querySelector('.step-count').textContent,"
+            " name: [r('.step-name').top, r('.step-name').bottom, r('.step-name').right],"
+            " count: [r('.step-count').top, r('.step-count').bottom, r('.step-count').left]}; })")
+        for row, step in zip(drawn, wanted):
+            share = step["conversion_from_start"] or 0
+            # The bar's length and its percentage both say the share of the sessions that started.
+            if abs(row["bar"] / row["track"] - share) > 0.01:
+                raise Mismatch(f"funnels at {width} px: step {step['step']}'s bar fills {row['bar'] / row['track']:.2f} "
+                               f"of its track, navlog funnel says {share:.2f} of those that started")
+            percent = math.floor(share * 100 + 0.5)  # as the page's Math.round
+            if f"({percent}%)" not in row["text"]:
+                raise Mismatch(f"funnels at {width} px: step {step['step']} says {row['text']!r}, not {percent}%")
+            # The count reads on the label's line, after it.
+            if row["count"][0] >= row["name"][1] or row["name"][0] >= row["count"][1] or row["count"][2] < row["name"][2]:
+                raise Mismatch(f"funnels at {width} px: step {step['step']}'s count is not on its label's line")
 
     def login(self, key, session):
         from selenium.webdriver.common.by import By
