@@ -278,7 +278,23 @@ class Check:
         if len(count) != 1 or str(len(listed)) not in count[0].text:
             raise Mismatch(f"session list: the count says {[c.text for c in count]}, the store holds {len(listed)}")
         self.no_sideways_scroll(f"session list at {width} px")
+        self.rows_readable(width)
         self.shot(f"sessions-{width}")
+
+    def rows_readable(self, width):
+        # Every row's id on one line and every cell inside the window: nothing scrolls in its own box.
+        problems = self.driver.execute_script(
+            "const out = []; const w = window.innerWidth;"
+            "for (const box of document.querySelectorAll('.table-wrap')) {"
+            " if (box.scrollWidth > box.clientWidth + 1) out.push(`the list scrolls in its box (${box.scrollWidth} px in ${box.clientWidth})`); }"
+            "for (const row of document.querySelectorAll('[data-testid=session-row]')) {"
+            " const link = row.querySelector('a');"
+            " if (link.getClientRects().length !== 1) out.push(`${row.dataset.session}: the id breaks over lines`);"
+            " for (const cell of row.children) { const r = cell.getBoundingClientRect();"
+            "  if (r.left < 0 || r.right > w + 1) out.push(`${row.dataset.session}: a cell reaches ${Math.round(r.right)} px`); } }"
+            "return out;")
+        if problems:
+            raise Mismatch(f"session list at {width} px: {problems[0]} ({len(problems)} problems)")
 
     def no_sideways_scroll(self, where):
         widths = self.driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
