@@ -279,7 +279,15 @@ class Check:
             raise Mismatch(f"session list: the count says {[c.text for c in count]}, the store holds {len(listed)}")
         self.no_sideways_scroll(f"session list at {width} px")
         self.rows_readable(width)
+        self.sign_out_shown(False, f"session list at {width} px")
         self.shot(f"sessions-{width}")
+
+    def sign_out_shown(self, wanted, where):
+        from selenium.webdriver.common.by import By
+        shown = any(b.is_displayed() for b in self.driver.find_elements(By.CSS_SELECTOR, ".signout button"))
+        if shown != wanted:
+            raise Mismatch(f"{where}: Sign out is {'shown' if shown else 'hidden'}, the server "
+                           f"{'asks' if wanted else 'asks no'} key")
 
     def rows_readable(self, width):
         # Every row's id on one line and every cell inside the window: nothing scrolls in its own box.
@@ -419,6 +427,7 @@ class Check:
         if not cookie or not cookie.get("httpOnly") or cookie.get("sameSite") != "Strict" or cookie.get("path") != "/":
             raise Mismatch(f"login: the cookie is {cookie}, not navlog_key HttpOnly SameSite=Strict Path=/")
         self.press(f"with a key, {session}?at={at}", session, "ArrowRight", seqs[seqs.index(at) + 1])
+        self.sign_out_shown(True, f"with a key, {session}?at={at}")
         self.shot("session-keys-1440")
 
     def run(self, key):
