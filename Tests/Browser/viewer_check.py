@@ -282,6 +282,39 @@ class Check:
         self.sign_out_shown(False, f"session list at {width} px")
         self.shot(f"sessions-{width}")
 
+    FOCUS_RING = (
+        "const el = document.activeElement; if (!el || el === document.body) return null;"
+        "const css = getComputedStyle(el); const width = parseFloat(css.outlineWidth) || 0;"
+        "const offset = parseFloat(css.outlineOffset) || 0; const name = `${el.tagName.toLowerCase()}.${el.className}`;"
+        "if (css.outlineStyle === 'none' || width < 2) return [name, `no focus ring (outline ${css.outlineStyle} ${css.outlineWidth})`];"
+        "const r = el.getBoundingClientRect(); const reach = width + offset;"
+        "for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {"
+        " const o = getComputedStyle(box); if (o.overflowX === 'visible' && o.overflowY === 'visible') continue;"
+        " const b = box.getBoundingClientRect();"
+        " if (reach > 0 && (r.left - reach < b.left + box.clientLeft || r.right + reach > b.left + box.clientLeft + box.clientWidth))"
+        "  return [name, `its ring is cut off by the scrolling ${box.className}`];"
+        " break; }"
+        "return [name, null];")
+
+    def focus_rings(self, where, limit=80):
+        # Tab through the page's controls: each one focused shows a ring, not cut off by a scrolling box.
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+        # From the skip link (the page's first control), then by keyboard only.
+        self.driver.execute_script("document.querySelector('.skip').focus()")
+        seen = set()
+        for _ in range(limit):
+            ActionChains(self.driver).send_keys(Keys.TAB).perform()
+            found = self.driver.execute_script(self.FOCUS_RING)
+            if found is None:
+                break
+            name, problem = found
+            if problem:
+                raise Mismatch(f"{where}: focus on {name}: {problem}")
+            seen.add(name)
+        if len(seen) < 3:
+            raise Mismatch(f"{where}: Tab reached only {sorted(seen)}")
+
     def sign_out_shown(self, wanted, where):
         from selenium.webdriver.common.by import By
         shown = any(b.is_displayed() for b in self.driver.find_elements(By.CSS_SELECTOR, ".signout button"))
@@ -325,6 +358,7 @@ class Check:
                            f"the first difference at #{first + 1}: {markers[first:first + 1]} against {wanted[first:first + 1]}")
         if not moves:
             return
+        self.focus_rings(where)
         index = seqs.index(at)
         after = seqs[min(index + 1, len(seqs) - 1)]
         self.press(where, session, "ArrowRight", after)
@@ -354,6 +388,7 @@ class Check:
         if counts != expected:
             raise Mismatch(f"funnels: step counts drawn {counts}, navlog funnel says {expected}")
         self.funnel_layout(width, wanted["segments"][0]["steps"])
+        self.focus_rings(f"funnels at {width} px")
         self.no_sideways_scroll(f"funnels at {width} px")
         self.shot(f"funnel-{width}")
         dropoffs = testids(self.driver, "dropoff")
