@@ -22,7 +22,6 @@ the driver are named), no proxy, Chromium's background traffic is off.
 import argparse
 import fnmatch
 import json
-import math
 import os
 import random
 import shutil
@@ -32,6 +31,10 @@ import sys
 import time
 import urllib.parse
 import urllib.request
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+import layout_checks  # noqa: E402 - after the line above
+from scenes_drawn import DRAWN_JS, expected_scenes, visible_problem  # noqa: E402
 
 os.environ["SE_AVOID_STATS"] = "true"
 WAIT = 5.0  # seconds, every wait for the page
@@ -85,6 +88,12 @@ class Mismatch(Exception):
     pass
 
 
+def raise_if(problem, where):
+    """A layout check's problem (layout_checks.py), as a mismatch at `where`."""
+    if problem:
+        raise Mismatch(f"{where}: {problem}")
+
+
 def wait_until(driver, what, condition, seconds=WAIT):
     deadline = time.monotonic() + seconds
     while True:
@@ -107,76 +116,6 @@ def ready(driver, at=None):
 def testids(root, name):
     from selenium.webdriver.common.by import By
     return root.find_elements(By.CSS_SELECTOR, f"[data-testid={name}]")
-
-
-# What the page draws of the state, read from its stable hooks.
-DRAWN_JS = """
-const owner = (card) => card.closest('[data-testid=stack],[data-testid=column]');
-const cards = (el) => [...el.querySelectorAll('[data-testid=card]')].filter(c => owner(c) === el).map(c => c.dataset.value);
-const scenes = {};
-for (const s of document.querySelectorAll('[data-testid=scene]')) {
-  const q = (sel) => [...s.querySelectorAll(sel)].filter(e => e.closest('[data-testid=scene]') === s);
-  const screen = q('[data-testid=visible-screen]');
-  const stacks = {};
-  for (const st of q('[data-testid=stack]')) stacks[st.dataset.stack] = cards(st);
-  const splits = {};
-  for (const sp of q('[data-testid=split]')) {
-    const cols = {};
-    for (const c of sp.querySelectorAll('[data-testid=column]')) cols[c.dataset.column] = cards(c);
-    splits[sp.dataset.split] = cols;
-  }
-  const tabs = q('[data-testid=tab]');
-  const selected = tabs.filter(t => t.getAttribute('aria-selected') === 'true').map(t => t.dataset.tab);
-  const visible = q('[data-visible=true]').map(e => ({testid: e.dataset.testid, value: e.dataset.value,
-    tab: e.dataset.tab, modal: e.dataset.modal, split: e.dataset.split}));
-  scenes[s.dataset.scene] = {
-    screen: screen.length === 1 ? screen[0].textContent.trim() : `(${screen.length} visible-screen elements)`,
-    tabs: tabs.map(t => t.dataset.tab), selected: selected.length ? selected : [null],
-    stacks, splits, modals: q('[data-testid=modal]').map(m => m.dataset.modal), visible};
-}
-const status = document.querySelector('[role=status]');
-return {scenes, status: status ? status.textContent.trim() : null, at: document.body.dataset.at};
-"""
-
-
-def screen_name(value):
-    return value["type"] + ("/" + value["id"] if value.get("id") is not None else "")
-
-
-def expected_scenes(state):
-    out = {}
-    for name, scene in state["scenes"].items():
-        tabs = scene.get("tabs") or {}
-        splits = {}
-        for split, columns in (scene.get("splits") or {}).items():
-            splits[split] = {col: [screen_name(v) for v in columns.get(col, [])] for col in ("sidebar", "content", "detail")}
-        out[name] = {
-            "screen": scene["screen"],
-            "tabs": list(tabs.get("order") or []),
-            "selected": [tabs.get("selected")],
-            "stacks": {stack: [screen_name(v) for v in values] for stack, values in (scene.get("stacks") or {}).items()},
-            "splits": splits,
-            "modals": [m["modal"] for m in scene.get("modals") or []],
-        }
-    return out
-
-
-def visible_problem(scene, drawn):
-    screen, shown = scene["screen"], drawn["visible"]
-    if screen == "root":
-        return None if len(shown) <= 1 else f"{len(shown)} elements marked visible at root"
-    kind, _, name = screen.partition(":")
-    if kind == "tab" and name:
-        want = lambda e: e["tab"] == name  # noqa: E731
-    elif kind == "modal" and name:
-        want = lambda e: e["modal"] == name  # noqa: E731
-    elif kind == "split" and name:
-        want = lambda e: e["split"] == name  # noqa: E731
-    else:
-        want = lambda e: e["value"] == screen  # noqa: E731
-    if len(shown) != 1 or not want(shown[0]):
-        return f"data-visible marks {shown}, not the element of {screen}"
-    return None
 
 
 class Navlog:
@@ -282,60 +221,17 @@ class Check:
         self.sign_out_shown(False, f"session list at {width} px")
         self.shot(f"sessions-{width}")
 
-    FOCUS_RING = (
-        "const el = document.activeElement; if (!el || el === document.body) return null;"
-        "const css = getComputedStyle(el); const width = parseFloat(css.outlineWidth) || 0;"
-        "const offset = parseFloat(css.outlineOffset) || 0; const name = `${el.tagName.toLowerCase()}.${el.className}`;"
-        "if (css.outlineStyle === 'none' || width < 2) return [name, `no focus ring (outline ${css.outlineStyle} ${css.outlineWidth})`];"
-        "const r = el.getBoundingClientRect(); const reach = width + offset;"
-        "for (let box = el.parentElement; box && box !== document.body; box = box.parentElement) {"
-        " const o = getComputedStyle(box); if (o.overflowX === 'visible' && o.overflowY === 'visible') continue;"
-        " const b = box.getBoundingClientRect();"
-        " if (reach > 0 && (r.left - reach < b.left + box.clientLeft || r.right + reach > b.left + box.clientLeft + box.clientWidth))"
-        "  return [name, `its ring is cut off by the scrolling ${box.className}`];"
-        " break; }"
-        "return [name, null];")
-
-    def focus_rings(self, where, limit=80):
-        # Tab through the page's controls: each one focused shows a ring, not cut off by a scrolling box.
-        from selenium.webdriver.common.action_chains import ActionChains
-        from selenium.webdriver.common.keys import Keys
-        # From the skip link (the page's first control), then by keyboard only.
-        self.driver.execute_script("document.querySelector('.skip').focus()")
-        seen = set()
-        for _ in range(limit):
-            ActionChains(self.driver).send_keys(Keys.TAB).perform()
-            found = self.driver.execute_script(self.FOCUS_RING)
-            if found is None:
-                break
-            name, problem = found
-            if problem:
-                raise Mismatch(f"{where}: focus on {name}: {problem}")
-            seen.add(name)
-        if len(seen) < 3:
-            raise Mismatch(f"{where}: Tab reached only {sorted(seen)}")
+    def rows_readable(self, width):
+        raise_if(layout_checks.session_rows(self.driver), f"session list at {width} px")
 
     def sign_out_shown(self, wanted, where):
-        from selenium.webdriver.common.by import By
-        shown = any(b.is_displayed() for b in self.driver.find_elements(By.CSS_SELECTOR, ".signout button"))
-        if shown != wanted:
-            raise Mismatch(f"{where}: Sign out is {'shown' if shown else 'hidden'}, the server "
-                           f"{'asks' if wanted else 'asks no'} key")
+        raise_if(layout_checks.sign_out(self.driver, wanted), where)
 
-    def rows_readable(self, width):
-        # Every row's id on one line and every cell inside the window: nothing scrolls in its own box.
-        problems = self.driver.execute_script(
-            "const out = []; const w = window.innerWidth;"
-            "for (const box of document.querySelectorAll('.table-wrap')) {"
-            " if (box.scrollWidth > box.clientWidth + 1) out.push(`the list scrolls in its box (${box.scrollWidth} px in ${box.clientWidth})`); }"
-            "for (const row of document.querySelectorAll('[data-testid=session-row]')) {"
-            " const link = row.querySelector('a');"
-            " if (link.getClientRects().length !== 1) out.push(`${row.dataset.session}: the id breaks over lines`);"
-            " for (const cell of row.children) { const r = cell.getBoundingClientRect();"
-            "  if (r.left < 0 || r.right > w + 1) out.push(`${row.dataset.session}: a cell reaches ${Math.round(r.right)} px`); } }"
-            "return out;")
-        if problems:
-            raise Mismatch(f"session list at {width} px: {problems[0]} ({len(problems)} problems)")
+    def focus_rings(self, where):
+        raise_if(layout_checks.focus_rings(self.driver), where)
+
+    def funnel_layout(self, width, wanted):
+        raise_if(layout_checks.funnel_rows(self.driver, wanted), f"funnels at {width} px")
 
     def no_sideways_scroll(self, where):
         widths = self.driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
@@ -423,26 +319,6 @@ class Check:
         if not left:
             raise Mismatch(f"{where}: seq {at} is no screen view of {steps[k - 1]} (the step that session left at)")
         self.shot(f"dropoff-session-{width}")
-
-    def funnel_layout(self, width, wanted):
-        drawn = self.driver.execute_script(
-            "return [...document.querySelectorAll('[data-testid=funnel-step]')].map(li => {"
-            " const r = (s) => li.querySelector(s).getBoundingClientRect();"
-            " return {bar: r('.bar').width, track: r('.bar-track').width, text: li.querySelector('.step-count').textContent,"
-            " name: [r('.step-name').top, r('.step-name').bottom, r('.step-name').right],"
-            " count: [r('.step-count').top, r('.step-count').bottom, r('.step-count').left]}; })")
-        for row, step in zip(drawn, wanted):
-            share = step["conversion_from_start"] or 0
-            # The bar's length and its percentage both say the share of the sessions that started.
-            if abs(row["bar"] / row["track"] - share) > 0.01:
-                raise Mismatch(f"funnels at {width} px: step {step['step']}'s bar fills {row['bar'] / row['track']:.2f} "
-                               f"of its track, navlog funnel says {share:.2f} of those that started")
-            percent = math.floor(share * 100 + 0.5)  # as the page's Math.round
-            if f"({percent}%)" not in row["text"]:
-                raise Mismatch(f"funnels at {width} px: step {step['step']} says {row['text']!r}, not {percent}%")
-            # The count reads on the label's line, after it.
-            if row["count"][0] >= row["name"][1] or row["name"][0] >= row["count"][1] or row["count"][2] < row["name"][2]:
-                raise Mismatch(f"funnels at {width} px: step {step['step']}'s count is not on its label's line")
 
     def login(self, key, session):
         from selenium.webdriver.common.by import By
