@@ -81,7 +81,12 @@ def session_rows(driver):
 
 def funnel_rows(driver, wanted):
     """Each step's bar fills its track by the share `navlog funnel --json` gives (`wanted`: its steps), the
-    percentage says the same share, and the count reads on the label's line, after it."""
+    percentage says the same share, the caption names the sessions that reached step 1 (that share's base), and
+    the count reads on the label's line, after it."""
+    from selenium.webdriver.common.by import By
+    captions = [c.text for c in driver.find_elements(By.CSS_SELECTOR, ".funnel-chart figcaption")]
+    if wanted and not any(f"{wanted[0]['sessions']} reached step 1" in c for c in captions):
+        return f"the caption {captions} does not name the {wanted[0]['sessions']} sessions that reached step 1 (the bars' 100%)"
     for row, step in zip(driver.execute_script(FUNNEL_ROWS), wanted):
         share = step["conversion_from_start"] or 0
         if abs(row["bar"] / row["track"] - share) > 0.01:

@@ -47,7 +47,8 @@ export async function funnelView(main, params) {
 
   function chart(report, segment) {
     return h('figure', { class: 'funnel-chart' },
-      h('figcaption', {}, segment.segment === null ? `${segment.sessions} sessions` : `${report.by} = ${segment.segment}: ${segment.sessions} sessions`),
+      h('figcaption', {}, segment.segment === null ? `${segment.sessions} sessions` : `${report.by} = ${segment.segment}: ${segment.sessions} sessions`,
+        segment.steps.length ? `; ${segment.steps[0].sessions} reached step 1, the 100% of each bar` : ''),
       h('ol', { class: 'bars' }, segment.steps.map((row, k) => {
         const bar = h('span', { class: 'bar' });
         // The bar and its percentage are one number: the share of the sessions that reached step 1.
