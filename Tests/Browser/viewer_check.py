@@ -32,6 +32,10 @@ import time
 import urllib.parse
 import urllib.request
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+import layout_checks  # noqa: E402 - after the line above
+from scenes_drawn import DRAWN_JS, expected_scenes, visible_problem  # noqa: E402
+
 os.environ["SE_AVOID_STATS"] = "true"
 WAIT = 5.0  # seconds, every wait for the page
 
@@ -84,6 +88,12 @@ class Mismatch(Exception):
     pass
 
 
+def raise_if(problem, where):
+    """A layout check's problem (layout_checks.py), as a mismatch at `where`."""
+    if problem:
+        raise Mismatch(f"{where}: {problem}")
+
+
 def wait_until(driver, what, condition, seconds=WAIT):
     deadline = time.monotonic() + seconds
     while True:
@@ -106,76 +116,6 @@ def ready(driver, at=None):
 def testids(root, name):
     from selenium.webdriver.common.by import By
     return root.find_elements(By.CSS_SELECTOR, f"[data-testid={name}]")
-
-
-# What the page draws of the state, read from its stable hooks.
-DRAWN_JS = """
-const owner = (card) => card.closest('[data-testid=stack],[data-testid=column]');
-const cards = (el) => [...el.querySelectorAll('[data-testid=card]')].filter(c => owner(c) === el).map(c => c.dataset.value);
-const scenes = {};
-for (const s of document.querySelectorAll('[data-testid=scene]')) {
-  const q = (sel) => [...s.querySelectorAll(sel)].filter(e => e.closest('[data-testid=scene]') === s);
-  const screen = q('[data-testid=visible-screen]');
-  const stacks = {};
-  for (const st of q('[data-testid=stack]')) stacks[st.dataset.stack] = cards(st);
-  const splits = {};
-  for (const sp of q('[data-testid=split]')) {
-    const cols = {};
-    for (const c of sp.querySelectorAll('[data-testid=column]')) cols[c.dataset.column] = cards(c);
-    splits[sp.dataset.split] = cols;
-  }
-  const tabs = q('[data-testid=tab]');
-  const selected = tabs.filter(t => t.getAttribute('aria-selected') === 'true').map(t => t.dataset.tab);
-  const visible = q('[data-visible=true]').map(e => ({testid: e.dataset.testid, value: e.dataset.value,
-    tab: e.dataset.tab, modal: e.dataset.modal, split: e.dataset.split}));
-  scenes[s.dataset.scene] = {
-    screen: screen.length === 1 ? screen[0].textContent.trim() : `(${screen.length} visible-screen elements)`,
-    tabs: tabs.map(t => t.dataset.tab), selected: selected.length ? selected : [null],
-    stacks, splits, modals: q('[data-testid=modal]').map(m => m.dataset.modal), visible};
-}
-const status = document.querySelector('[role=status]');
-return {scenes, status: status ? status.textContent.trim() : null, at: document.body.dataset.at};
-"""
-
-
-def screen_name(value):
-    return value["type"] + ("/" + value["id"] if value.get("id") is not None else "")
-
-
-def expected_scenes(state):
-    out = {}
-    for name, scene in state["scenes"].items():
-        tabs = scene.get("tabs") or {}
-        splits = {}
-        for split, columns in (scene.get("splits") or {}).items():
-            splits[split] = {col: [screen_name(v) for v in columns.get(col, [])] for col in ("sidebar", "content", "detail")}
-        out[name] = {
-            "screen": scene["screen"],
-            "tabs": list(tabs.get("order") or []),
-            "selected": [tabs.get("selected")],
-            "stacks": {stack: [screen_name(v) for v in values] for stack, values in (scene.get("stacks") or {}).items()},
-            "splits": splits,
-            "modals": [m["modal"] for m in scene.get("modals") or []],
-        }
-    return out
-
-
-def visible_problem(scene, drawn):
-    screen, shown = scene["screen"], drawn["visible"]
-    if screen == "root":
-        return None if len(shown) <= 1 else f"{len(shown)} elements marked visible at root"
-    kind, _, name = screen.partition(":")
-    if kind == "tab" and name:
-        want = lambda e: e["tab"] == name  # noqa: E731
-    elif kind == "modal" and name:
-        want = lambda e: e["modal"] == name  # noqa: E731
-    elif kind == "split" and name:
-        want = lambda e: e["split"] == name  # noqa: E731
-    else:
-        want = lambda e: e["value"] == screen  # noqa: E731
-    if len(shown) != 1 or not want(shown[0]):
-        return f"data-visible marks {shown}, not the element of {screen}"
-    return None
 
 
 class Navlog:
@@ -277,7 +217,21 @@ class Check:
         if len(count) != 1 or str(len(listed)) not in count[0].text:
             raise Mismatch(f"session list: the count says {[c.text for c in count]}, the store holds {len(listed)}")
         self.no_sideways_scroll(f"session list at {width} px")
+        self.rows_readable(width)
+        self.sign_out_shown(False, f"session list at {width} px")
         self.shot(f"sessions-{width}")
+
+    def rows_readable(self, width):
+        raise_if(layout_checks.session_rows(self.driver), f"session list at {width} px")
+
+    def sign_out_shown(self, wanted, where):
+        raise_if(layout_checks.sign_out(self.driver, wanted), where)
+
+    def focus_rings(self, where):
+        raise_if(layout_checks.focus_rings(self.driver), where)
+
+    def funnel_layout(self, width, wanted):
+        raise_if(layout_checks.funnel_rows(self.driver, wanted), f"funnels at {width} px")
 
     def no_sideways_scroll(self, where):
         widths = self.driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
@@ -300,6 +254,7 @@ class Check:
                            f"the first difference at #{first + 1}: {markers[first:first + 1]} against {wanted[first:first + 1]}")
         if not moves:
             return
+        self.focus_rings(where)
         index = seqs.index(at)
         after = seqs[min(index + 1, len(seqs) - 1)]
         self.press(where, session, "ArrowRight", after)
@@ -328,6 +283,8 @@ class Check:
         expected = [s["sessions"] for s in wanted["segments"][0]["steps"]]
         if counts != expected:
             raise Mismatch(f"funnels: step counts drawn {counts}, navlog funnel says {expected}")
+        self.funnel_layout(width, wanted["segments"][0]["steps"])
+        self.focus_rings(f"funnels at {width} px")
         self.no_sideways_scroll(f"funnels at {width} px")
         self.shot(f"funnel-{width}")
         dropoffs = testids(self.driver, "dropoff")
@@ -381,6 +338,7 @@ class Check:
         if not cookie or not cookie.get("httpOnly") or cookie.get("sameSite") != "Strict" or cookie.get("path") != "/":
             raise Mismatch(f"login: the cookie is {cookie}, not navlog_key HttpOnly SameSite=Strict Path=/")
         self.press(f"with a key, {session}?at={at}", session, "ArrowRight", seqs[seqs.index(at) + 1])
+        self.sign_out_shown(True, f"with a key, {session}?at={at}")
         self.shot("session-keys-1440")
 
     def run(self, key):

@@ -24,6 +24,7 @@ import NavLogTestSupport
         #expect(shell.status == 200)
         #expect(shell.headers["content-type"] == "text/html; charset=utf-8")
         #expect(shell.text.contains(#"<script type="module" src="/assets/app.js">"#))
+        #expect(shell.text.contains(#"data-keys="off""#), "no keys: the page hides Sign out")
         let policy = shell.headers["content-security-policy"] ?? ""
         for part in ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "style-src 'self'", "frame-ancestors 'none'"] {
             #expect(policy.contains(part), "\(policy)")
@@ -100,7 +101,9 @@ import NavLogTestSupport
         #expect(!pair.contains("peek"), "the key is not kept as it is typed")
 
         let withCookie = ["Cookie": pair]
-        #expect(server.request("GET", "/sessions/s-000001?at=5", headers: withCookie).status == 200)
+        let page = server.request("GET", "/sessions/s-000001?at=5", headers: withCookie)
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"data-keys="on""#) && !page.text.contains(#"data-keys="off""#), "keys: the page shows Sign out")
         let listed = server.request("GET", "/v1/sessions", headers: withCookie)
         #expect(listed.status == 200)
         #expect(listed.text == navlog("sessions", store, "--json").stdout)

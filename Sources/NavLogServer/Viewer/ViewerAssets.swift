@@ -30,6 +30,20 @@ struct ViewerAssets: Sendable {
     /// The page every viewer route answers with (the script reads the address).
     static let shell = "index.html"
 
+    /// The shell's mark that the server asks no key; ``shellPage(keys:)`` turns it on for a server with keys
+    /// (the page then shows "Sign out").
+    static let keysOff = Array(#"data-keys="off""#.utf8)
+    static let keysOn = Array(#"data-keys="on""#.utf8)
+
+    /// The shell page, marked `data-keys="on"` when the server asks for keys.
+    func shellPage(keys: Bool) -> File? {
+        guard let file = files[Self.shell] else { return nil }
+        guard keys, let range = file.bytes.firstRange(of: Self.keysOff) else { return file }
+        var bytes = file.bytes
+        bytes.replaceSubrange(range, with: Self.keysOn)
+        return File(bytes: bytes, contentType: file.contentType)
+    }
+
     /// The most bytes of one file.
     static let fileLimit = 1 << 20
 

@@ -55,7 +55,8 @@ struct ViewerRoutes: Sendable {
             return Response(status: .internalServerError, headers: Self.pageHeaders(contentType: "text/plain; charset=utf-8"),
                             body: ResponseBody(byteBuffer: ByteBuffer(string: missing + "\n")))
         }
-        guard let file = assets.files[name] else { throw APIError.notFound("\(name): not a file of the viewer") }
+        let found = name == ViewerAssets.shell ? assets.shellPage(keys: keys != nil) : assets.files[name]
+        guard let file = found else { throw APIError.notFound("\(name): not a file of the viewer") }
         return Response(status: .ok, headers: Self.pageHeaders(contentType: file.contentType),
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }

@@ -46,17 +46,19 @@ export async function funnelView(main, params) {
   }
 
   function chart(report, segment) {
-    const top = Math.max(1, segment.sessions);
     return h('figure', { class: 'funnel-chart' },
-      h('figcaption', {}, segment.segment === null ? `${segment.sessions} sessions` : `${report.by} = ${segment.segment}: ${segment.sessions} sessions`),
+      h('figcaption', {}, segment.segment === null ? `${segment.sessions} sessions` : `${report.by} = ${segment.segment}: ${segment.sessions} sessions`,
+        segment.steps.length ? `; ${segment.steps[0].sessions} reached step 1, the 100% of each bar` : ''),
       h('ol', { class: 'bars' }, segment.steps.map((row, k) => {
         const bar = h('span', { class: 'bar' });
-        bar.style.width = `${(100 * row.sessions) / top}%`;
+        // The bar and its percentage are one number: the share of the sessions that reached step 1.
+        const share = row.conversion_from_start ?? 0;
+        bar.style.width = `${100 * share}%`;
         const previous = k > 0 ? segment.steps[k - 1].sessions : null;
         return h('li', { class: 'funnel-step', 'data-testid': 'funnel-step', 'data-step': row.step, 'data-count': row.sessions },
           h('span', { class: 'step-name' }, `${row.step}. ${row.pattern}`),
           h('span', { class: 'bar-track' }, bar),
-          h('span', { class: 'step-count' }, `${row.sessions} (${Math.round(row.conversion_from_start * 100)}%)`),
+          h('span', { class: 'step-count' }, `${row.sessions} (${Math.round(share * 100)}%)`),
           k > 0 ? h('button', { type: 'button', class: 'dropoff', 'data-testid': 'dropoff', 'data-step': row.step,
             onclick: () => showDropoffs(k) }, `${previous - row.sessions} left after step ${k}`) : null);
       })));

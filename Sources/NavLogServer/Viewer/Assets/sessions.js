@@ -50,7 +50,9 @@ export async function sessionList(main, params) {
     for (const th of headers) th.setAttribute('aria-sort', th.dataset.key === sortKey ? (sortKey === 'events' ? 'descending' : 'ascending') : 'none');
     replace(body, sorted.map((s) => h('tr', { 'data-testid': 'session-row', 'data-session': s.session },
       h('th', { scope: 'row' }, h('a', { href: `/sessions/${q(s.session)}` }, s.session)),
-      h('td', { class: 'number' }, s.events), h('td', {}, s.appVersion ?? ''), h('td', {}, s.first ?? ''), h('td', {}, s.last ?? ''))));
+      // data-label names the column where a narrow page draws each row as a card without the header.
+      h('td', { class: 'number', 'data-label': 'events' }, s.events), h('td', { 'data-label': 'app version' }, s.appVersion ?? ''),
+      h('td', { 'data-label': 'first event' }, s.first ?? ''), h('td', { 'data-label': 'last event' }, s.last ?? ''))));
   }
 
   async function load() {
