@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NavLogTestSupport
 
 /// The fault parts of `navlog-bench serve`: SIGKILL under load, keys,
 /// a gzip bomb, slow clients. Each starts its own server on a fresh store.
@@ -22,7 +23,7 @@ enum ServeFaults {
         let control = LoadControl(port: server.port)
         let batches = context.batches
         let hardDeadline = monotonicSeconds() + Double(kills) * 35 + 60
-        var random = SplitMix(seed: context.options.seed)
+        var random = SeededGenerator(seed: context.options.seed)
         var killed = 0
         var restartFailure: BenchmarkFailure?
         let tally = runLoadThreads(4, meanwhile: {
@@ -183,22 +184,9 @@ enum ServeFaults {
     }
 }
 
-/// A seeded generator (SplitMix64) for the moments of the kills.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension Array {
     /// Up to `count` elements picked at random.
-    func shuffledSample(_ count: Int, using random: inout SplitMix) -> [Element] {
+    func shuffledSample(_ count: Int, using random: inout SeededGenerator) -> [Element] {
         var copy = self
         for i in stride(from: copy.count - 1, to: 0, by: -1) { copy.swapAt(i, Int(random.next() % UInt64(i + 1))) }
         return Array(copy.prefix(count))
