@@ -49,24 +49,14 @@ enum ServeFaults {
                     let id = "k\(i)-\(n)", template = (i * 7919 + n) % batches.count
                     pending = (id, template, batches.gzip(template, as: id))
                 }
-                do {
-                    if connection == nil { connection = try HTTPConnection(port: control.port.load(ordering: .relaxed), timeoutSeconds: 5) }
-                    let response = try connection!.request("POST", "/v1/events", headers: uploadHeaders(key: nil), body: pending!.body)
-                    tally.requests += 1
-                    tally.statuses[response.status, default: 0] += 1
-                    if response.status == 200 {
-                        tally.ok += 1
-                        tally.acknowledged.append((pending!.id, batches.counts[pending!.template]))
-                        pending = nil
-                        n += 1
-                    } else {
-                        usleep(5_000)
-                    }
-                    if response.closes { connection = nil }
-                } catch {
-                    tally.errors += 1
-                    connection = nil
-                    usleep(20_000)
+                guard let response = tally.upload(pending!.body, port: control.port.load(ordering: .relaxed), over: &connection,
+                                                  timeoutSeconds: 5, errorPause: 20_000) else { continue }
+                if response.status == 200 {
+                    tally.acknowledged.append((pending!.id, batches.counts[pending!.template]))
+                    pending = nil
+                    n += 1
+                } else {
+                    usleep(5_000)
                 }
             }
             return tally
