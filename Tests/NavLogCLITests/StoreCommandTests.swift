@@ -1,4 +1,5 @@
 import Foundation
+import NavLogStore
 import Testing
 import NavLogTestSupport
 
@@ -172,27 +173,25 @@ import Darwin
 }
 
 /// Reads `--ack` lines from a pipe on a background thread.
-private final class AckCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private var finished = false
+private final class AckCollector: Sendable {
+    private let state = Locked((data: Data(), finished: false))
 
     init(_ handle: FileHandle) {
-        let thread = Thread { [self] in
+        let thread = Thread { [state] in
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
-                lock.withLock { data.append(chunk) }
+                state.withLock { $0.data.append(chunk) }
             }
-            lock.withLock { finished = true }
+            state.withLock { $0.finished = true }
+            state.broadcast()
         }
         thread.start()
     }
 
     /// The last complete ack line (0 when none), once the pipe is closed.
     func lastSeq() -> Int {
-        while !lock.withLock({ finished }) { usleep(1000) }
-        let text = lock.withLock { String(decoding: data, as: UTF8.self) }
+        let text = state.withLock(when: { $0.finished }) { String(decoding: $0.data, as: UTF8.self) }
         let complete = text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
         return complete.split(separator: "\n").last.flatMap { Int($0) } ?? 0
     }
