@@ -51,7 +51,7 @@ let package = Package(
             resources: [.copy("Viewer/Assets")]
         ),
         // For tests and the bench: temporary directories, a process runner, seeded numbers; in no product.
-        .target(name: "NavLogTestSupport", dependencies: ["NavLogCore", "NavLogStore"]),
+        .target(name: "NavLogTestSupport", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
         // Test helper: records, flushes, prints the flushed seq, waits to be killed.
         .executableTarget(name: "navlog-recorder-probe", dependencies: ["NavLogCore", "NavLogRecorder"]),
         // The command-line tool: parses arguments, calls the library, prints.

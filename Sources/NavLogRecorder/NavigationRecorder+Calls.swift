@@ -1,6 +1,6 @@
 import NavLogCore
 
-/// One call per event kind of the contract (§1); each returns the event's
+/// One call per event kind of docs/events.md; each returns the event's
 /// seq, or `nil` when it was not recorded (see ``NavigationRecorder/record(_:scene:cause:meta:extra:)``).
 /// `scene` defaults to the main scene, `cause` to ``CauseContext/current``.
 extension NavigationRecorder {

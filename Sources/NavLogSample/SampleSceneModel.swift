@@ -1,5 +1,5 @@
 /// The sample generator's own picture of one scene, kept in step with every
-/// event it emits (by the contract's rules, anomalies included), so that its
+/// event it emits (by the rules of docs/state.md, anomalies included), so that its
 /// next choice is sensible: it pops only what is there, selects visible tabs,
 /// dismisses what is presented.
 struct SampleSceneModel {
@@ -78,7 +78,7 @@ struct SampleSceneModel {
         }
     }
 
-    /// The route value on screen by the contract's screen rule (§2), or `nil`
+    /// The route value on screen by the screen rule of docs/state.md, or `nil`
     /// when the screen is a placeholder (`root`, `tab:…`, `modal:…`, `split:…`).
     var focus: RouteValue? {
         if let top = modals.last { return path(top.modal).last }
@@ -96,7 +96,7 @@ struct SampleSceneModel {
         return split.detail.first ?? split.content.first ?? split.sidebar.first
     }
 
-    /// The visible screen's name (contract §2), for `state.restore` objects.
+    /// The visible screen's name (docs/state.md), for `state.restore` objects.
     var screen: String { state.screen }
 
     // MARK: Applying events
@@ -107,7 +107,7 @@ struct SampleSceneModel {
         state.apply(kind)
     }
 
-    // MARK: As a contract scene object
+    // MARK: As a scene object of docs/state.md
 
     /// This scene as the core's ``SceneState`` and as the §2 JSON object a
     /// `state.restore` event carries.

@@ -3,7 +3,6 @@ import Hummingbird
 import Logging
 import NavLogStore
 import ServiceLifecycle
-import Synchronization
 
 /// `navlog serve`: the collector's HTTP server on Hummingbird
 /// (schemas/openapi.yaml, docs/serve.md). It opens the store for writing
@@ -114,7 +113,7 @@ public enum CollectorServer {
     /// ``run(_:onListening:)`` from synchronous code (the command line):
     /// blocks the calling thread until the server has stopped.
     public static func runBlocking(_ configuration: Configuration, onListening: @escaping @Sendable (String) -> Void) throws(Failure) {
-        let outcome = Mutex<Failure?>(nil)
+        let outcome = Locked<Failure?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             do throws(Failure) { try await run(configuration, onListening: onListening) } catch {

@@ -1,18 +1,14 @@
 import NavLogCore
+import NavLogSample
 import NavLogStore
 
-/// Deterministic pseudo-random numbers (SplitMix64) so that a failing test
-/// reproduces: the same seed, the same numbers, on every platform.
+/// Deterministic pseudo-random numbers (the SplitMix64 steps of
+/// ``SeededRandom``) so that a failing test reproduces: the same seed, the
+/// same numbers, on every platform.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     public var state: UInt64
     public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { SeededRandom.splitMix64(&state) }
 }
 
 /// The canonical NDJSON of events (one line each), as `navlog cat` prints it.

@@ -126,24 +126,11 @@ enum ServeBenchmark {
             while monotonicSeconds() < deadline, tally.requests < 10_000_000 {
                 if slot >= batches.count { slot = i; round += 1 }
                 let body = batches.gzip(slot, as: "s\(slot)-r\(round)")
-                do {
-                    if connection == nil { connection = try HTTPConnection(port: port) }
-                    let sent = monotonicSeconds()
-                    let response = try connection!.request("POST", "/v1/events", headers: uploadHeaders(key: nil), body: body)
-                    tally.latencies.append(monotonicSeconds() - sent)
-                    tally.requests += 1
-                    tally.statuses[response.status, default: 0] += 1
-                    if response.status == 200 {
-                        tally.ok += 1
-                        tally.stored += storedCount(response.text) ?? 0
-                        slot += connections
-                    } else {
-                        usleep(10_000)
-                    }
-                    if response.closes { connection = nil }
-                } catch {
-                    tally.errors += 1
-                    connection = nil
+                guard let response = tally.upload(body, port: port, over: &connection) else { continue }
+                if response.status == 200 {
+                    tally.stored += storedCount(response.text) ?? 0
+                    slot += connections
+                } else {
                     usleep(10_000)
                 }
             }

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NavLogTestSupport
 
 /// The fault parts of `navlog-bench serve`: SIGKILL under load, keys,
 /// a gzip bomb, slow clients. Each starts its own server on a fresh store.
@@ -23,7 +24,7 @@ enum ServeFaults {
         let control = LoadControl(port: server.port)
         let batches = context.batches
         let hardDeadline = monotonicSeconds() + Double(kills) * 35 + 60
-        var random = SplitMix(seed: context.options.seed)
+        var random = SeededGenerator(seed: context.options.seed)
         var killed = 0
         var restartFailure: BenchmarkFailure?
         let tally = runLoadThreads(4, meanwhile: {
@@ -49,24 +50,14 @@ enum ServeFaults {
                     let id = "k\(i)-\(n)", template = (i * 7919 + n) % batches.count
                     pending = (id, template, batches.gzip(template, as: id))
                 }
-                do {
-                    if connection == nil { connection = try HTTPConnection(port: control.port.load(ordering: .relaxed), timeoutSeconds: 5) }
-                    let response = try connection!.request("POST", "/v1/events", headers: uploadHeaders(key: nil), body: pending!.body)
-                    tally.requests += 1
-                    tally.statuses[response.status, default: 0] += 1
-                    if response.status == 200 {
-                        tally.ok += 1
-                        tally.acknowledged.append((pending!.id, batches.counts[pending!.template]))
-                        pending = nil
-                        n += 1
-                    } else {
-                        usleep(5_000)
-                    }
-                    if response.closes { connection = nil }
-                } catch {
-                    tally.errors += 1
-                    connection = nil
-                    usleep(20_000)
+                guard let response = tally.upload(pending!.body, port: control.port.load(ordering: .relaxed), over: &connection,
+                                                  timeoutSeconds: 5, errorPause: 20_000) else { continue }
+                if response.status == 200 {
+                    tally.acknowledged.append((pending!.id, batches.counts[pending!.template]))
+                    pending = nil
+                    n += 1
+                } else {
+                    usleep(5_000)
                 }
             }
             return tally
@@ -184,22 +175,9 @@ enum ServeFaults {
     }
 }
 
-/// A seeded generator (SplitMix64) for the moments of the kills.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension Array {
     /// Up to `count` elements picked at random.
-    func shuffledSample(_ count: Int, using random: inout SplitMix) -> [Element] {
+    func shuffledSample(_ count: Int, using random: inout SeededGenerator) -> [Element] {
         var copy = self
         for i in stride(from: copy.count - 1, to: 0, by: -1) { copy.swapAt(i, Int(random.next() % UInt64(i + 1))) }
         return Array(copy.prefix(count))

@@ -108,6 +108,31 @@ struct LoadTally: Sendable {
         latencies += other.latencies
         acknowledged += other.acknowledged
     }
+
+    /// Uploads `body` (`POST /v1/events`) on `connection`, opened to `port`
+    /// first when there is none, and counts it: the request, its status and
+    /// latency, a 200 as ok; a connection closed by the answer is dropped.
+    /// A failure is counted as an error, drops the connection and waits
+    /// `errorPause` microseconds. The answer, or `nil` after a failure.
+    mutating func upload(_ body: [UInt8], key: String? = nil, port: Int, over connection: inout HTTPConnection?,
+                         timeoutSeconds: Int = 10, errorPause: UInt32 = 10_000) -> HTTPConnection.Response? {
+        do {
+            if connection == nil { connection = try HTTPConnection(port: port, timeoutSeconds: timeoutSeconds) }
+            let sent = monotonicSeconds()
+            let response = try connection!.request("POST", "/v1/events", headers: uploadHeaders(key: key), body: body)
+            latencies.append(monotonicSeconds() - sent)
+            requests += 1
+            statuses[response.status, default: 0] += 1
+            if response.status == 200 { ok += 1 }
+            if response.closes { connection = nil }
+            return response
+        } catch {
+            errors += 1
+            connection = nil
+            usleep(errorPause)
+            return nil
+        }
+    }
 }
 
 /// Runs `body(i)` on `count` threads, and `meanwhile` on this one, and

@@ -52,21 +52,7 @@ extension ServeFaults {
             var connection: HTTPConnection?
             var n = 0
             while monotonicSeconds() < deadline, tally.requests < 100_000 {
-                let body = batches.gzip(n, as: "fast-\(n)")
-                do {
-                    if connection == nil { connection = try HTTPConnection(port: port) }
-                    let sent = monotonicSeconds()
-                    let response = try connection!.request("POST", "/v1/events", headers: uploadHeaders(key: nil), body: body)
-                    tally.latencies.append(monotonicSeconds() - sent)
-                    tally.requests += 1
-                    tally.statuses[response.status, default: 0] += 1
-                    if response.status == 200 { tally.ok += 1 }
-                    if response.closes { connection = nil }
-                } catch {
-                    tally.errors += 1
-                    connection = nil
-                    usleep(10_000)
-                }
+                _ = tally.upload(batches.gzip(n, as: "fast-\(n)"), port: port, over: &connection)
                 n += 1
             }
             return tally

@@ -51,19 +51,17 @@ func monotonicSeconds() -> Double {
 
 /// What the writer has acknowledged: each seq's event and the instant its
 /// append returned. Readers look events up here to check what they see.
-final class Ledger: @unchecked Sendable {
-    private let lock = NSLock()
-    private var appendedAt: [Double] = []
-    private(set) var finished = false
+final class Ledger: Sendable {
+    private let state = Locked((appendedAt: [Double](), finished: false))
     let events: [Event]
 
     init(events: [Event]) { self.events = events }
 
-    func acknowledge(at time: Double) { lock.withLock { appendedAt.append(time) } }
-    func finish() { lock.withLock { finished = true } }
-    var acknowledged: Int { lock.withLock { appendedAt.count } }
-    var isFinished: Bool { lock.withLock { finished } }
-    func appendTime(seq: Int) -> Double? { lock.withLock { seq <= appendedAt.count ? appendedAt[seq - 1] : nil } }
+    func acknowledge(at time: Double) { state.withLock { $0.appendedAt.append(time) } }
+    func finish() { state.withLock { $0.finished = true } }
+    var acknowledged: Int { state.withLock { $0.appendedAt.count } }
+    var isFinished: Bool { state.withLock { $0.finished } }
+    func appendTime(seq: Int) -> Double? { state.withLock { seq <= $0.appendedAt.count ? $0.appendedAt[seq - 1] : nil } }
 }
 
 /// One reader's findings.

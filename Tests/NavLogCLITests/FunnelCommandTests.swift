@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import NavLogTestSupport
 
-/// `navlog funnel` through the real binary: the contract's CSV, JSON (with
+/// `navlog funnel` through the real binary: the CSV of docs/analytics.md, JSON (with
 /// its schema), the table, stores of logs and NDJSON giving the same
 /// answer, segments, time filters and errors.
 @Suite struct FunnelCommandTests {

@@ -91,12 +91,11 @@ import NavLogTestSupport
 }
 
 /// The outcomes of commands run at once, each set from its own thread.
-private final class Results: @unchecked Sendable {
-    private var outcomes: [(status: Int32, stdout: String, stderr: String)]
-    private let lock = NSLock()
-    init(count: Int) { outcomes = Array(repeating: (0, "", ""), count: count) }
-    func set(_ index: Int, _ outcome: (status: Int32, stdout: String, stderr: String)) { lock.withLock { outcomes[index] = outcome } }
-    func get(_ index: Int) -> (status: Int32, stdout: String, stderr: String) { lock.withLock { outcomes[index] } }
+private final class Results: Sendable {
+    private let outcomes: Locked<[(status: Int32, stdout: String, stderr: String)]>
+    init(count: Int) { outcomes = Locked(Array(repeating: (0, "", ""), count: count)) }
+    func set(_ index: Int, _ outcome: (status: Int32, stdout: String, stderr: String)) { outcomes.withLock { $0[index] = outcome } }
+    func get(_ index: Int) -> (status: Int32, stdout: String, stderr: String) { outcomes.withLock { $0[index] } }
 }
 
 /// The step of an exhaustive loop: every case normally, every `sampled`-th

@@ -211,21 +211,22 @@ struct IngestCommandTests {
     }
 
     /// Runs `navlog ingest - --store STORE` (and `extra` arguments) on
-    /// `lines`: a first part, then Ctrl-C while the ingest waits for more (it
-    /// stops at the next chunk's end, reading no further), then the rest.
+    /// `lines`, handed on in chunks of 256 lines: the first 2,000, then Ctrl-C
+    /// while the ingest waits for more (it stops at the next chunk's end,
+    /// reading no further), then the rest.
     /// Whether it exited (rather than died of the signal), its status and output.
     static func interruptedIngest(_ lines: [String], store: String, extra: [String] = []) throws
         -> (exited: Bool, status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: navlogBinary())
-        process.arguments = ["ingest", "-", "--store", store] + extra
+        process.arguments = ["ingest", "-", "--store", store, "--chunk-lines", "256"] + extra
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
         try process.run()
         let writer = input.fileHandleForWriting
-        try writer.write(contentsOf: Data(lines[..<10_000].joined().utf8))
+        try writer.write(contentsOf: Data(lines[..<2_000].joined().utf8))
         // The store appears when the ingest starts; then it reads what it was given.
         let started = Date()
         while !FileManager.default.fileExists(atPath: store + "/navlog-store"), Date().timeIntervalSince(started) < 60 {
@@ -233,7 +234,7 @@ struct IngestCommandTests {
         }
         Thread.sleep(forTimeInterval: 0.5)
         kill(process.processIdentifier, SIGINT)
-        try? writer.write(contentsOf: Data(lines[10_000...].joined().utf8))   // EPIPE once it stopped: fine
+        try? writer.write(contentsOf: Data(lines[2_000...].joined().utf8))   // EPIPE once it stopped: fine
         try? writer.close()
         process.waitUntilExit()
         let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -246,14 +247,14 @@ struct IngestCommandTests {
     /// last line read, and ingesting the rest gives the sessions one run gives.
     @Test func anInterruptedIngestStopsCleanlyAndCanBeResumed() throws {
         let dir = try TemporaryDirectory()
-        let lines = navlog("generate", "--sessions", "700", "--seed", "9", "--interleave").stdout
+        let lines = navlog("generate", "--sessions", "150", "--seed", "9", "--interleave").stdout
             .split(separator: "\n").map { String($0) + "\n" }
-        #expect(lines.count > 30_000)
+        #expect(lines.count > 6_000)
         let (exited, status, stdout, stderr) = try Self.interruptedIngest(lines, store: dir.file("store"))
         #expect(exited && status == 130, "\(stderr)")
         let match = try #require(stderr.firstMatch(of: /stopped: read up to <stdin>:(\d+); nothing after it was read/), "\(stderr)")
         let readLines = try #require(Int(match.1))
-        #expect(readLines >= 10_000 && readLines < lines.count, "\(readLines)")
+        #expect(readLines >= 2_000 && readLines < lines.count, "\(readLines)")
         #expect(stdout.hasPrefix("stored \(readLines) events of "), "\(stdout)")
         #expect(try SegmentStoreContents.problems(dir.file("store")) == [])
         // The rest, then one run over everything: the same logs, event for event.

@@ -9,26 +9,31 @@ import Glibc
 import Darwin
 #endif
 
-/// `navlog ingest` killed (SIGKILL) at random moments (issue 25 point 7):
+/// `navlog ingest` killed (SIGKILL) at random moments:
 /// after each kill the store opens, the verifier finds at most a torn tail,
 /// and every session's stored events are a prefix of its input events;
-/// a last ingest to the end then leaves exactly the input.
+/// a last ingest to the end then leaves exactly the input. The input is
+/// small and handed on in chunks of a few lines, each chunk a commit, so
+/// that the kills fall among many commits in little time.
 @Suite struct IngestKillTests {
+    /// Lines a chunk (`--chunk-lines`): with `--commit-interval 0`, a commit each.
+    static let chunk = ["--commit-interval", "0", "--chunk-lines", "64"]
+
     @Test(.timeLimit(.minutes(5))) func killedAtAnyMomentTheStoreHoldsAPrefixOfEachSession() throws {
         let dir = try TemporaryDirectory()
-        let text = navlog("generate", "--sessions", "80", "--seed", "13", "--interleave", "--events-per-session", "50-100").stdout
+        let text = navlog("generate", "--sessions", "40", "--seed", "13", "--interleave", "--events-per-session", "10-30").stdout
         let input = try dir.file("in.ndjson", text)
         var expected: [String: [String]] = [:]
         for line in text.split(separator: "\n") { expected[try EventParser.parse(String(line)).session, default: []].append(String(line)) }
         let total = expected.values.reduce(0) { $0 + $1.count }
-        #expect(total > 5000)   // chunks of 4,096 lines: a commit inside the input
+        #expect(total > 4 * 64)   // several commits inside the input
         let kills = ProcessInfo.processInfo.environment["NAVLOG_TEST_SANITIZER"] == nil ? 100 : 10
         // How long a whole ingest takes here (a debug build, a sanitizer, a
         // loaded machine): the kills are spread evenly over it, each at a
         // random moment of its own slice, so they fall before, between and
         // inside its commits whatever the speed.
         let started = DispatchTime.now().uptimeNanoseconds
-        #expect(navlog("ingest", input, "--store", dir.file("timed"), "--commit-interval", "0").status == 0)
+        #expect(navlog(["ingest", input, "--store", dir.file("timed")] + Self.chunk).status == 0)
         let whole = max(DispatchTime.now().uptimeNanoseconds - started, 50_000_000) / 1_000
         try FileManager.default.removeItem(atPath: dir.file("timed"))
         var rng = SeededGenerator(seed: 29)
@@ -37,7 +42,7 @@ import Darwin
         for round in 0..<kills {
             let store = dir.file("store-\(round)")
             // A commit after every chunk of lines: kills fall between commits and inside them.
-            let process = try startNavlog(["ingest", input, "--store", store, "--commit-interval", "0"])
+            let process = try startNavlog(["ingest", input, "--store", store] + Self.chunk)
             if round % 2 == 0 {
                 let slice = whole / UInt64(kills)
                 usleep(UInt32(slice * UInt64(round) + rng.next() % slice))

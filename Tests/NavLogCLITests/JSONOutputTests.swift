@@ -188,9 +188,9 @@ struct JSONOutputTests {
     /// Ctrl-C: the object names the last line read and the signal; exit 130 as without --json.
     @Test func aStoppedIngestSaysWhereAndWhy() throws {
         let dir = try TemporaryDirectory()
-        let lines = navlog("generate", "--sessions", "400", "--seed", "9", "--interleave").stdout
+        let lines = navlog("generate", "--sessions", "150", "--seed", "9", "--interleave").stdout
             .split(separator: "\n").map { String($0) + "\n" }
-        #expect(lines.count > 15_000)
+        #expect(lines.count > 6_000)
         let (exited, status, stdout, stderr) = try IngestCommandTests.interruptedIngest(lines, store: dir.file("store"), extra: ["--json"])
         #expect(exited && status == 130, "\(stderr)")
         let o = try Self.object("ingest", (status, stdout, stderr))

@@ -33,11 +33,11 @@ import Darwin
     func ingestAlone() throws {
         let dir = try TemporaryDirectory()
         let input = dir.file("in.ndjson")
-        #expect(navlog("generate", "--sessions", "300", "--seed", "5", "--events-per-session", "4-30", "--interleave",
+        #expect(navlog("generate", "--sessions", "80", "--seed", "5", "--events-per-session", "4-30", "--interleave",
                        "--app-versions", "1.0,2.0", "-o", input).status == 0)
         let store = dir.file("store")
-        // A commit after every chunk of lines: several commits, each with its block.
-        let r = navlog("ingest", input, "--store", store, "--commit-interval", "0", "--json")
+        // A commit after every chunk of 256 lines: several commits, each with its block.
+        let r = navlog("ingest", input, "--store", store, "--commit-interval", "0", "--chunk-lines", "256", "--json")
         #expect(r.status == 0 && r.stdout.contains("\"projectionBehind\":null") && r.stderr.isEmpty, "\(r.stdout) \(r.stderr)")
         #expect(try !ScreenProjectionTests.projectionFiles(store).isEmpty)
         #expect(navlog("verify", store).status == 0)
@@ -64,7 +64,7 @@ import Darwin
     @Test("Ctrl-C during an ingest from a pipe leaves the projection complete for what was committed")
     func interrupted() throws {
         let dir = try TemporaryDirectory()
-        let lines = navlog("generate", "--sessions", "700", "--seed", "9", "--interleave").stdout
+        let lines = navlog("generate", "--sessions", "150", "--seed", "9", "--interleave").stdout
             .split(separator: "\n").map { String($0) + "\n" }
         let store = dir.file("store")
         let (exited, status, _, stderr) = try IngestCommandTests.interruptedIngest(lines, store: store, extra: ["--commit-interval", "0"])
@@ -79,12 +79,12 @@ import Darwin
     func killed() throws {
         let dir = try TemporaryDirectory()
         let input = dir.file("in.ndjson")
-        #expect(navlog("generate", "--sessions", "400", "--seed", "11", "--interleave", "--events-per-session", "10-40", "-o", input).status == 0)
+        #expect(navlog("generate", "--sessions", "100", "--seed", "11", "--interleave", "--events-per-session", "10-40", "-o", input).status == 0)
         let questions = [ScreenProjectionTests.questions[0]]
         var killed = 0, kept = 0
         for round in 0..<3 {
             let store = dir.file("store-\(round)")
-            let process = try startNavlog(["ingest", input, "--store", store, "--commit-interval", "0"])
+            let process = try startNavlog(["ingest", input, "--store", store, "--commit-interval", "0", "--chunk-lines", "256"])
             // Killed once a first commit is readable (between a commit and its block, often), or once a
             // first block is written (the projection then claims commits): inside or between commits.
             let deadline = Date().addingTimeInterval(30)

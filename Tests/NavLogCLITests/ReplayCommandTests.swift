@@ -3,7 +3,7 @@ import Testing
 import NavLogTestSupport
 
 /// `navlog replay` without a terminal: one line per event with its effects,
-/// `--json` lines, ranges, errors (contract §1 "Anomalies", §4).
+/// `--json` lines, ranges, errors (docs/events.md, docs/commands.md).
 @Suite("navlog replay")
 struct ReplayCommandTests {
     static let sample = repositoryRoot.appendingPathComponent("tools/samples/recipes-session.ndjson").path

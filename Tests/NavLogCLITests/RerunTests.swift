@@ -3,7 +3,7 @@ import NavLogCore
 import Testing
 import NavLogTestSupport
 
-/// Re-runs are no-ops (contract §3, §5): a line without `seq` is numbered
+/// Re-runs are no-ops (docs/store.md, docs/events.md "Numbering"): a line without `seq` is numbered
 /// within its input, so the same input ingested or imported again stores
 /// nothing, and a session stored from another input is continued only with
 /// explicit seqs. Through the real binary.

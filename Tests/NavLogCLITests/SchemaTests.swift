@@ -3,7 +3,7 @@ import NavLogCore
 import Testing
 import NavLogTestSupport
 
-/// The JSON Schemas of contract §1 and §2 (`schemas/`), checked with
+/// The JSON Schemas of docs/events.md and docs/state.md (`schemas/`), checked with
 /// `tools/check-schemas` against the examples, the real parser and writer, and
 /// the real `navlog state` output.
 @Suite("JSON Schemas")

@@ -1,4 +1,5 @@
 import Foundation
+import NavLogStore
 import Testing
 import NavLogTestSupport
 #if canImport(Glibc)
@@ -13,12 +14,11 @@ import Darwin
 /// be in the store.
 @Suite struct ServeShutdownTests {
     /// The highest seq acknowledged for each session, written by the client threads.
-    final class Acknowledged: @unchecked Sendable {
-        private let lock = NSLock()
-        private var seqs: [String: Int] = [:]
+    final class Acknowledged: Sendable {
+        private let seqs = Locked<[String: Int]>([:])
 
-        func record(_ session: String, _ seq: Int) { lock.withLock { seqs[session] = max(seqs[session] ?? 0, seq) } }
-        var all: [String: Int] { lock.withLock { seqs } }
+        func record(_ session: String, _ seq: Int) { seqs.withLock { $0[session] = max($0[session] ?? 0, seq) } }
+        var all: [String: Int] { seqs.withLock { $0 } }
     }
 
     /// `clients` threads, each uploading batches of 20 events of a session

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import NavLogTestSupport
 
-/// `navlog state` through the real binary: outputs, exit codes, one-line errors (contract §2, §4).
+/// `navlog state` through the real binary: outputs, exit codes, one-line errors (docs/state.md, docs/commands.md).
 @Suite("navlog state")
 struct StateCommandTests {
     static let sample = repositoryRoot.appendingPathComponent("tools/samples/recipes-session.ndjson").path

@@ -1,4 +1,5 @@
 import Foundation
+import NavLogStore
 import Testing
 import NavLogTestSupport
 
@@ -21,8 +22,9 @@ import Darwin
     @Test func lz4ToolAndCatPrintTheSameBytes() throws {
         let dir = try TemporaryDirectory()
         let log = dir.file("s.navlog")
-        let more = Self.session(events: 40_000)
-        let input = more.split(separator: "\n").prefix(20_000).joined(separator: "\n") + "\n"
+        // 8,000 events: blocks of 256 KiB and a checkpoint every 4,096 events, several of each.
+        let more = Self.session(events: 8_000)
+        let input = more.split(separator: "\n").prefix(4_000).joined(separator: "\n") + "\n"
         let appended = navlog("append", log, stdin: input)
         #expect(appended.status == 0, "\(appended.stderr)")
         let cat = run(navlogBinary(), ["cat", log])
@@ -31,16 +33,16 @@ import Darwin
         #expect(cat.stdout == lz4.stdout)
         #expect(cat.stdout == input)
         // Appending more keeps it true.
-        let rest = more.split(separator: "\n").dropFirst(20_000).joined(separator: "\n") + "\n"
+        let rest = more.split(separator: "\n").dropFirst(4_000).joined(separator: "\n") + "\n"
         #expect(navlog("append", log, stdin: rest).status == 0)
         #expect(run(navlogBinary(), ["cat", log]).stdout == more)
         #expect(run(lz4Tool, ["-dc", log]).stdout == more)
         let info = navlog("info", log)
         #expect(info.status == 0)
-        #expect(info.stdout.contains("events:        40000"))
+        #expect(info.stdout.contains("events:        8000"))
         let verified = navlog("verify", log)
         #expect(verified.status == 0)
-        #expect(verified.stdout.hasPrefix("\(log): ok, 40000 events, "))
+        #expect(verified.stdout.hasPrefix("\(log): ok, 8000 events, "))
     }
 
     @Test func appendRejectsBadLinesWithTheirNumbersAndKeepsTheRest() throws {
@@ -172,27 +174,25 @@ import Darwin
 }
 
 /// Reads `--ack` lines from a pipe on a background thread.
-private final class AckCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private var finished = false
+private final class AckCollector: Sendable {
+    private let state = Locked((data: Data(), finished: false))
 
     init(_ handle: FileHandle) {
-        let thread = Thread { [self] in
+        let thread = Thread { [state] in
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
-                lock.withLock { data.append(chunk) }
+                state.withLock { $0.data.append(chunk) }
             }
-            lock.withLock { finished = true }
+            state.withLock { $0.finished = true }
+            state.broadcast()
         }
         thread.start()
     }
 
     /// The last complete ack line (0 when none), once the pipe is closed.
     func lastSeq() -> Int {
-        while !lock.withLock({ finished }) { usleep(1000) }
-        let text = lock.withLock { String(decoding: data, as: UTF8.self) }
+        let text = state.withLock(when: { $0.finished }) { String(decoding: $0.data, as: UTF8.self) }
         let complete = text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
         return complete.split(separator: "\n").last.flatMap { Int($0) } ?? 0
     }

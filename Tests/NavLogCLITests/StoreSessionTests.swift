@@ -4,7 +4,7 @@ import NavLogStore
 import NavLogTestSupport
 import Testing
 
-/// `STORE --session ID` (contract §4): every command that reads one session
+/// `STORE --session ID` (docs/commands.md): every command that reads one session
 /// gives on a session of a segment store byte for byte what it gives on that
 /// session written as its own `.navlog` log.
 @Suite struct StoreSessionTests {

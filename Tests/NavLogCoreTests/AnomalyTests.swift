@@ -2,7 +2,7 @@ import Testing
 import NavLogCore
 
 /// Anomalies: surprising but well-formed events are applied, counted by kind
-/// and returned by `apply` (contract §1, §5).
+/// and returned by `apply` (docs/events.md).
 @Suite("Projection: anomalies")
 struct AnomalyTests {
     /// A setup, then the event that causes exactly one anomaly.

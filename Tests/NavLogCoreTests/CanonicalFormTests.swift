@@ -1,7 +1,7 @@
 import Testing
 @testable import NavLogCore
 
-/// Canonical form (contract §5): parse → canonical is exact, and canonical →
+/// Canonical form (docs/events.md): parse → canonical is exact, and canonical →
 /// parse → canonical is byte-identical.
 @Suite("Canonical form")
 struct CanonicalFormTests {

@@ -1,7 +1,7 @@
 import Testing
 import NavLogCore
 
-/// Every field the contract defines is recognised however its name is
+/// Every field docs/events.md defines is recognised however its name is
 /// spelled in JSON (plainly, with a space before the colon, with an escape,
 /// as the line's last member), and only that exact name: a near miss is an
 /// extra field, or a missing one when the kind needs it. One line per kind

@@ -1,7 +1,7 @@
 import Testing
 import NavLogCore
 
-/// Funnel semantics (contract §4 "Funnels", §5), each case computed by hand.
+/// Funnel semantics (docs/analytics.md), each case computed by hand.
 @Suite("Funnels")
 struct FunnelTests {
     /// An occurrence at `seq`, `ms` milliseconds after t0: `"mark:x"`, `"url:x"` or a screen name.

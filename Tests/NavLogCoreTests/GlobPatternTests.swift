@@ -1,7 +1,7 @@
 import Testing
 import NavLogCore
 
-/// Globs: only `*` is special; whole-string, case-sensitive (contract §5).
+/// Globs: only `*` is special; whole-string, case-sensitive (docs/analytics.md).
 @Suite("GlobPattern")
 struct GlobPatternTests {
     static let cases: [(pattern: String, text: String, matches: Bool)] = [

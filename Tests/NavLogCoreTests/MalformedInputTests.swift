@@ -1,7 +1,7 @@
 import Testing
 @testable import NavLogCore
 
-/// Every malformed line is rejected with a typed reason, never a crash (contract §1, §5).
+/// Every malformed line is rejected with a typed reason, never a crash (docs/events.md).
 @Suite("Malformed input")
 struct MalformedInputTests {
     static let ok = #""session":"s","t":"2026-11-20T10:00:00Z""#

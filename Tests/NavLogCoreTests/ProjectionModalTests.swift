@@ -1,7 +1,7 @@
 import Testing
 import NavLogCore
 
-/// The modal stack: modal.present and modal.dismiss (contract §1, §5).
+/// The modal stack: modal.present and modal.dismiss (docs/events.md).
 @Suite("Projection: modals")
 struct ProjectionModalTests {
     static func modals(_ scene: SceneState) -> [String] { scene.modals.map(\.modal) }

@@ -2,7 +2,7 @@ import Testing
 import NavLogCore
 
 /// Scenes and the session: existence, lifecycle, seq/t, restore, size class,
-/// session end, kinds without effect (contract §1, §2, §5).
+/// session end, kinds without effect (docs/events.md, docs/state.md).
 @Suite("Projection: scenes and session")
 struct ProjectionSceneTests {
     @Test func emptyState() {

@@ -1,7 +1,7 @@
 import Testing
 import NavLogCore
 
-/// NavigationSplitView: split.select and split.visibility (contract §1, §5).
+/// NavigationSplitView: split.select and split.visibility (docs/events.md).
 @Suite("Projection: splits")
 struct ProjectionSplitTests {
     @Test func selectDefaultsToSplitMainAndCreatesIt() {

@@ -1,7 +1,7 @@
 import Testing
 import NavLogCore
 
-/// TabView: tabs.define, tab.select, tab.visibility (contract §1, §5).
+/// TabView: tabs.define, tab.select, tab.visibility (docs/events.md).
 @Suite("Projection: tabs")
 struct ProjectionTabTests {
     @Test func defineSetsTheOrderExactlyDroppingDuplicates() {

@@ -2,7 +2,7 @@ import Testing
 import NavLogCore
 
 /// `SceneState.decodeRestore`: the `state` of a `state.restore` event
-/// (contract §1, §2, §5).
+/// (docs/events.md, docs/state.md).
 @Suite("State restore decoding")
 struct RestoreDecodingTests {
     static func object(_ text: String) throws -> [String: JSONValue] {

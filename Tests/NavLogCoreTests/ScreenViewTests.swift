@@ -2,7 +2,7 @@ import Testing
 import NavLogCore
 import NavLogTestSupport
 
-/// Screen views (contract §2, §5): one each time an event changes its
+/// Screen views (docs/state.md, docs/events.md): one each time an event changes its
 /// scene's visible screen.
 @Suite("Screen views")
 struct ScreenViewTests {

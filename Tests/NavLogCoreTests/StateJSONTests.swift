@@ -1,7 +1,7 @@
 import Testing
 import NavLogCore
 
-/// The state JSON of contract §2, byte for byte.
+/// The state JSON of docs/state.md, byte for byte.
 @Suite("State JSON")
 struct StateJSONTests {
     @Test func emptyState() {
@@ -13,7 +13,7 @@ struct StateJSONTests {
         #expect(state.jsonText == #"{"anomalies":{},"scenes":{"main":{"modals":[],"screen":"root","sizeClass":null,"splits":{},"stacks":{},"tabs":{"hidden":[],"order":[],"selected":null}}},"seq":1,"session":"s-1","t":"2026-11-20T10:00:01.000Z"}"#)
     }
 
-    /// Events that produce the contract's example state.
+    /// Events that produce the example state of docs/state.md.
     static let contractExampleEvents: [Event] = {
         var events = Fixture.events([
             .sessionStart(app: ["version": .string("3.2.0")], device: nil),
@@ -32,7 +32,7 @@ struct StateJSONTests {
         return events
     }()
 
-    /// The example of contract §2, as printed there.
+    /// The example of docs/state.md, as printed there.
     static let contractExample = #"""
         {"anomalies":{"pop-underflow":1},
          "scenes":{"main":{

@@ -1,7 +1,7 @@
 import Testing
 import NavLogCore
 
-/// `--at SPEC` (contract §2, §5): N, an RFC 3339 instant, or end.
+/// `--at SPEC` (docs/state.md, docs/events.md): N, an RFC 3339 instant, or end.
 @Suite("State spec")
 struct StateSpecTests {
     @Test(arguments: [

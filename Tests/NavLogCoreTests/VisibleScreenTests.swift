@@ -1,7 +1,7 @@
 import Testing
 import NavLogCore
 
-/// The visible screen of a scene (contract §2, "The visible screen").
+/// The visible screen of a scene (docs/state.md, "The visible screen").
 @Suite("Visible screen")
 struct VisibleScreenTests {
     static func screen(_ kinds: [EventKind]) -> String { Fixture.main(kinds).screen }

@@ -6,7 +6,7 @@ import NavLogSample
 import NavLogTestSupport
 
 /// `LogBisect` and `DivergenceSearch` give the answer of a brute-force
-/// replay of both sessions (contract §5) on generated pairs: diverging at the
+/// replay of both sessions (docs/state.md) on generated pairs: diverging at the
 /// start, the middle, the last event, never; prefixes; states that part and
 /// meet again — with equal and with different block boundaries, and with
 /// the same or different session ids (index path or folding).

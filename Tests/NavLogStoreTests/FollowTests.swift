@@ -5,14 +5,12 @@ import Testing
 import NavLogTestSupport
 
 /// A flag shared between the writing thread and the test.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    private var failure: String?
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
-    func fail(_ message: String) { lock.withLock { failure = message; value = true } }
-    var failed: String? { lock.withLock { failure } }
+private final class Flag: Sendable {
+    private let state = Locked((isSet: false, failure: String?.none))
+    func set() { state.withLock { $0.isSet = true } }
+    var isSet: Bool { state.withLock { $0.isSet } }
+    func fail(_ message: String) { state.withLock { $0 = (true, message) } }
+    var failed: String? { state.withLock { $0.failure } }
 }
 
 @Suite struct FollowTests {

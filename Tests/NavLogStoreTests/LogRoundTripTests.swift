@@ -18,7 +18,7 @@ import NavLogTestSupport
         #expect(try readEvents(path) == events)
     }
 
-    /// The contract's interop promise: the real `lz4 -dc` prints exactly the
+    /// The format's promise (schemas/navlog-format.md): the real `lz4 -dc` prints exactly the
     /// canonical NDJSON of the log.
     @Test(arguments: [LogWriterOptions.Durability.onFlush, .everyAppend])
     func lz4ToolPrintsTheCanonicalNDJSON(durability: LogWriterOptions.Durability) throws {

@@ -4,7 +4,7 @@ import NavLogTestSupport
 import Testing
 @testable import NavLogStore
 
-/// One numbering rule (contract §5), ``Sequencer/seq(for:after:)``: every
+/// One numbering rule (docs/events.md), ``Sequencer/seq(for:after:)``: every
 /// path that gives events their seq — NDJSON input, a log's writer
 /// (`append`, the recorder), `ingest` (through the canonical fast path and
 /// through the event) and `import` — refuses a seq that does not increase,

@@ -6,7 +6,7 @@ import NavLogTestSupport
 
 @Suite struct StateAndPolicyTests {
     /// The state at any seq or instant, from checkpoints plus a fold, is the
-    /// state of folding the events from the start (contract §2).
+    /// state of folding the events from the start (docs/state.md).
     @Test(arguments: [false, true])
     func stateAtAnyPointMatchesAFullFold(timeGoesBackwards: Bool) throws {
         let dir = try TemporaryDirectory()

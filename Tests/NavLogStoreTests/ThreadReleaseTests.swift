@@ -36,11 +36,10 @@ import NavLogTestSupport
 /// until the closure returns: whoever started it may let go at once.
 @Suite struct WorkerThreadTests {
     /// Notes what happened, in order, from any thread.
-    final class Journal: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [String] = []
-        func note(_ entry: String) { lock.withLock { entries.append(entry) } }
-        var all: [String] { lock.withLock { entries } }
+    final class Journal: Sendable {
+        private let entries = Locked<[String]>([])
+        func note(_ entry: String) { entries.withLock { $0.append(entry) } }
+        var all: [String] { entries.withLock { $0 } }
     }
 
     /// Notes its own end in a journal.

@@ -1,6 +1,6 @@
 /// Writes CSV per RFC 4180: a field is quoted when it holds a comma, a
 /// double quote, CR or LF (inner quotes doubled); lines end in `\n` (as
-/// contract §5 asks for funnels).
+/// docs/analytics.md asks for funnels).
 ///
 /// ```swift
 /// var csv = CSVWriter()

@@ -1,4 +1,4 @@
-/// A funnel (contract §4 "Funnels", §5): ordered steps, an optional window,
+/// A funnel (docs/analytics.md): ordered steps, an optional window,
 /// an order mode and exclusions. ``evaluate(_:)`` gives one session's result.
 ///
 /// ```swift

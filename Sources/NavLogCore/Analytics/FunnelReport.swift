@@ -1,5 +1,5 @@
 /// A funnel's result over many sessions, by segment (`--by`), ready to
-/// print as the contract's CSV, as JSON (`schemas/funnel.schema.json`), as a
+/// print as the CSV of docs/analytics.md, as JSON (`schemas/funnel.schema.json`), as a
 /// table or as an SVG chart.
 ///
 /// ```swift
@@ -42,7 +42,7 @@ public struct FunnelReport: Hashable, Sendable {
     /// Sessions over all segments.
     public var sessions: Int { segments.reduce(0) { $0 + $1.sessions } }
 
-    /// The CSV of contract §4: `step,pattern,sessions,conversion_from_start,
+    /// The CSV of docs/analytics.md: `step,pattern,sessions,conversion_from_start,
     /// conversion_from_previous,median_seconds_from_previous`, with a leading
     /// `segment` column when segmented.
     public var csv: String {

@@ -1,4 +1,4 @@
-/// One step of a funnel (contract §4 "Funnels"): a glob over screen names
+/// One step of a funnel (docs/analytics.md): a glob over screen names
 /// (`Recipe/*`, `tab:search`, `*`), `mark:<glob>` over mark labels, or
 /// `url:<glob>` over deep-link URLs.
 ///

@@ -93,7 +93,7 @@ public struct FunnelTally: Hashable, Sendable {
     }
 }
 
-/// One step of a funnel report: the CSV row of contract §4.
+/// One step of a funnel report: the CSV row of docs/analytics.md.
 public struct FunnelRow: Hashable, Sendable {
     /// The step's number, from 1.
     public var step: Int

@@ -1,4 +1,4 @@
-/// A funnel's `--within` duration (contract §5): parts such as `90s`,
+/// A funnel's `--within` duration (docs/analytics.md): parts such as `90s`,
 /// `1h30m`, `1.5s`, `250ms`, `2d`, each a decimal number and a unit among
 /// `ms s m h d`, summed and truncated to whole milliseconds.
 ///

@@ -1,5 +1,5 @@
 /// A glob over names, as funnels and `navlog replay`'s search use it
-/// (contract §5): only `*` is special and matches any run of characters
+/// (docs/analytics.md): only `*` is special and matches any run of characters
 /// (none included); matching is whole-string and case-sensitive.
 ///
 /// ```swift

@@ -1,5 +1,5 @@
 /// Follows one session's events and keeps what funnels and paths look at:
-/// its screen views (from the projection, contract §2), marks and deep
+/// its screen views (from the projection, docs/state.md), marks and deep
 /// links as ``FunnelOccurrence``s, when it started, and its first
 /// `session.start` event.
 ///

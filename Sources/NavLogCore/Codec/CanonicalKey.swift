@@ -1,4 +1,4 @@
-/// Every field name the contract defines for events, in canonical (code
+/// Every field name docs/events.md defines for events, in canonical (code
 /// point) order. The canonical writer walks this list; the parser maps keys
 /// to it.
 enum CanonicalKey: Int, CaseIterable, Sendable {

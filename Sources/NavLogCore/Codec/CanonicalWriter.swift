@@ -1,4 +1,4 @@
-/// Writes navlog's canonical JSON (contract §5): keys sorted by code point at
+/// Writes navlog's canonical JSON (docs/events.md): keys sorted by code point at
 /// every depth, no insignificant whitespace, non-ASCII kept as UTF-8, numbers
 /// as written, `t` as UTC with milliseconds, `null` fields left out.
 ///

@@ -1,4 +1,4 @@
-/// The event kinds the contract defines, one row each in ``KindSpec/table``
+/// The event kinds docs/events.md defines, one row each in ``KindSpec/table``
 /// (and `.other`, a kind navlog does not know).
 ///
 /// # The per-kind field table

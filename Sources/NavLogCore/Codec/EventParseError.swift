@@ -1,4 +1,4 @@
-/// Why one NDJSON line is not an acceptable event (contract §1, §5).
+/// Why one NDJSON line is not an acceptable event (docs/events.md).
 ///
 /// Each case names what was wrong and, where it applies, which field and the
 /// byte offset within the line. ``description`` is one line, fit for

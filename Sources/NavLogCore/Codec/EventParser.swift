@@ -1,10 +1,10 @@
-/// Parses one NDJSON line into an ``Event`` with full validation (contract §1, §5).
+/// Parses one NDJSON line into an ``Event`` with full validation (docs/events.md).
 ///
 /// ```swift
 /// let event = try EventParser.parse(#"{"session":"s-1","t":"2026-11-20T10:00:00Z","type":"mark","label":"purchase"}"#)
 /// ```
 ///
-/// The line is scanned once: fields the contract defines are located, then
+/// The line is scanned once: fields docs/events.md defines are located, then
 /// decoded from their bytes once the event's `type` is known; other fields
 /// are kept in ``Event/extra``. A line is either accepted whole or rejected
 /// with an ``EventParseError`` that says which field and what was wrong.

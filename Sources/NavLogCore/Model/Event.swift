@@ -1,8 +1,8 @@
-/// One recorded navigation event (contract §1).
+/// One recorded navigation event (docs/events.md).
 ///
 /// Fields the input left out stay out: `scene` is `nil` when absent (the
 /// projection reads it as `"main"`), and so are `cause` and `meta`. Fields the
-/// contract does not name are kept in ``extra`` and written back unchanged.
+/// docs/events.md does not name are kept in ``extra`` and written back unchanged.
 public struct Event: Hashable, Sendable {
     // `kind` comes first so that the memberwise initializer, which the public
     // one (in the extension below) calls, has a signature of its own: a
@@ -24,7 +24,7 @@ public struct Event: Hashable, Sendable {
     public var cause: Int?
     /// Free-form metadata; always a JSON object when present.
     public var meta: [String: JSONValue]?
-    /// Fields the contract does not define for this kind, kept untouched.
+    /// Fields docs/events.md does not define for this kind, kept untouched.
     public var extra: [String: JSONValue]
 
     /// The scene this event applies to: ``scene``, or `"main"` when absent.

@@ -1,4 +1,4 @@
-/// The kind of an event with the fields that kind defines (contract §1).
+/// The kind of an event with the fields that kind defines (docs/events.md).
 ///
 /// Optional fields are `nil` when the input left them out; defaults (such as
 /// a pop `count` of 1) are applied by the projection, not stored.

@@ -1,4 +1,4 @@
-/// Why a text is not a strict RFC 3339 timestamp (contract §5): the first
+/// Why a text is not a strict RFC 3339 timestamp (docs/events.md): the first
 /// thing wrong with it, as ``Timestamp/problem(rfc3339:)`` finds it. Its
 /// ``description`` is the one text of each reason.
 public enum RFC3339Problem: Hashable, Sendable, CustomStringConvertible {
@@ -13,7 +13,7 @@ public enum RFC3339Problem: Hashable, Sendable, CustomStringConvertible {
     case hour(Int)
     /// A minute outside 00–59.
     case minute(Int)
-    /// Second 60: leap seconds are not allowed by the contract.
+    /// Second 60: leap seconds are not allowed (docs/events.md).
     case leapSecond
     /// A second outside 00–59 (other than 60).
     case second(Int)

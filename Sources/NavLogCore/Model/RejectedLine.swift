@@ -1,5 +1,5 @@
 /// An input line that was not accepted, with where it was and why
-/// (contract §1: rejected with its line number and reason).
+/// (docs/events.md: rejected with its line number and reason).
 public struct RejectedLine: Error, Hashable, Sendable, CustomStringConvertible {
     /// The input's name as the user gave it (`-` for standard input).
     public var file: String

@@ -1,4 +1,4 @@
-/// Route values as JSON (contract §1, §5).
+/// Route values as JSON (docs/events.md).
 extension RouteValue {
     /// The value as a JSON object with only `type`, `id` (when present) and
     /// `data` (when present): `{"id":"apple-pie","type":"Recipe"}`.

@@ -1,4 +1,4 @@
-/// Assigns and checks `seq` per session (contract §5): an absent seq becomes
+/// Assigns and checks `seq` per session (docs/events.md): an absent seq becomes
 /// the previous *accepted* seq of that session + 1; a present one must be
 /// strictly greater. A rejected event never uses up a seq. Sessions are
 /// told apart by their exact bytes (``SessionID``).

@@ -1,5 +1,5 @@
 extension Timestamp {
-    /// Parses strict RFC 3339 (contract §5): `YYYY-MM-DDTHH:MM:SS[.f{0,9}](Z|±HH:MM)`,
+    /// Parses strict RFC 3339 (docs/events.md): `YYYY-MM-DDTHH:MM:SS[.f{0,9}](Z|±HH:MM)`,
     /// `T`/`t` and `Z`/`z` accepted, no leap second, the fraction truncated
     /// to whole milliseconds. Returns `nil` for anything else, including an
     /// instant outside years 0000–9999 in UTC.

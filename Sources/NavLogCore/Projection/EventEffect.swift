@@ -73,7 +73,7 @@ public enum EventEffect: Hashable, Sendable {
     case unknownKind(String)
     /// The event's scene now shows this screen (``SceneState/screen``).
     case screen(String)
-    /// The event was a surprising but well-formed one (contract §1).
+    /// The event was a surprising but well-formed one (docs/events.md).
     case anomaly(AnomalyKind)
 }
 

@@ -1,4 +1,4 @@
-/// The projection's rules (contract §1, §2, §5): what each event kind does to
+/// The projection's rules (docs/events.md, docs/state.md): what each event kind does to
 /// the state. Every fold calls these: ``NavigationProjector/apply(_:)``, the
 /// canonical-line summary fold, the screen-view fold, the sample generator's
 /// scene model and the recorder's path tracking. A scene's own kinds are
@@ -7,7 +7,7 @@ extension NavigationProjector {
     /// Applies an event kind's effect on scene `id`, counts its own anomaly
     /// (not `after-end`) and returns it.
     ///
-    /// Effects, beyond the table of contract §1:
+    /// Effects, beyond the table of docs/events.md:
     /// - `tabs.define` sets the order exactly (later duplicates dropped),
     ///   forgets hidden tabs that are not in it and keeps the selection, even
     ///   when the selected tab is not in the new order.

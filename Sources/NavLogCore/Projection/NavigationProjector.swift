@@ -1,5 +1,5 @@
 /// Folds a session's events into its ``NavigationState``, one after another:
-/// the projection (contract §1, §2, §5) for many events.
+/// the projection (docs/events.md, docs/state.md) for many events.
 ///
 /// ```swift
 /// var projector = NavigationProjector(session: "s-1")

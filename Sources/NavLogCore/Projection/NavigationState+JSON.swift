@@ -1,6 +1,6 @@
-/// Navigation state as the JSON of contract §2, and back.
+/// Navigation state as the JSON of docs/state.md, and back.
 extension NavigationState {
-    /// The state object of contract §2:
+    /// The state object of docs/state.md:
     ///
     /// ```json
     /// {"anomalies":{"pop-underflow":1},"scenes":{"main":{…}},"seq":42,

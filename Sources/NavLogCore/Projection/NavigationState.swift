@@ -1,8 +1,8 @@
 /// What a projection answers: the navigation state of a session after some
-/// prefix of its events (contract §2). A plain value: `==` and hashing
+/// prefix of its events (docs/state.md). A plain value: `==` and hashing
 /// compare every field (the session id by its exact bytes, ``SessionID``).
 ///
-/// Two states are *equal* in the contract's sense when their ``scenes`` are
+/// Two states are *equal* in the sense of docs/state.md when their ``scenes`` are
 /// equal; use ``sameScenes(as:)`` for that. To fold many events, use a
 /// ``NavigationProjector``.
 public struct NavigationState: Hashable, Sendable {
@@ -151,7 +151,7 @@ public struct TabState: Hashable, Sendable {
     }
 }
 
-/// A surprising but well-formed event, counted by kind (contract §1).
+/// A surprising but well-formed event, counted by kind (docs/events.md).
 public enum AnomalyKind: String, Hashable, Sendable, CaseIterable, Comparable {
     case popUnderflow = "pop-underflow"
     case dismissUnknown = "dismiss-unknown"

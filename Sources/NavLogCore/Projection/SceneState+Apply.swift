@@ -1,4 +1,4 @@
-/// A scene's own event kinds (contract §1): the rules that
+/// A scene's own event kinds (docs/events.md): the rules that
 /// ``NavigationProjector/applyEffect(_:scene:)`` applies to the event's scene.
 extension SceneState {
     /// Applies a scene-level event kind in place; returns its anomaly.

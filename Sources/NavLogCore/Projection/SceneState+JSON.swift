@@ -1,6 +1,6 @@
-/// Scene state as the JSON of contract §2.
+/// Scene state as the JSON of docs/state.md.
 extension SceneState {
-    /// The scene object of contract §2, always with every key:
+    /// The scene object of docs/state.md, always with every key:
     ///
     /// ```json
     /// {"modals":[{"modal":"settings","style":"sheet"}],"screen":"modal:settings",

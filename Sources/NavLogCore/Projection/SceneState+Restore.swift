@@ -1,8 +1,8 @@
-/// Reading a scene object (contract §2) back into a ``SceneState``: the
+/// Reading a scene object (docs/state.md) back into a ``SceneState``: the
 /// `state` of a `state.restore` event, and each scene of a checkpoint.
 extension SceneState {
     /// Decodes the `state` object of a `state.restore` event (a scene object
-    /// as in contract §2). Returns the scene and the object as it will be
+    /// as in docs/state.md). Returns the scene and the object as it will be
     /// written back canonically.
     ///
     /// Lenient on what is missing, strict on what is there:
@@ -12,8 +12,8 @@ extension SceneState {
     ///   a missing modal `style` is `sheet`; a stack or split that is `null`
     ///   is an error (an entry of a map is not an optional field);
     /// - `screen` is derived, so its value is ignored (it must be a string
-    ///   when present); keys the
-    ///   contract does not define are ignored (and kept in `canonical`);
+    ///   when present); keys that
+    ///   docs/state.md does not define are ignored (and kept in `canonical`);
     /// - wrong JSON types and unknown enumeration values are errors, as is a
     ///   modal without a string `modal`; route values need a non-empty string
     ///   `type`, an `id` that is a string or an integer literal, any `data`.

@@ -1,4 +1,4 @@
-/// The visible screen of a scene (contract §2).
+/// The visible screen of a scene (docs/state.md).
 extension SceneState {
     /// The scene's visible screen: a route value's screen name (`Recipe/apple-pie`),
     /// `modal:<id>`, `tab:<id>`, `split:<id>` or `root`.

@@ -1,4 +1,4 @@
-/// A screen view (contract §2): an event changed its scene's visible screen.
+/// A screen view (docs/state.md): an event changed its scene's visible screen.
 ///
 /// These are the rows of `navlog export screens` and what funnel screen
 /// patterns match against.

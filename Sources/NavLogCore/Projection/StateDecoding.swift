@@ -2,7 +2,7 @@
 /// checkpoint). Each takes the field's path lazily, so that the path string
 /// is only built for an error: `state.stacks.home[0].type`.
 enum StateDecoding {
-    /// The value, or `nil` when it is absent or `null` (contract §5: `null`
+    /// The value, or `nil` when it is absent or `null` (docs/events.md: `null`
     /// in an optional field means absent).
     @inline(__always)
     static func present(_ value: JSONValue?) -> JSONValue? {

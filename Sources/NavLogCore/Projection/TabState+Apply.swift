@@ -1,4 +1,4 @@
-/// The tab rules (contract §5; the iOS 18 tab model in docs/tabs.md):
+/// The tab rules (the iOS 18 tab model in docs/tabs.md):
 /// what `tabs.define`, `tabs.customize`, `tab.select` and `tab.visibility`
 /// do to a scene's ``TabState``.
 extension TabState {

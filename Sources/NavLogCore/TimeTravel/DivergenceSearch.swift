@@ -1,5 +1,5 @@
 /// Steps two sessions forward together, one event each, and finds the first
-/// position after which their states differ (contract §5, "Bisect"):
+/// position after which their states differ (docs/state.md, "Equality and divergence"):
 /// position k compares the states after the first k events of each; when
 /// one session ends first with every shared position equal, the divergence
 /// is at the shorter length + 1.

@@ -1,4 +1,4 @@
-/// The structural difference of two states (contract §4, `navlog diff`):
+/// The structural difference of two states (docs/commands.md, `navlog diff`):
 /// per scene, the tab selection, order and hidden tabs (and the sections,
 /// search tab, presentation and customization once either side has them), each stack's common
 /// prefix and the two differing tails, split columns and visibility, the
@@ -10,7 +10,7 @@
 /// for scene in diff.scenes { … }          // only scenes that differ
 /// ```
 ///
-/// Empty exactly when the two states are equal in the contract's sense
+/// Empty exactly when the two states are equal in the sense of docs/state.md
 /// (their `scenes` are equal); session, seq, time and anomalies are not
 /// compared.
 public struct StateDiff: Hashable, Sendable {

@@ -1,4 +1,4 @@
-/// A point in a session at which to take its state (contract §2, `--at SPEC`).
+/// A point in a session at which to take its state (docs/state.md, `--at SPEC`).
 ///
 /// ```swift
 /// let spec = try StateSpec(parsing: "2026-11-20T10:00:05Z")

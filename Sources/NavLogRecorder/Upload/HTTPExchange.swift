@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import NavLogStore
 
 /// Sends requests through one URLSession and waits for their answers on
 /// the calling thread (the uploader's own); ``cancel()`` from any thread
@@ -16,9 +17,8 @@ final class HTTPExchange: @unchecked Sendable {
     }
 
     private let session: URLSession
-    /// Guards ``cancelled``.
-    private let lock = NSLock()
-    private var cancelled = false
+    /// Whether ``cancel()`` was called.
+    private let cancelled = Locked(false)
 
     init() {
         let configuration = URLSessionConfiguration.ephemeral
@@ -32,11 +32,15 @@ final class HTTPExchange: @unchecked Sendable {
     func send(_ request: URLRequest) -> Answer {
         let slot = AnswerSlot()
         // The task is made under the lock: never in a session cancel() invalidated.
-        lock.lock()
-        if cancelled {
-            lock.unlock()
-            return .cancelled
+        let started = cancelled.withLock { cancelled -> Bool in
+            if cancelled { return false }
+            startTask(request, answering: slot)
+            return true
         }
+        return started ? slot.wait() : .cancelled
+    }
+
+    private func startTask(_ request: URLRequest, answering slot: AnswerSlot) {
         let task = session.dataTask(with: request) { data, response, error in
             if let response = response as? HTTPURLResponse {
                 slot.fill(.response(status: response.statusCode,
@@ -48,16 +52,12 @@ final class HTTPExchange: @unchecked Sendable {
             }
         }
         task.resume()
-        lock.unlock()
-        return slot.wait()
     }
 
     /// Cancels the request in flight and closes the connections; later
     /// requests are not sent.
     func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
+        cancelled.withLock { $0 = true }
         session.invalidateAndCancel()
     }
 
@@ -92,21 +92,15 @@ final class HTTPExchange: @unchecked Sendable {
 }
 
 /// Where a completion handler leaves its answer for the waiting thread.
-private final class AnswerSlot: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var answer: HTTPExchange.Answer?
+private final class AnswerSlot: Sendable {
+    private let answer = Locked<HTTPExchange.Answer?>(nil)
 
     func fill(_ value: HTTPExchange.Answer) {
-        condition.lock()
-        answer = value
-        condition.signal()
-        condition.unlock()
+        answer.withLock { $0 = value }
+        answer.broadcast()
     }
 
     func wait() -> HTTPExchange.Answer {
-        condition.lock()
-        defer { condition.unlock() }
-        while answer == nil { condition.wait() }
-        return answer!
+        answer.withLock(when: { $0 != nil }) { $0! }
     }
 }

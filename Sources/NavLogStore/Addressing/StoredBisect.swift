@@ -1,7 +1,7 @@
 import NavLogCore
 
 /// `navlog bisect` on two sessions of segment stores (one store or two):
-/// the first position after which their states differ (contract §5),
+/// the first position after which their states differ (docs/state.md),
 /// found through the sessions' checkpoint chains (schemas/segment-store.md §7).
 ///
 /// 1. **Chain.** The positions at which both sessions have a checkpoint are

@@ -113,7 +113,7 @@ public final class StoredSession {
 
     // MARK: State
 
-    /// The session's state at `spec` (contract §2): from its last checkpoint
+    /// The session's state at `spec` (docs/state.md): from its last checkpoint
     /// before the point (for `N` and `end`), then the events after it; an
     /// instant folds the whole session, as `t` need not increase.
     public func state(at spec: StateSpec) throws(SegmentStoreError) -> NavigationState {

@@ -65,7 +65,8 @@ public final class PartitionedOutput: @unchecked Sendable {
     private var uses = 0
     private var nextPart: [Int64: Int] = [:]
     private var failure: LogError?
-    private var lock = pthread_mutex_t()
+    /// Held by ``write(frames:)`` and ``finish()``: every member above is used under it.
+    private let lock = Locked(())
 
     /// Creates `directory` (its parent must exist), or takes it when it is
     /// empty. `fileExtension` is `csv` or `ndjson`; `header` starts every
@@ -84,10 +85,7 @@ public final class PartitionedOutput: @unchecked Sendable {
             do { names = try DirectoryListing.names(in: directory) } catch { throw .io(error) }
             guard names.isEmpty else { throw .notEmpty(directory) }
         }
-        pthread_mutex_init(&lock, nil)
     }
-
-    deinit { pthread_mutex_destroy(&lock) }
 
     /// Appends one frame to `out`: the rows of one event and the day (days
     /// since 1970-01-01 UTC, or ``noDay``) whose partition they go to.
@@ -100,8 +98,10 @@ public final class PartitionedOutput: @unchecked Sendable {
     /// Takes the frames of ``appendFrame(day:rows:to:)``, in order. After a
     /// failure nothing more is written; ``finish()`` throws it.
     public func write(frames: [UInt8]) {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
+        lock.withLock { _ in writeLocked(frames: frames) }
+    }
+
+    private func writeLocked(frames: [UInt8]) {
         guard failure == nil else { return }
         do throws(LogError) {
             var at = 0
@@ -127,8 +127,10 @@ public final class PartitionedOutput: @unchecked Sendable {
     /// Returns the number of part files written.
     @discardableResult
     public func finish() throws(LogError) -> Int {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
+        try lock.withLock { _ throws(LogError) in try finishLocked() }
+    }
+
+    private func finishLocked() throws(LogError) -> Int {
         if let failure { throw failure }
         do throws(LogError) {
             for day in buffers.keys.sorted() { try flush(day) }

@@ -75,11 +75,18 @@ final class IngestChunk: @unchecked Sendable {
         UnsafeRawBufferPointer(start: input.base + lines[i].start, count: lines[i].length)
     }
 
+    /// Lines read before the chunk is handed out.
+    let linesTarget: Int
+
+    init(linesTarget: Int = IngestChunk.defaultLinesTarget) {
+        self.linesTarget = max(linesTarget, 1)
+    }
+
     /// Whether the chunk is full enough to hand out.
-    var isFull: Bool { lines.count >= Self.linesTarget || input.count >= Self.bytesTarget }
+    var isFull: Bool { lines.count >= linesTarget || input.count >= Self.bytesTarget }
 
     /// Lines, and bytes, read before a chunk is handed out.
-    static let linesTarget = 4096
+    static let defaultLinesTarget = 4096
     static let bytesTarget = 512 << 10
 }
 

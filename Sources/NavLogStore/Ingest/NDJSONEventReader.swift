@@ -1,7 +1,7 @@
 import NavLogCore
 
 /// Reads events from NDJSON input: every non-blank line is parsed, given its
-/// `seq` (per session, contract §5) and handed out as an event, or as a
+/// `seq` (per session, docs/events.md) and handed out as an event, or as a
 /// ``RejectedLine`` with its line number and reason. Nothing is dropped
 /// silently; blank lines are skipped.
 public struct NDJSONEventReader {

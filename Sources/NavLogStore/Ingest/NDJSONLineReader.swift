@@ -24,7 +24,7 @@ public final class NDJSONLineReader {
         public var bytes: UnsafeRawBufferPointer
         /// The line's length when it was over the limit and skipped.
         public var overLimitBytes: Int?
-        /// Whether the line holds only JSON whitespace (contract: skipped).
+        /// Whether the line holds only JSON whitespace (skipped).
         public var isBlank: Bool { overLimitBytes == nil && NDJSONLineReader.isBlank(bytes) }
     }
 

@@ -32,10 +32,16 @@ public final class StoreIngester {
         /// collector's pipe) waits to be durable and seen by readers. 0
         /// commits after every chunk; `nil` only when a commit is full and at the end.
         public var commitInterval: Int?
+        /// Lines read before they are handed on to be validated and
+        /// stored (fewer when 512 KiB come first): with a commit interval
+        /// of 0, a commit every this many lines. Small values are for tests.
+        public var chunkLines: Int
 
-        public init(writerOptions: SegmentWriterOptions = SegmentWriterOptions(), commitInterval: Int? = 1000) {
+        public init(writerOptions: SegmentWriterOptions = SegmentWriterOptions(), commitInterval: Int? = 1000,
+                    chunkLines: Int = 4096) {
             self.writerOptions = writerOptions
             self.commitInterval = commitInterval.map { max($0, 0) }
+            self.chunkLines = max(chunkLines, 1)
         }
     }
 
@@ -251,7 +257,7 @@ public final class StoreIngester {
         }
 
         func newChunk(file: Int) -> IngestChunk {
-            let chunk = spare.popLast() ?? IngestChunk()
+            let chunk = spare.popLast() ?? IngestChunk(linesTarget: options.chunkLines)
             chunk.reset(file: file)
             return chunk
         }

@@ -11,7 +11,7 @@ import NavLogCore
 /// the session's last stored seq, counts it as a duplicate when the same
 /// line is stored at it, and refuses it otherwise (a conflict, or a seq
 /// below the last stored where none is stored; for a numbered line the
-/// reason adds that it had no seq: contract §5, schemas/segment-store.md §8).
+/// reason adds that it had no seq: docs/events.md "Numbering", schemas/segment-store.md §8).
 final class StoreSink {
     /// The writer every event goes through.
     let writer: SegmentWriter

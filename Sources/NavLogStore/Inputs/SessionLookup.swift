@@ -1,6 +1,6 @@
 import NavLogCore
 
-/// One session of a store, addressed as `STORE --session ID` (contract §4):
+/// One session of a store, addressed as `STORE --session ID` (docs/commands.md):
 /// the store may be a segment store (a directory with the `navlog-store`
 /// manifest, schemas/segment-store.md) or a version-1 store
 /// (``StoreLayout/versionOne``, schemas/store.md); any other directory is not a store.

@@ -29,8 +29,7 @@ package final class ScreenProjectionSet: @unchecked Sendable {
     let store: String
     let segments: [Segment]
     /// The blocks once loaded (`nil` inside: not covered), and whether with their templates.
-    private var state: (blocks: ScreenProjectionBlocks?, withTemplates: Bool)?
-    private var lock = pthread_mutex_t()
+    private let state = Locked<(blocks: ScreenProjectionBlocks?, withTemplates: Bool)?>(nil)
 
     /// The projection of the first `commits` commits of `catalog`'s store.
     init(catalog: SegmentCatalog, commits: Int) {
@@ -43,10 +42,7 @@ package final class ScreenProjectionSet: @unchecked Sendable {
                                                                  indexOffset: contents.indexLocations[ref.commit].offset))
         }
         self.segments = segments
-        pthread_mutex_init(&lock, nil)
     }
-
-    deinit { pthread_mutex_destroy(&lock) }
 
     /// A block for each commit read, in store order, with their `session.start` templates; `nil` when one is not covered.
     var blocks: [ScreenProjectionBlock]? { shared(withTemplates: true)?.blocks }
@@ -54,12 +50,12 @@ package final class ScreenProjectionSet: @unchecked Sendable {
     /// The blocks, shared by reference, loaded once by the first reader to
     /// ask (again by one that needs the `session.start` templates the first did not).
     func shared(withTemplates: Bool) -> ScreenProjectionBlocks? {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        if let state, state.withTemplates || !withTemplates { return state.blocks }
-        let loaded = load(withTemplates: withTemplates).map(ScreenProjectionBlocks.init)
-        state = (loaded, withTemplates)
-        return loaded
+        state.withLock { state in
+            if let state, state.withTemplates || !withTemplates { return state.blocks }
+            let loaded = load(withTemplates: withTemplates).map(ScreenProjectionBlocks.init)
+            state = (loaded, withTemplates)
+            return loaded
+        }
     }
 
     /// Reads every segment's file, two at a time.
@@ -124,26 +120,12 @@ extension ScreenProjectionSet: Hashable {
 }
 
 /// Results filled in by several threads, each slot by one.
-final class ResultSlots<Value>: @unchecked Sendable {
-    private var values: [Value?]
-    private var lock = pthread_mutex_t()
+final class ResultSlots<Value>: Sendable {
+    private let values: Locked<[Value?]>
 
-    init(count: Int) {
-        values = Array(repeating: nil, count: count)
-        pthread_mutex_init(&lock, nil)
-    }
+    init(count: Int) { values = Locked(Array(repeating: nil, count: count)) }
 
-    deinit { pthread_mutex_destroy(&lock) }
+    func set(_ i: Int, _ value: Value) { values.withLock { $0[i] = value } }
 
-    func set(_ i: Int, _ value: Value) {
-        pthread_mutex_lock(&lock)
-        values[i] = value
-        pthread_mutex_unlock(&lock)
-    }
-
-    func value(_ i: Int) -> Value? {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        return values[i]
-    }
+    func value(_ i: Int) -> Value? { values.withLock { $0[i] } }
 }

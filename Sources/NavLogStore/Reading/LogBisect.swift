@@ -1,7 +1,7 @@
 import NavLogCore
 
 /// `navlog bisect` on two logs: the first position after which their states
-/// differ (contract §5), reading the block index instead of replaying both
+/// differ (docs/state.md), reading the block index instead of replaying both
 /// logs where it can.
 ///
 /// ```swift

@@ -110,9 +110,8 @@ private final class ParallelBlockScan: @unchecked Sendable {
     private let entries: [BlockEntry]
     private var threads: [WorkerThread] = []
     private let readers: [BlockReader]
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
-    // Guarded by `mutex`:
+    private let lock = Locked(())
+    // Guarded by `lock`:
     private var nextUnclaimed = 0
     private var callerAt = 0
     private var stopped = false
@@ -131,41 +130,34 @@ private final class ParallelBlockScan: @unchecked Sendable {
             readers.append(reader)
         }
         self.readers = readers
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
         for w in 0..<workers {
             threads.append(WorkerThread { [self] in self.work(self.readers[w]) })
         }
     }
 
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
-    }
-
     /// A worker: claims the next block while it may, parses it, leaves it
     /// in its slot; ends at the last block, on a failed block, or when stopped.
     private func work(_ reader: BlockReader) {
-        pthread_mutex_lock(&mutex)
         while true {
-            while !stopped && nextUnclaimed < entries.count && nextUnclaimed - callerAt >= Self.ahead {
-                pthread_cond_wait(&changed, &mutex)
+            let claimed = lock.withLock(when: { _ in
+                stopped || nextUnclaimed >= entries.count || nextUnclaimed - callerAt < Self.ahead
+            }) { _ -> (Int, EventBuffer)? in
+                if stopped || nextUnclaimed >= entries.count { return nil }
+                return claimNextUnclaimed()
             }
-            if stopped || nextUnclaimed >= entries.count { break }
-            if !parseNextUnclaimed(with: reader) { break }
+            guard let (i, events) = claimed, parse(i, into: events, with: reader) else { break }
         }
-        pthread_mutex_unlock(&mutex)
     }
 
-    /// Claims the next block and parses it into its slot (called and
-    /// returning with the lock held; it is released meanwhile). `false`
-    /// when the block failed.
-    private func parseNextUnclaimed(with reader: BlockReader) -> Bool {
-        let i = nextUnclaimed
+    /// Claims the next block and a buffer for its events (under the lock).
+    private func claimNextUnclaimed() -> (Int, EventBuffer) {
         nextUnclaimed += 1
-        let events = spares.popLast() ?? EventBuffer()
-        pthread_mutex_unlock(&mutex)
+        return (nextUnclaimed - 1, spares.popLast() ?? EventBuffer())
+    }
 
+    /// Parses claimed block `i` into its slot (without the lock while it
+    /// parses). `false` when the block failed.
+    private func parse(_ i: Int, into events: EventBuffer, with reader: BlockReader) -> Bool {
         let entry = entries[i]
         var batch = Batch(events: events, error: nil)
         do {
@@ -178,10 +170,8 @@ private final class ParallelBlockScan: @unchecked Sendable {
         } catch {
             batch.error = error
         }
-
-        pthread_mutex_lock(&mutex)
-        slots[i % slots.count] = batch
-        pthread_cond_broadcast(&changed)
+        lock.withLock { _ in slots[i % slots.count] = batch }
+        lock.broadcast()
         return batch.error == nil
     }
 
@@ -190,41 +180,42 @@ private final class ParallelBlockScan: @unchecked Sendable {
     /// a worker is still on block `i`, the caller parses a later unclaimed
     /// block (within the window) with `reader` instead of waiting idle.
     func take(_ i: Int, parsingWhileWaitingWith reader: BlockReader) -> Batch? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        callerAt = i
-        pthread_cond_broadcast(&changed)
-        if nextUnclaimed <= i {
+        let unclaimed = lock.withLock { _ -> Bool in
+            callerAt = i
+            guard nextUnclaimed <= i else { return false }
             nextUnclaimed = i + 1
-            return nil
+            return true
         }
+        lock.broadcast()
+        if unclaimed { return nil }
         // Claimed already. (A worker stops only after leaving a failed
         // block, which ends the scan before any later block is asked for.)
-        while slots[i % slots.count] == nil {
-            if nextUnclaimed < entries.count && nextUnclaimed - i < Self.ahead {
-                _ = parseNextUnclaimed(with: reader)
-            } else {
-                pthread_cond_wait(&changed, &mutex)
+        while true {
+            let step = lock.withLock(when: { _ in
+                slots[i % slots.count] != nil || (nextUnclaimed < entries.count && nextUnclaimed - i < Self.ahead)
+            }) { _ -> (batch: Batch?, claim: (Int, EventBuffer)?) in
+                if let batch = slots[i % slots.count] {
+                    slots[i % slots.count] = nil
+                    return (batch, nil)
+                }
+                return (nil, claimNextUnclaimed())
             }
+            if let batch = step.batch { return batch }
+            if let (j, events) = step.claim { _ = parse(j, into: events, with: reader) }
         }
-        let batch = slots[i % slots.count]
-        slots[i % slots.count] = nil
-        return batch
     }
 
     /// Hands an emptied buffer back for the workers' next blocks.
     func recycle(_ events: EventBuffer) {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        if spares.count < Self.ahead + 1 { spares.append(events) }
+        lock.withLock { _ in
+            if spares.count < Self.ahead + 1 { spares.append(events) }
+        }
     }
 
     /// Stops the workers and waits for them; returns the blocks they decompressed.
     func stop() -> Int {
-        pthread_mutex_lock(&mutex)
-        stopped = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        lock.withLock { _ in stopped = true }
+        lock.broadcast()
         for thread in threads { thread.join() }
         return readers.reduce(0) { $0 + $1.decompressed }
     }

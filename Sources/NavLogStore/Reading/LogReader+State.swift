@@ -31,7 +31,7 @@ extension LogReader {
     }
 
     /// The state after every event with `t ≤ instant`, applied in seq order
-    /// (contract §5; `t` need not increase).
+    /// (docs/events.md; `t` need not increase).
     ///
     /// - Complexity: O(log blocks) when `t` never decreases in the file;
     ///   otherwise every later block whose smallest `t` is ≤ `instant` is read.
@@ -72,7 +72,7 @@ extension LogReader {
         return state.state
     }
 
-    /// The state at `spec` (contract §2): after a seq, at an instant, or at the end.
+    /// The state at `spec` (docs/state.md): after a seq, at an instant, or at the end.
     public func state(at spec: StateSpec) throws(LogError) -> NavigationState {
         switch spec {
         case .seq(let n): try state(afterSeq: n)

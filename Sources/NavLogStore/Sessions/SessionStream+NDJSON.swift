@@ -2,7 +2,7 @@ import NavLogCore
 
 extension SessionStream {
     /// Calls `body` with every event of an NDJSON input, in file order, with
-    /// its seq assigned per session (contract §5), and `endsSession: true`
+    /// its seq assigned per session (docs/events.md), and `endsSession: true`
     /// on its session's last line (``SessionEnds``): after that call the
     /// session has no more events, so its state can go. Memory follows the
     /// sessions under way, not the sessions seen. Each rejected line is

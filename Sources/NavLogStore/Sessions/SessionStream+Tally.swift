@@ -70,30 +70,28 @@ private final class ScanState<Accumulator>: @unchecked Sendable {
 
     let sources: [SessionSource]
     let slots: [Slot]
-    private(set) var failure: (index: Int, error: SessionStreamError)?
-    private var nextIndex = 0
-    private var lock = pthread_mutex_t()
+    private let progress = Locked<(next: Int, failure: (index: Int, error: SessionStreamError)?)>((0, nil))
 
     init(sources: [SessionSource], accumulators: [Accumulator]) {
         self.sources = sources
         slots = accumulators.map(Slot.init)
-        pthread_mutex_init(&lock, nil)
     }
 
-    deinit { pthread_mutex_destroy(&lock) }
+    /// The first failure (by source index), once the scan ended.
+    var failure: (index: Int, error: SessionStreamError)? { progress.withLock { $0.failure } }
 
     /// The next source to read, or `nil` when all are taken (or one failed).
     func take() -> (Int, SessionSource)? {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        guard failure == nil, nextIndex < sources.count else { return nil }
-        nextIndex += 1
-        return (nextIndex - 1, sources[nextIndex - 1])
+        progress.withLock { p in
+            guard p.failure == nil, p.next < sources.count else { return nil }
+            p.next += 1
+            return (p.next - 1, sources[p.next - 1])
+        }
     }
 
     func fail(at index: Int, _ error: SessionStreamError) {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        if failure == nil || index < failure!.index { failure = (index, error) }
+        progress.withLock { p in
+            if p.failure == nil || index < p.failure!.index { p.failure = (index, error) }
+        }
     }
 }

@@ -56,7 +56,7 @@ extension SessionStreamError: CustomStringConvertible {
         }
     }
 
-    /// Whether the answer is "no" (damaged or rejected input, contract exit
+    /// Whether the answer is "no" (damaged or rejected input, docs/commands.md "Exit status"
     /// 1) rather than trouble reading it (exit 2).
     public var isRejection: Bool {
         switch self {

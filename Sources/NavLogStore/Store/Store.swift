@@ -7,7 +7,7 @@ import Darwin
 #endif
 import NavLogCore
 
-/// A store: a directory of `.navlog` files, one per session (contract §3;
+/// A store: a directory of `.navlog` files, one per session (docs/store.md;
 /// schemas/store.md).
 ///
 /// ```swift

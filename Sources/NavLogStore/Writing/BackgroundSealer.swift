@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A writer's thread for sealed blocks (``LogWriterOptions/sealsInBackground``):
 /// it runs each block through `write` (compress, write, sync), in the order
 /// they were sealed, while the appending thread goes on. Blocks that queued
@@ -35,79 +27,64 @@ final class BackgroundSealer: @unchecked Sendable {
     private var failure: LogError?
     /// Line buffers of written blocks, for the appender's next blocks.
     private var spares: [ByteBuffer] = []
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
+    /// Held for every member above.
+    private let lock = Locked(())
     private var thread: WorkerThread?
     private let turnstile: ThreadTurnstile?
 
     init(turnstile: ThreadTurnstile? = nil, write: @escaping @Sendable (SealedBlock, _ endsGroup: Bool) throws(LogError) -> Void) {
         self.write = write
         self.turnstile = turnstile
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
         thread = WorkerThread { [self] in run() }
-    }
-
-    deinit {
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
     }
 
     /// Queues a block, waiting while ``limit`` blocks wait; returns an
     /// earlier block's failure instead (the block is then dropped).
     func submit(_ block: SealedBlock) -> LogError? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while waiting.count >= Self.limit && failure == nil { pthread_cond_wait(&changed, &mutex) }
-        if let failure { return failure }
-        waiting.append(block)
-        pthread_cond_broadcast(&changed)
-        return nil
+        let failed = lock.withLock(when: { _ in waiting.count < Self.limit || failure != nil }) { _ -> LogError? in
+            if let failure { return failure }
+            waiting.append(block)
+            return nil
+        }
+        if failed == nil { lock.broadcast() }
+        return failed
     }
 
     /// Waits until every queued block is written (and synced, as the policy
     /// says); returns the first failure.
     func drain() -> LogError? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while (!waiting.isEmpty || writing) && failure == nil { pthread_cond_wait(&changed, &mutex) }
-        return failure
+        lock.withLock(when: { _ in (waiting.isEmpty && !writing) || failure != nil }) { _ in failure }
     }
 
     /// An emptied line buffer of a written block, if one is free.
     func spareBuffer() -> ByteBuffer? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return spares.popLast()
+        lock.withLock { _ in spares.popLast() }
     }
 
     /// Writes what is queued, ends the thread and waits for it; returns the
     /// first failure.
     func stop() -> LogError? {
-        pthread_mutex_lock(&mutex)
-        stopping = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        lock.withLock { _ in stopping = true }
+        lock.broadcast()
         turnstile?.open()
         thread?.join()
         thread = nil
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return failure
+        return lock.withLock { _ in failure }
     }
 
     private func run() {
         turnstile?.pass()
-        pthread_mutex_lock(&mutex)
         while true {
-            while waiting.isEmpty && !stopping { pthread_cond_wait(&changed, &mutex) }
-            if waiting.isEmpty { break }
-            let group = waiting
-            waiting.removeAll(keepingCapacity: true)
-            var failed = failure != nil
-            writing = true
-            pthread_cond_broadcast(&changed)
-            pthread_mutex_unlock(&mutex)
+            let taken = lock.withLock(when: { _ in !waiting.isEmpty || stopping }) { _ -> (group: [SealedBlock], failed: Bool)? in
+                if waiting.isEmpty { return nil }
+                let group = waiting
+                waiting.removeAll(keepingCapacity: true)
+                writing = true
+                return (group, failure != nil)
+            }
+            guard let (group, failedBefore) = taken else { break }
+            lock.broadcast()
+            var failed = failedBefore
             var error: LogError?
             for (k, block) in group.enumerated() {
                 if k > 0 { turnstile?.pass() }
@@ -119,12 +96,12 @@ final class BackgroundSealer: @unchecked Sendable {
                 }
                 block.lines.removeAll()
             }
-            pthread_mutex_lock(&mutex)
-            writing = false
-            if let error, failure == nil { failure = error }
-            for block in group where spares.count < Self.limit + 1 { spares.append(block.lines) }
-            pthread_cond_broadcast(&changed)
+            lock.withLock { _ in
+                writing = false
+                if let error, failure == nil { failure = error }
+                for block in group where spares.count < Self.limit + 1 { spares.append(block.lines) }
+            }
+            lock.broadcast()
         }
-        pthread_mutex_unlock(&mutex)
     }
 }

@@ -46,8 +46,14 @@ struct IngestCommand: ParsableCommand {
         valueName: "ms"))
     var commitInterval: Int = 1000
 
+    @Option(name: .customLong("chunk-lines"), help: ArgumentHelp(
+        "Lines handed on to be stored at a time (default 4096); with --commit-interval 0, a commit every N lines.",
+        valueName: "n", visibility: .hidden))
+    var chunkLines: Int = 4096
+
     func validate() throws {
         if commitInterval < 0 { throw ValidationError("--commit-interval must be 0 or more") }
+        if chunkLines < 1 { throw ValidationError("--chunk-lines must be 1 or more") }
     }
 
     func run() throws {
@@ -61,7 +67,7 @@ struct IngestCommand: ParsableCommand {
         let target = try options.openStore()
         let reporter = try RejectionReporter(options)
         StopSignals.hold()
-        let ingester = StoreIngester(store: target, options: StoreIngester.Options(commitInterval: commitInterval))
+        let ingester = StoreIngester(store: target, options: StoreIngester.Options(commitInterval: commitInterval, chunkLines: chunkLines))
         let report: StoreIngester.Report
         do throws(SegmentStoreError) {
             report = try ingester.ingest(paths: options.inputs,

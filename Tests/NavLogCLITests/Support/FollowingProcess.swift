@@ -1,4 +1,5 @@
 import Foundation
+import NavLogStore
 import NavLogTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -11,9 +12,8 @@ import Darwin
 /// printed so far, signal it and collect the rest.
 final class FollowingProcess: @unchecked Sendable {
     private let process = Process()
-    private let lock = NSLock()
-    private var collected = Data()
-    private var errors = Data()
+    /// Standard output and standard error so far.
+    private let printed = Locked((out: Data(), err: Data()))
     private let done = DispatchGroup()
 
     /// Starts `executable` (the built `navlog` unless said) with `arguments`.
@@ -31,7 +31,7 @@ final class FollowingProcess: @unchecked Sendable {
                 while true {
                     let data = handle.availableData
                     if data.isEmpty { break }
-                    self.lock.withLock { if isOut { self.collected.append(data) } else { self.errors.append(data) } }
+                    self.printed.withLock { if isOut { $0.out.append(data) } else { $0.err.append(data) } }
                 }
                 self.done.leave()
             }.start()
@@ -40,12 +40,12 @@ final class FollowingProcess: @unchecked Sendable {
 
     /// The whole lines printed so far.
     var lines: [String] {
-        let text = lock.withLock { String(decoding: collected, as: UTF8.self) }
+        let text = printed.withLock { String(decoding: $0.out, as: UTF8.self) }
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
     /// What it has written on standard error so far.
-    var errorText: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+    var errorText: String { printed.withLock { String(decoding: $0.err, as: UTF8.self) } }
 
     /// Its process id.
     var pid: Int32 { process.processIdentifier }
@@ -75,7 +75,7 @@ final class FollowingProcess: @unchecked Sendable {
         process.waitUntilExit()
         done.wait()
         let status = process.terminationReason == .exit ? process.terminationStatus : nil
-        return (status, lines, lock.withLock { String(decoding: errors, as: UTF8.self) })
+        return (status, lines, printed.withLock { String(decoding: $0.err, as: UTF8.self) })
     }
 }
 
