@@ -59,7 +59,7 @@ public struct FunnelChart: Sendable {
             <?xml version="1.0" encoding="UTF-8"?>
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.width)" height="\(height)" viewBox="0 0 \(Self.width) \(height)" \
             font-family="Helvetica, Arial, 'DejaVu Sans', sans-serif">
-            <title>\(Self.escape(title))</title>
+            <title>\(MarkupText.escaped(title))</title>
             <rect x="0" y="0" width="\(Self.width)" height="\(height)" fill="#ffffff"/>
             \(body)</svg>
 
@@ -104,7 +104,7 @@ public struct FunnelChart: Sendable {
     }
 
     private func text(x: Double, y: Int, _ content: String, size: Int, weight: String = "400", fill: String, anchor: String = "start") -> String {
-        "<text x=\"\(Self.format(x))\" y=\"\(y)\" font-size=\"\(size)\" font-weight=\"\(weight)\" fill=\"\(fill)\" text-anchor=\"\(anchor)\">\(Self.escape(content))</text>\n"
+        "<text x=\"\(Self.format(x))\" y=\"\(y)\" font-size=\"\(size)\" font-weight=\"\(weight)\" fill=\"\(fill)\" text-anchor=\"\(anchor)\">\(MarkupText.escaped(content))</text>\n"
     }
 
     static func format(_ v: Double) -> String {
@@ -114,24 +114,5 @@ public struct FunnelChart: Sendable {
 
     static func truncated(_ s: String, _ limit: Int) -> String {
         s.count <= limit ? s : String(s.prefix(limit - 1)) + "…"
-    }
-
-    /// Text and attribute escaping for XML.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // Control characters are not allowed in XML 1.0.
-                if c.value < 0x20 && c != "\t" && c != "\n" { out += "\u{FFFD}" } else { out.unicodeScalars.append(c) }
-            }
-        }
-        return out
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import NavLogCore
 
 /// The viewer's sign-in form, made on the server: shown for a page asked
 /// without a valid key when the server has keys; it posts a key to
@@ -6,7 +7,7 @@ import Hummingbird
 enum LoginPage {
     /// The form, with status 401, returning to `path` once signed in.
     static func response(returningTo path: String, message: String?) -> Response {
-        let note = message.map { #"<p class="login-error" role="alert">\#(escaped($0))</p>"# } ?? ""
+        let note = message.map { #"<p class="login-error" role="alert">\#(MarkupText.escaped($0))</p>"# } ?? ""
         let html = """
             <!doctype html>
             <html lang="en">
@@ -23,7 +24,7 @@ enum LoginPage {
             <form method="post" action="/login" data-testid="login-form">
             <label for="key">Read key</label>
             <input id="key" name="key" type="password" autocomplete="current-password" required autofocus data-testid="login-key">
-            <input type="hidden" name="next" value="\(escaped(safeReturn(path)))">
+            <input type="hidden" name="next" value="\(MarkupText.escaped(safeReturn(path)))">
             \(note)
             <button type="submit" data-testid="login-submit">Sign in</button>
             </form>
@@ -43,21 +44,5 @@ enum LoginPage {
         guard path.hasPrefix("/"), !path.hasPrefix("//"), !path.hasPrefix("/\\"),
               !path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return "/" }
         return path
-    }
-
-    /// Text safe inside HTML and its attributes.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }
