@@ -51,6 +51,15 @@ struct GenerateCommandTests {
         #expect(written == Self.expected(options))
     }
 
+    @Test func anExistingOutputIsReplacedWhole() throws {
+        let path = Self.temporaryPath("replaced.ndjson")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try String(repeating: "an older, longer file\n", count: 10_000).write(toFile: path, atomically: false, encoding: .utf8)
+        let run = Self.navlog(["generate", "--sessions", "3", "--seed", "4", "--output", path])
+        #expect(run.status == 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.expected(.init(sessions: 3, seed: 4)))
+    }
+
     @Test func aMeanEventCountGivesLengthsAroundIt() {
         let run = Self.navlog(["generate", "--sessions", "30", "--events-per-session", "40"])
         #expect(run.status == 0)

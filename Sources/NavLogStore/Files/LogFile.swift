@@ -32,6 +32,8 @@ final class LogFile {
         case update
         /// Write a new file; fails if one exists.
         case createNew
+        /// Write a file for the user: created, or emptied when it exists.
+        case replace
     }
 
     init(path: String, mode: Mode) throws(LogError) {
@@ -42,6 +44,7 @@ final class LogFile {
         case .readWrite: flags = O_RDWR | O_CREAT
         case .update: flags = O_RDWR
         case .createNew: flags = O_WRONLY | O_CREAT | O_EXCL
+        case .replace: flags = O_WRONLY | O_CREAT | O_TRUNC
         }
         let fd = path.withCString { open($0, flags | O_CLOEXEC, 0o644) }
         guard fd >= 0 else { throw LogError.io(path: path, call: "open", errno: errno) }

@@ -3,14 +3,6 @@ import NavLogCore
 import NavLogSample
 import NavLogStore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `navlog generate`: realistic synthetic sessions as canonical NDJSON.
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -102,7 +94,7 @@ struct Generate: ParsableCommand {
         }
     }
 
-    private func emit(_ bytes: [UInt8], to file: OutputFile?) throws(OutputFile.Failure) {
+    private func emit(_ bytes: [UInt8], to file: OutputFile?) throws(LogError) {
         if let file {
             try file.write(bytes)
         } else {
@@ -132,34 +124,3 @@ struct Generate: ParsableCommand {
         ValidationError("generate: " + message)
     }
 }
-
-/// A file written with `write(2)` in large chunks.
-struct OutputFile {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    private let fd: Int32
-    private let name: String
-
-    init(path: String) throws(Failure) {
-        let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard opened >= 0 else { throw Failure(description: "cannot open \(path) for writing: \(Self.reason())") }
-        fd = opened
-        name = path
-    }
-
-    func write(_ bytes: [UInt8]) throws(Failure) {
-        if let failure = bytes.withUnsafeBytes({ DescriptorWrite.all($0, to: fd) }) {
-            throw Failure(description: "cannot write to \(name): \(DescriptorWrite.reason(failure))")
-        }
-    }
-
-    func close() throws(Failure) {
-        if systemClose(fd) != 0 { throw Failure(description: "cannot close \(name): \(Self.reason())") }
-    }
-
-    private static func reason() -> String { String(cString: strerror(errno)) }
-}
-
-private func systemClose(_ fd: Int32) -> Int32 { close(fd) }

@@ -43,7 +43,7 @@ final class RejectionReporter {
     /// The progress bar, when standard error is a terminal.
     let progress: ProgressBar?
     private(set) var rejectsPath: String?
-    private var rejectsFile: BufferedFile?
+    private var rejectsFile: OutputFile?
     private var rejectsError: String?
     private var shown = 0
     /// Rejections whose bytes were not at hand to keep (lines over the length limit).
@@ -56,7 +56,7 @@ final class RejectionReporter {
         if let rejects = options.rejects {
             // Creating it would empty an input before a line of it is read; in the store it could take a log's place.
             try InputOutputChecks.refuseOverwriting(rejects, option: "--rejects", inputs: options.inputs, store: options.store)
-            do { rejectsFile = try BufferedFile(creating: rejects) } catch { throw CLIFailure.trouble(error.message) }
+            do { rejectsFile = try OutputFile(path: rejects) } catch { throw CLIFailure.trouble(error.description) }
         }
     }
 
@@ -78,10 +78,10 @@ final class RejectionReporter {
     /// Copies bytes to `--rejects` (a CSV header, a rejected record).
     func keep(_ bytes: [UInt8], newline: Bool) {
         guard let file = rejectsFile, rejectsError == nil else { return }
-        do throws(BufferedFile.Failure) {
+        do throws(LogError) {
             try file.write(bytes)
             if newline { try file.write([0x0A]) }
-        } catch { rejectsError = error.message }
+        } catch { rejectsError = error.description }
     }
 
     /// After a failure: the bar cleared, what was kept written out.
@@ -96,7 +96,7 @@ final class RejectionReporter {
     func finish() throws {
         progress?.clear()
         if let file = rejectsFile {
-            do { try file.close() } catch { rejectsError = rejectsError ?? error.message }
+            do { try file.close() } catch { rejectsError = rejectsError ?? error.description }
             rejectsFile = nil
         }
         if let rejectsError { throw CLIFailure.trouble(rejectsError) }
