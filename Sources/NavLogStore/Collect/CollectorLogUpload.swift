@@ -32,7 +32,7 @@ extension CollectorUpload {
         guard log.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
         guard !log.isEmpty else { throw .notALog("the body is empty") }
         let path = try Self.spool(log)
-        defer { unlink(path) }
+        defer { try? FileSystem.remove(path) }
         let reader: LogReader
         do { reader = try LogReader(path: path) } catch {
             if error.isCorruption { throw .notALog(Self.located(error).description) }
@@ -94,8 +94,8 @@ extension CollectorUpload {
             return nil
         }
         if let failure {
-            unlink(path)
-            throw .spool("write: \(String(cString: strerror(failure)))")
+            try? FileSystem.remove(path)
+            throw .spool("write: \(FileSystem.reason(failure))")
         }
         return path
     }

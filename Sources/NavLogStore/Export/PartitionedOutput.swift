@@ -78,9 +78,9 @@ public final class PartitionedOutput: @unchecked Sendable {
         self.header = header
         self.byDay = byDay
         self.limits = limits
-        if mkdir(directory, 0o755) != 0 {
-            let code = errno
-            guard code == EEXIST else { throw .io(LogError.io(path: directory, call: "mkdir", errno: code)) }
+        let made: Bool
+        do { made = try FileSystem.makeDirectory(directory) } catch { throw .io(error) }
+        if !made {
             let names: [String]
             do { names = try DirectoryListing.names(in: directory) } catch { throw .io(error) }
             guard names.isEmpty else { throw .notEmpty(directory) }
@@ -172,7 +172,7 @@ public final class PartitionedOutput: @unchecked Sendable {
         var folder = directory
         if day != Self.noDay {
             folder += "/dt=" + Timestamp(milliseconds: day * 86_400_000).rfc3339.prefix(10)
-            if nextPart[day] == nil, mkdir(folder, 0o755) != 0 { throw LogError.io(path: folder, call: "mkdir", errno: errno) }
+            if nextPart[day] == nil, try !FileSystem.makeDirectory(folder) { throw LogError.io(path: folder, call: "mkdir", errno: EEXIST) }
         }
         let number = nextPart[day, default: 0]
         nextPart[day] = number + 1

@@ -7,8 +7,9 @@ import Darwin
 #endif
 
 /// One open file, through POSIX: positioned reads and writes, durable sync,
-/// truncation and an advisory exclusive lock. The only file in navlog that
-/// calls the C library's file functions.
+/// truncation and an advisory exclusive lock. Calls on paths are
+/// ``FileSystem``'s; reading a stream (standard input, a pipe) is
+/// ``NDJSONLineReader``'s.
 ///
 /// Every failure becomes a ``LogError`` naming the call, the path and errno.
 final class LogFile {

@@ -133,8 +133,10 @@ public enum StoreUpgrade {
 
     /// Renames `from` to `to` and syncs their parent directory.
     private static func move(_ from: String, to: String) throws(Failure) {
-        guard rename(from, to) == 0 else { throw .store(.io(LogError.io(path: from, call: "rename", errno: errno))) }
-        do { try LogFile.syncDirectory(containing: to) } catch { throw .store(.io(error)) }
+        do throws(LogError) {
+            try FileSystem.rename(from, to: to)
+            try LogFile.syncDirectory(containing: to)
+        } catch { throw .store(.io(error)) }
     }
 
     /// Deletes a store this job built; refuses, deleting nothing, when it
@@ -145,9 +147,9 @@ public enum StoreUpgrade {
         if let foreign = names.first(where: { !SegmentFormat.isOwnName($0) }) {
             throw .foreignFiles(path: path, name: foreign)
         }
-        for name in names where unlink(path + "/" + name) != 0 && errno != ENOENT {
-            throw .store(.io(LogError.io(path: path + "/" + name, call: "unlink", errno: errno)))
-        }
-        guard rmdir(path) == 0 || errno == ENOENT else { throw .store(.io(LogError.io(path: path, call: "rmdir", errno: errno))) }
+        do throws(LogError) {
+            for name in names { try FileSystem.remove(path + "/" + name) }
+            try FileSystem.removeDirectory(path)
+        } catch { throw .store(.io(error)) }
     }
 }

@@ -49,9 +49,11 @@ public enum InputKind: Hashable, Sendable {
     ///   a directory, ``StoreLayout/of(_:)``.
     public static func of(_ path: String) -> InputKind {
         if path == "-" { return .standardInput }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return .missing(errno: errno) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return .directory(StoreLayout.of(path)) }
+        switch FileSystem.status(path) {
+        case .missing(let code): return .missing(errno: code)
+        case .directory: return .directory(StoreLayout.of(path))
+        case .regularFile, .other: break
+        }
         guard let file = try? LogFile(path: path, mode: .read),
               let head = try? file.read(count: max(Preamble.fixedBytes.count, SegmentFormat.preambleBytes), at: 0) else {
             return .ndjson

@@ -96,9 +96,7 @@ public enum SegmentRepair {
                     let size = try segment.file.size()
                     if number > first.number {
                         let side = TornTail.sideName(store.segmentPath(number), kind: "damaged", offset: 0)
-                        guard rename(store.segmentPath(number), side) == 0 else {
-                            throw LogError.io(path: store.segmentPath(number), call: "rename", errno: errno)
-                        }
+                        try FileSystem.rename(store.segmentPath(number), to: side)
                         try LogFile.syncDirectory(containing: side)
                         report.moves.append(SegmentRepairReport.Move(segment: contents.name, offset: 0, bytes: size, whole: true, tornTail: false,
                                                                      commits: aside?.commits.count ?? 0, events: aside.map(eventCount) ?? 0,

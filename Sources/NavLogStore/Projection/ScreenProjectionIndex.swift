@@ -26,8 +26,7 @@ public enum ScreenProjectionIndex {
     /// Rebuilds every projection file that is missing or not what the events
     /// give, holding the store's lock; idempotent.
     public static func reindex(store path: String) throws(SessionStreamError) -> ReindexSummary {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw .missing(path: path, errno: errno) }
+        if case .missing(let code) = FileSystem.status(path) { throw .missing(path: path, errno: code) }
         guard StoreLayout.of(path) == .segmentStore else { throw .notAStore(path: path) }
         let store: SegmentStore, catalog: SegmentCatalog
         do {
@@ -59,9 +58,7 @@ public enum ScreenProjectionIndex {
                 let stray = name.hasSuffix(ScreenProjectionFormat.suffix + ".tmp")
                     || ScreenProjectionFormat.segmentNumber(name).map { !segments.contains($0) } ?? false
                 guard stray else { continue }
-                guard unlink(store.path + "/" + name) == 0 || errno == ENOENT else {
-                    throw LogError.io(path: store.path + "/" + name, call: "unlink", errno: errno)
-                }
+                try FileSystem.remove(store.path + "/" + name)
                 summary.removed += 1
             }
         } catch { throw .store(.io(error)) }

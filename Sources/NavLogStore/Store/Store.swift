@@ -42,26 +42,21 @@ public struct Store: Sendable {
     ///   `create`), is not a directory, or cannot be made.
     public init(directory: String, create: Bool = false) throws(LogError) {
         self.directory = DirectoryPath.trimmed(directory)
-        var info = stat()
-        if stat(self.directory, &info) != 0 {
-            let code = errno
+        var status = FileSystem.status(self.directory)
+        if case .missing(let code) = status {
             guard create, code == ENOENT else { throw LogError(path: self.directory, kind: .io(call: "stat", errno: code)) }
-            guard mkdir(self.directory, 0o755) == 0 || errno == EEXIST else {
-                throw LogError(path: self.directory, kind: .io(call: "mkdir", errno: errno))
-            }
-            guard stat(self.directory, &info) == 0 else {
-                throw LogError(path: self.directory, kind: .io(call: "stat", errno: errno))
-            }
+            try FileSystem.makeDirectory(self.directory)
+            status = FileSystem.status(self.directory)
+            if case .missing(let code) = status { throw LogError(path: self.directory, kind: .io(call: "stat", errno: code)) }
         }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard status == .directory else {
             throw LogError(path: self.directory, kind: .io(call: "opendir", errno: ENOTDIR))
         }
     }
 
     /// Whether `path` is a directory (a store, rather than a log).
     public static func isStore(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        FileSystem.status(path) == .directory
     }
 
     // MARK: Names

@@ -35,7 +35,7 @@ struct ExportLogCommand: ParsableCommand {
     func run() throws {
         guard InputKind.of(store).isDirectory else { throw CLIFailure.trouble("\(InputName.shown(store)): not a store (a directory)") }
         try InputOutputChecks.refuseOverwriting(output, option: "-o", inputs: [], store: store)
-        if access(output, F_OK) == 0 { throw CLIFailure.trouble("-o \(output): exists; name a new file") }
+        if FileSystem.exists(output) { throw CLIFailure.trouble("-o \(output): exists; name a new file") }
         let opened = try OneSession.opened(store, session: session, form: .logOrStore)
         let writer: LogWriter
         do { writer = try LogWriter(path: output) } catch { throw CLIFailure(error) }
@@ -43,7 +43,7 @@ struct ExportLogCommand: ParsableCommand {
             try opened.write(to: writer)
             try writer.close()
         } catch {
-            unlink(output)
+            try? FileSystem.remove(output)
             if let failure = error as? OneSessionError { throw CLIFailure(failure) }
             if let failure = error as? LogError { throw CLIFailure(failure) }
             throw error

@@ -58,8 +58,8 @@ struct IngestCommand: ParsableCommand {
 
     func run() throws {
         // Inputs that cannot be read are reported before the store is touched.
-        for input in options.inputs where input != "-" && access(input, R_OK) != 0 {
-            throw CLIFailure.trouble("\(input): cannot open: \(String(cString: strerror(errno)))")
+        for input in options.inputs where input != "-" {
+            if let code = FileSystem.readProblem(input) { throw CLIFailure.trouble("\(input): cannot open: \(FileSystem.reason(code))") }
         }
         do throws(SegmentStoreError) { try StoreIngester.checkInputs(options.inputs) } catch {
             throw CLIFailure.trouble(error.description)

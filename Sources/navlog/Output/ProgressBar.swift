@@ -21,9 +21,8 @@ final class ProgressBar {
     static func totalSize(of paths: [String]) -> Int64? {
         var total: Int64 = 0
         for path in paths {
-            var info = stat()
-            guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-            total += Int64(info.st_size)
+            guard path != "-", case .regularFile(let size) = FileSystem.status(path) else { return nil }
+            total += size
         }
         return total
     }
