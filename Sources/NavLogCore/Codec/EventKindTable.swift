@@ -20,7 +20,7 @@
 /// 2. This file: the ``KindTag`` case and its row.
 /// 3. `Codec/KindFields.swift`: the case made from its fields, its tag, its
 ///    fields (three exhaustive switches in the one file).
-/// 4. Its projection rule: `Projection/NavigationState+Apply.swift` (the
+/// 4. Its projection rule: `Projection/SceneState+Apply.swift` (the
 ///    scene's `apply(_:)`) and the summary fold,
 ///    `Codec/EventLineParser+Summary.swift` (over ``KindTag``).
 /// 5. `Codec/CanonicalWriter+Common.swift`: whether the one-pass writer
