@@ -36,6 +36,9 @@ public final class StoreImporter {
         public var newSessions = 0
         /// Why the store's screen projection is behind, if it is (``SegmentWriter/projectionBehind``).
         public var projectionBehind: String?
+        /// When `shouldStop` stopped the import: the input and the line of
+        /// the last record read (and stored or rejected); nothing after it was read.
+        public var stoppedAfter: (file: String, line: Int)?
     }
 
     /// A record that was not stored (as `navlog ingest` reports a line).
@@ -64,12 +67,18 @@ public final class StoreImporter {
     /// The store written to, opened for writing (its lock held); the lock
     /// is released when the import ends.
     public let store: SegmentStore
-    /// How the store is written (as for ingest).
+    /// How the store is written (as for ingest): `commitInterval` is the
+    /// most time between commits while records come in.
     public let options: StoreIngester.Options
+    /// Asked between records (every 1,024) and between inputs: `true` ends
+    /// the import there, what was read stored or rejected
+    /// (``Report/stoppedAfter``), as Ctrl-C ends an ingest.
+    public let shouldStop: () -> Bool
 
-    public init(store: SegmentStore, options: StoreIngester.Options = StoreIngester.Options()) {
+    public init(store: SegmentStore, options: StoreIngester.Options = StoreIngester.Options(), shouldStop: @escaping () -> Bool = { false }) {
         self.store = store
         self.options = options
+        self.shouldStop = shouldStop
     }
 
     /// The writing side of one import.
@@ -93,11 +102,52 @@ public final class StoreImporter {
         if let failure = failure ?? closing { throw failure }
     }
 
+    /// Between records, every 256 (an import's chunk): a commit when
+    /// `commitInterval` has passed since the last one, as ingest commits;
+    /// every 1,024, the question whether to stop.
+    private struct Pace {
+        let interval: Int?
+        let shouldStop: () -> Bool
+        var lastCommit = LogFile.monotonicMilliseconds()
+        var records = 0
+
+        /// After one record; `true` when the import is to stop after it.
+        mutating func next(_ sink: StoreSink) throws(SegmentStoreError) -> Bool {
+            records += 1
+            guard records & 0xFF == 0 else { return false }
+            if let interval, LogFile.monotonicMilliseconds() - lastCommit >= Int64(interval) {
+                try sink.writer.commit()
+                lastCommit = LogFile.monotonicMilliseconds()
+            }
+            return records & 0x3FF == 0 && shouldStop()
+        }
+
+        /// How long a read of a pipe may wait before ``paused(_:)``: until the next commit is due.
+        func wait() -> Int? {
+            interval.map { Int(max(0, lastCommit + Int64($0) - LogFile.monotonicMilliseconds())) }
+        }
+
+        /// The input paused (a pipe with nothing to read): what was stored is
+        /// committed; `true` when the import is to stop.
+        mutating func paused(_ sink: StoreSink) throws(SegmentStoreError) -> Bool {
+            try sink.writer.commit()
+            lastCommit = LogFile.monotonicMilliseconds()
+            return shouldStop()
+        }
+    }
+
+    /// Why a read loop ended early.
+    private enum LoopEnd: Error {
+        case failed(SegmentStoreError)
+        case stopped
+    }
+
     /// The end of reading one input.
-    private static func readFailure(_ error: NDJSONFailure<SegmentStoreError>) -> Failure {
+    private static func readFailure(_ error: NDJSONFailure<LoopEnd>) -> Failure? {
         switch error {
         case .read(let e): .log(LogError(reading: e))
-        case .body(let e): .store(e)
+        case .body(.failed(let e)): .store(e)
+        case .body(.stopped): nil
         }
     }
 
@@ -114,18 +164,25 @@ public final class StoreImporter {
         var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
         var events: [Event] = []
         let sink = try sink()
+        var pace = Pace(interval: options.commitInterval, shouldStop: shouldStop)
         var failure: Failure?
-        reading: for path in paths {
+        reading: for (index, path) in paths.enumerated() {
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
                 failure = .log(LogError(reading: error))
                 break reading
             }
-            do throws(NDJSONFailure<SegmentStoreError>) {
-                try reader.forEachLine { (line) throws(SegmentStoreError) in
+            var lastLine = 0
+            do throws(NDJSONFailure<LoopEnd>) {
+                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in
+                    let stop: Bool
+                    do throws(SegmentStoreError) { stop = try pace.paused(sink) } catch { throw .failed(error) }
+                    if stop { throw .stopped }
+                }) { (line) throws(LoopEnd) in
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if line.isBlank { return }
                     report.records += 1
+                    lastLine = line.number
                     progress.linesRead += 1
                     if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
                     func reject(_ reason: Refusal, _ bytes: [UInt8]?) {
@@ -133,19 +190,32 @@ public final class StoreImporter {
                         progress.rejected += 1
                         onReject(Rejection(file: path, line: line.number, refusal: reason, bytes: bytes))
                     }
-                    if let length = line.overLimitBytes {
-                        return reject(.line(.lineTooLong(bytes: length, limit: EventParser.maxLineBytes)), nil)
+                    func store() throws(SegmentStoreError) {
+                        if let length = line.overLimitBytes {
+                            return reject(.line(.lineTooLong(bytes: length, limit: EventParser.maxLineBytes)), nil)
+                        }
+                        events.removeAll(keepingCapacity: true)
+                        do throws(EventParseError) {
+                            try converter.convert(line.bytes, record: line.number, into: &events)
+                        } catch {
+                            return reject(.line(error), Array(line.bytes))
+                        }
+                        if let why = try sink.store(record: events) { reject(why, Array(line.bytes)) }
                     }
-                    events.removeAll(keepingCapacity: true)
-                    do throws(EventParseError) {
-                        try converter.convert(line.bytes, record: line.number, into: &events)
-                    } catch {
-                        return reject(.line(error), Array(line.bytes))
-                    }
-                    if let why = try sink.store(record: events) { reject(why, Array(line.bytes)) }
+                    let stop: Bool
+                    do throws(SegmentStoreError) {
+                        try store()
+                        stop = try pace.next(sink)
+                    } catch { throw .failed(error) }
+                    if stop { throw .stopped }
                 }
             } catch {
                 failure = Self.readFailure(error)
+                if failure == nil { report.stoppedAfter = (path, lastLine) }
+                break reading
+            }
+            if index < paths.count - 1, shouldStop() {
+                report.stoppedAfter = (path, lastLine)
                 break reading
             }
         }
@@ -171,8 +241,9 @@ public final class StoreImporter {
         newline[0] = 0x0A
         defer { newline.deallocate() }
         let sink = try sink()
+        var pace = Pace(interval: options.commitInterval, shouldStop: shouldStop)
         var failure: Failure?
-        reading: for path in paths {
+        reading: for (index, path) in paths.enumerated() {
             var converter = converter
             var csv = CSVReader()
             var raw: [UInt8] = []
@@ -183,6 +254,9 @@ public final class StoreImporter {
                 break reading
             }
             var headerFailure: Failure?
+            // The last line of the last record read, and whether to stop once between records.
+            var lastLine = 0
+            var stopAsked = false
             func handle(_ record: CSVReader.Record) throws(SegmentStoreError) {
                 let bytes = rawOverLimit ? nil : raw
                 raw.removeAll(keepingCapacity: true)
@@ -204,13 +278,21 @@ public final class StoreImporter {
                     progress.rejected += 1
                     onReject(Rejection(file: path, line: record.line, refusal: reason, bytes: bytes))
                 }
-                if let error = record.error { return reject(.line(error)) }
-                let event: Event
-                do { event = try converter.convert(record.fields) } catch { return reject(.line(error)) }
-                if let why = try sink.store(event: event) { reject(why) }
+                func store() throws(SegmentStoreError) {
+                    if let error = record.error { return reject(.line(error)) }
+                    let event: Event
+                    do { event = try converter.convert(record.fields) } catch { return reject(.line(error)) }
+                    if let why = try sink.store(event: event) { reject(why) }
+                }
+                try store()
+                if try pace.next(sink) { stopAsked = true }
             }
-            do throws(NDJSONFailure<SegmentStoreError>) {
-                try reader.forEachLine { (line) throws(SegmentStoreError) in
+            do throws(NDJSONFailure<LoopEnd>) {
+                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in
+                    let stop: Bool
+                    do throws(SegmentStoreError) { stop = try pace.paused(sink) } catch { throw .failed(error) }
+                    if stop { throw .stopped }
+                }) { (line) throws(LoopEnd) in
                     guard headerFailure == nil else { return }
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if let length = line.overLimitBytes {
@@ -223,13 +305,23 @@ public final class StoreImporter {
                         } else {
                             rawOverLimit = true
                         }
-                        try csv.feed(line.bytes) { (r) throws(SegmentStoreError) in try handle(r) }
+                        do throws(SegmentStoreError) { try csv.feed(line.bytes) { (r) throws(SegmentStoreError) in try handle(r) } } catch {
+                            throw .failed(error)
+                        }
                     }
-                    try csv.feed(UnsafeRawBufferPointer(newline)) { (r) throws(SegmentStoreError) in try handle(r) }
-                    if csv.isBetweenRecords { raw.removeAll(keepingCapacity: true); rawOverLimit = false }
+                    do throws(SegmentStoreError) { try csv.feed(UnsafeRawBufferPointer(newline)) { (r) throws(SegmentStoreError) in try handle(r) } } catch {
+                        throw .failed(error)
+                    }
+                    if csv.isBetweenRecords {
+                        raw.removeAll(keepingCapacity: true)
+                        rawOverLimit = false
+                        lastLine = line.number
+                        if stopAsked { throw .stopped }
+                    }
                 }
             } catch {
                 failure = Self.readFailure(error)
+                if failure == nil { report.stoppedAfter = (path, lastLine) }
                 break reading
             }
             if headerFailure == nil {
@@ -240,6 +332,10 @@ public final class StoreImporter {
             }
             if let headerFailure {
                 failure = headerFailure
+                break reading
+            }
+            if index < paths.count - 1, shouldStop() {
+                report.stoppedAfter = (path, lastLine)
                 break reading
             }
         }
@@ -259,7 +355,12 @@ public final class StoreImporter {
         var report = Report()
         let sink = try sink()
         var failure: Failure?
-        reading: for path in paths {
+        reading: for (index, path) in paths.enumerated() {
+            // One document a file: asked between files.
+            if index > 0, shouldStop() {
+                report.stoppedAfter = (paths[index - 1], 1)
+                break reading
+            }
             let reader: NDJSONLineReader
             do { reader = try NDJSONLineReader(path: path) } catch {
                 failure = .log(LogError(reading: error))

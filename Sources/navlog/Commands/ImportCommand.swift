@@ -18,6 +18,11 @@ struct ImportCommand: ParsableCommand {
             status 1. Events are numbered within the import (the files of one run together), so \
             importing the same files again stores nothing (every event already stored); a session \
             the store holds from another input is not continued. The mappings are in schemas/imports.md. \
+            While input comes in, what was stored is committed at least every --commit-interval \
+            milliseconds. Ctrl-C (or SIGTERM) stops the import after the records read so far (checked \
+            every 1,024 records and when a pipe pauses): they are stored or rejected, the store is \
+            closed, and the summary says the last line read (exit 130, or 143); running the same \
+            import again finishes it, what was stored being already stored. \
             With --json the summary is one JSON object (schemas/import.schema.json).
 
             Examples:
@@ -39,7 +44,9 @@ extension StoreWriteOptions {
         let target = try openStore()
         let reporter = try RejectionReporter(self)
         var headerWritten = false
-        let importer = StoreImporter(store: target)
+        StopSignals.hold()
+        let importer = StoreImporter(store: target, options: StoreIngester.Options(commitInterval: commitInterval),
+                                     shouldStop: { StopSignals.pending() != nil })
         let report: StoreImporter.Report
         do throws(StoreImporter.Failure) {
             report = try body(importer, { header in
@@ -60,6 +67,7 @@ extension StoreWriteOptions {
                         + (report.duplicates > 0 ? "; \(plural(report.duplicates, "event")) already stored" : ""))
         }
         Output.projectionNote(report.projectionBehind, store: target.path)
+        if let stopped = StopSignals.failure(stoppedAfter: report.stoppedAfter) { throw stopped }
         try reporter.failIfRejected(report.rejected, noun: "record")
     }
 }

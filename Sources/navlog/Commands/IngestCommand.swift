@@ -41,18 +41,12 @@ struct IngestCommand: ParsableCommand {
 
     @OptionGroup var options: StoreWriteOptions
 
-    @Option(name: .customLong("commit-interval"), help: ArgumentHelp(
-        "Commit (sync) what was stored at least every N milliseconds while input comes in; 0: after every chunk of lines.",
-        valueName: "ms"))
-    var commitInterval: Int = 1000
-
     @Option(name: .customLong("chunk-lines"), help: ArgumentHelp(
         "Lines handed on to be stored at a time (default 4096); with --commit-interval 0, a commit every N lines.",
         valueName: "n", visibility: .hidden))
     var chunkLines: Int = 4096
 
     func validate() throws {
-        if commitInterval < 0 { throw ValidationError("--commit-interval must be 0 or more") }
         if chunkLines < 1 { throw ValidationError("--chunk-lines must be 1 or more") }
     }
 
@@ -67,7 +61,7 @@ struct IngestCommand: ParsableCommand {
         let target = try options.openStore()
         let reporter = try RejectionReporter(options)
         StopSignals.hold()
-        let ingester = StoreIngester(store: target, options: StoreIngester.Options(commitInterval: commitInterval, chunkLines: chunkLines))
+        let ingester = StoreIngester(store: target, options: StoreIngester.Options(commitInterval: options.commitInterval, chunkLines: chunkLines))
         let report: StoreIngester.Report
         do throws(SegmentStoreError) {
             report = try ingester.ingest(paths: options.inputs,
@@ -97,11 +91,7 @@ struct IngestCommand: ParsableCommand {
                         + "\(plural(report.rejected, "line")) rejected")
         }
         Output.projectionNote(report.projectionBehind, store: target.path)
-        if let (file, line) = report.stoppedAfter, let signal = StopSignals.pending() {
-            let input = file == "-" ? "<stdin>" : file
-            throw CLIFailure(message: "stopped: read up to \(input):\(line); nothing after it was read",
-                             exitCode: StopSignals.exitStatus(signal))
-        }
+        if let stopped = StopSignals.failure(stoppedAfter: report.stoppedAfter) { throw stopped }
         try reporter.failIfRejected(report.rejected, noun: "line")
     }
 }

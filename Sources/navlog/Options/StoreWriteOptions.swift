@@ -19,9 +19,15 @@ struct StoreWriteOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the summary as one JSON object on standard output (schemas/ingest.schema.json, schemas/import.schema.json).")
     var json = false
 
+    @Option(name: .customLong("commit-interval"), help: ArgumentHelp(
+        "Commit (sync) what was stored at least every N milliseconds while input comes in; 0: after every chunk of lines.",
+        valueName: "ms"))
+    var commitInterval: Int = 1000
+
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one input (- for standard input)") }
         if maxOpen < 1 { throw ValidationError("--max-open must be at least 1") }
+        if commitInterval < 0 { throw ValidationError("--commit-interval must be 0 or more") }
         try InputOutputChecks.standardInputOnce(inputs)
     }
 

@@ -32,16 +32,7 @@ extension StoreIngester.Report {
         object["duplicates"] = .integer(duplicates)
         object["lines"] = .integer(lines)
         object["blankLines"] = .integer(blankLines)
-        if let (file, line) = stoppedAfter, let signal = StopSignals.pending() {
-            object["stopped"] = .object([
-                "input": .string(file),
-                "line": .integer(line),
-                "signal": .string(StopSignals.name(signal)),
-                "exitStatus": .integer(StopSignals.exitStatus(signal)),
-            ])
-        } else {
-            object["stopped"] = .null
-        }
+        object["stopped"] = StopSignals.json(stoppedAfter: stoppedAfter)
         object["failure"] = failure.map(JSONValue.string) ?? .null
         object["projectionBehind"] = projectionBehind.map(JSONValue.string) ?? .null
         return .object(object)
@@ -54,8 +45,31 @@ extension StoreImporter.Report {
         var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newSessions)
         object["records"] = .integer(records)
         object["duplicates"] = .integer(duplicates)
+        object["stopped"] = StopSignals.json(stoppedAfter: stoppedAfter)
         object["projectionBehind"] = projectionBehind.map(JSONValue.string) ?? .null
         return .object(object)
+    }
+}
+
+extension StopSignals {
+    /// The `stopped` field of an ingest or import summary: the last line
+    /// read when a held signal stopped it, else `null`.
+    static func json(stoppedAfter: (file: String, line: Int)?) -> JSONValue {
+        guard let (file, line) = stoppedAfter, let signal = pending() else { return .null }
+        return .object([
+            "input": .string(file),
+            "line": .integer(line),
+            "signal": .string(name(signal)),
+            "exitStatus": .integer(exitStatus(signal)),
+        ])
+    }
+
+    /// After an ingest or import a held signal stopped: the one line that
+    /// says where reading ended, and its exit status (128 + the signal).
+    static func failure(stoppedAfter: (file: String, line: Int)?) -> CLIFailure? {
+        guard let (file, line) = stoppedAfter, let signal = pending() else { return nil }
+        let input = file == "-" ? "<stdin>" : file
+        return CLIFailure(message: "stopped: read up to \(input):\(line); nothing after it was read", exitCode: exitStatus(signal))
     }
 }
 
