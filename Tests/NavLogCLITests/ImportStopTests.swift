@@ -22,29 +22,10 @@ struct ImportStopTests {
     /// then SIGINT, then the rest: it stops at the next check (every 1,024
     /// records, or when the pipe pauses).
     static func interruptedImport(store: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: navlogBinary())
-        process.arguments = ["import", "csv", "-", "--store", store, "--commit-interval", "100"] + options
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let writer = input.fileHandleForWriting
-        try writer.write(contentsOf: Data((header + records()[..<2_000].joined()).utf8))
-        // A commit once the pipe pauses makes the store's first segment; then the stop.
-        let started = Date()
-        while !FileManager.default.fileExists(atPath: store + "/navlog-store"), Date().timeIntervalSince(started) < 30 {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        Thread.sleep(forTimeInterval: 0.3)
-        kill(process.processIdentifier, SIGINT)
-        try? writer.write(contentsOf: Data(records()[2_000...].joined().utf8))   // EPIPE once it stopped: fine
-        try? writer.close()
-        process.waitUntilExit()
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, stdout, stderr)
+        let run = try PipedNavlog.interrupted(["import", "csv", "-", "--store", store, "--commit-interval", "100"] + options, store: store,
+                                              first: Data((header + records()[..<2_000].joined()).utf8),
+                                              rest: Data(records()[2_000...].joined().utf8))
+        return (run.status, run.stdout, run.stderr)
     }
 
     @Test(.timeLimit(.minutes(1))) func anInterruptedImportStopsCleanlyAndARerunFinishesIt() throws {

@@ -217,29 +217,8 @@ struct IngestCommandTests {
     /// Whether it exited (rather than died of the signal), its status and output.
     static func interruptedIngest(_ lines: [String], store: String, extra: [String] = []) throws
         -> (exited: Bool, status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: navlogBinary())
-        process.arguments = ["ingest", "-", "--store", store, "--chunk-lines", "256"] + extra
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let writer = input.fileHandleForWriting
-        try writer.write(contentsOf: Data(lines[..<2_000].joined().utf8))
-        // The store appears when the ingest starts; then it reads what it was given.
-        let started = Date()
-        while !FileManager.default.fileExists(atPath: store + "/navlog-store"), Date().timeIntervalSince(started) < 60 {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        Thread.sleep(forTimeInterval: 0.5)
-        kill(process.processIdentifier, SIGINT)
-        try? writer.write(contentsOf: Data(lines[2_000...].joined().utf8))   // EPIPE once it stopped: fine
-        try? writer.close()
-        process.waitUntilExit()
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationReason == .exit, process.terminationStatus, stdout, stderr)
+        try PipedNavlog.interrupted(["ingest", "-", "--store", store, "--chunk-lines", "256"] + extra, store: store,
+                                    first: Data(lines[..<2_000].joined().utf8), rest: Data(lines[2_000...].joined().utf8))
     }
 
     /// Ctrl-C stops an ingest between chunks: what was read is stored (or

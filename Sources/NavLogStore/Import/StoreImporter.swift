@@ -128,11 +128,11 @@ public final class StoreImporter {
         }
 
         /// The input paused (a pipe with nothing to read): what was stored is
-        /// committed; `true` when the import is to stop.
-        mutating func paused(_ sink: StoreSink) throws(SegmentStoreError) -> Bool {
-            try sink.writer.commit()
+        /// committed, and the import stops there when asked to.
+        mutating func paused(_ sink: StoreSink) throws(LoopEnd) {
+            do throws(SegmentStoreError) { try sink.writer.commit() } catch { throw .failed(error) }
             lastCommit = LogFile.monotonicMilliseconds()
-            return shouldStop()
+            if shouldStop() { throw .stopped }
         }
     }
 
@@ -174,11 +174,7 @@ public final class StoreImporter {
             }
             var lastLine = 0
             do throws(NDJSONFailure<LoopEnd>) {
-                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in
-                    let stop: Bool
-                    do throws(SegmentStoreError) { stop = try pace.paused(sink) } catch { throw .failed(error) }
-                    if stop { throw .stopped }
-                }) { (line) throws(LoopEnd) in
+                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in try pace.paused(sink) }) { (line) throws(LoopEnd) in
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if line.isBlank { return }
                     report.records += 1
@@ -288,11 +284,7 @@ public final class StoreImporter {
                 if try pace.next(sink) { stopAsked = true }
             }
             do throws(NDJSONFailure<LoopEnd>) {
-                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in
-                    let stop: Bool
-                    do throws(SegmentStoreError) { stop = try pace.paused(sink) } catch { throw .failed(error) }
-                    if stop { throw .stopped }
-                }) { (line) throws(LoopEnd) in
+                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in try pace.paused(sink) }) { (line) throws(LoopEnd) in
                     guard headerFailure == nil else { return }
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if let length = line.overLimitBytes {

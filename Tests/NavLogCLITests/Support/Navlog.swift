@@ -24,3 +24,46 @@ func navlog(_ args: String..., stdin: String? = nil, environment: [String: Strin
 func navlog(_ args: [String], stdin: String? = nil) -> (status: Int32, stdout: String, stderr: String) {
     run(navlogBinary(), args, stdin: stdin.map { Data($0.utf8) })
 }
+
+/// The `navlog` under test, started with pipes on its standard input,
+/// output and error, for a test that feeds it and signals it as it runs.
+final class PipedNavlog {
+    let process = Process()
+    let input = Pipe(), output = Pipe(), errors = Pipe()
+
+    init(_ args: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: navlogBinary())
+        process.arguments = args
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    /// Runs `args` given `first` on standard input; once `store` appears and
+    /// half a second has passed, sends SIGINT, then gives it `rest`
+    /// (refused once it stopped: fine) and waits for it to end.
+    static func interrupted(_ args: [String], store: String, first: Data, rest: Data) throws
+        -> (exited: Bool, status: Int32, stdout: String, stderr: String) {
+        let running = try PipedNavlog(args)
+        let writer = running.input.fileHandleForWriting
+        try writer.write(contentsOf: first)
+        let started = Date()
+        while !FileManager.default.fileExists(atPath: store + "/navlog-store"), Date().timeIntervalSince(started) < 60 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(running.process.processIdentifier, SIGINT)
+        try? writer.write(contentsOf: rest)
+        return running.finish()
+    }
+
+    /// Closes its input, waits for it to end, and returns what it printed.
+    func finish() -> (exited: Bool, status: Int32, stdout: String, stderr: String) {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationReason == .exit, process.terminationStatus, stdout, stderr)
+    }
+}
