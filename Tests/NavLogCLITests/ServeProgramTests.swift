@@ -15,7 +15,7 @@ import Darwin
     @Test(.timeLimit(.minutes(1))) func aMissingServerIsOneLineAndExitTwo() throws {
         let dir = try TemporaryDirectory()
         let alone = dir.file("navlog")
-        try FileManager.default.copyItem(atPath: navlogBinary(), toPath: alone)
+        try copyExecutable(navlogBinary(), to: alone)
         let server = try ServerProcess(alone, ["serve", "--store", dir.file("store"), "--listen", "127.0.0.1:0"])
         let deadline = ContinuousClock.now + .seconds(20)
         while server.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
