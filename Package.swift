@@ -72,13 +72,6 @@ let package = Package(
             dependencies: [
                 "NavLogCore", "NavLogStore", "NavLogSample", "NavLogServeCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // Start-up (docs/performance.md): a Linux release build carries the Swift runtime and the
-            // FoundationEssentials that argument-parser imports in the binary, so that no command pays for
-            // loading and relocating them; the three libraries are what the static FoundationEssentials needs.
-            linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims", "-lswiftSynchronization"],
-                             .when(platforms: [.linux], configuration: .release)),
             ]
         ),
         // Benchmarks (not tests): `swift run -c release navlog-bench`.
