@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "NavLog", targets: ["NavLogCore", "NavLogStore"]),
         .executable(name: "navlog", targets: ["navlog"]),
+        .executable(name: "navlog-serve", targets: ["navlog-serve"]),
         .library(name: "NavLogRecorder", targets: ["NavLogRecorder"]),
         .library(name: "NavLogServer", targets: ["NavLogServer"]),
     ],
@@ -50,15 +51,26 @@ let package = Package(
             // The browser viewer's HTML, CSS and JavaScript modules, installed beside the executable (ViewerAssets).
             resources: [.copy("Viewer/Assets")]
         ),
+        // The collector's command line (options and help), shared by `navlog serve` and `navlog-serve`.
+        .target(name: "NavLogServeCommand", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The collector's program, which `navlog serve` runs in its own place (execv): Hummingbird and NIO
+        // live here only, so that they cost no other command its start-up. Installed beside `navlog`.
+        .executableTarget(
+            name: "navlog-serve",
+            dependencies: [
+                "NavLogCore", "NavLogStore", "NavLogServer", "NavLogServeCommand",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // For tests and the bench: temporary directories, a process runner, seeded numbers; in no product.
         .target(name: "NavLogTestSupport", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
         // Test helper: records, flushes, prints the flushed seq, waits to be killed.
         .executableTarget(name: "navlog-recorder-probe", dependencies: ["NavLogCore", "NavLogRecorder"]),
-        // The command-line tool: parses arguments, calls the library, prints.
+        // The command-line tool: parses arguments, calls the library, prints (`serve` runs navlog-serve).
         .executableTarget(
             name: "navlog",
             dependencies: [
-                "NavLogCore", "NavLogStore", "NavLogSample", "NavLogServer",
+                "NavLogCore", "NavLogStore", "NavLogSample", "NavLogServeCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,9 +80,9 @@ let package = Package(
         .executableTarget(name: "navlog-soak", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample"]),
         .testTarget(name: "NavLogCoreTests", dependencies: ["NavLogCore", "NavLogSample", "NavLogTestSupport"]),
         .testTarget(name: "NavLogStoreTests", dependencies: ["NavLogCore", "NavLogStore", "NavLogSample", "NavLogFuzzEntry", "NavLogTestSupport"]),
-        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "NavLogTestSupport"]),
+        .testTarget(name: "NavLogCLITests", dependencies: ["navlog", "navlog-serve", "NavLogCore", "NavLogStore", "NavLogSample", "NavLogRecorder", "NavLogTestSupport"]),
         .testTarget(name: "NavLogRecorderTests",
-                    dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "NavLogTestSupport", "navlog-recorder-probe", "navlog"]),
+                    dependencies: ["NavLogCore", "NavLogStore", "NavLogRecorder", "NavLogTestSupport", "navlog-recorder-probe", "navlog", "navlog-serve"]),
     ],
     swiftLanguageModes: [.v6]
 )

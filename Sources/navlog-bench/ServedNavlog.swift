@@ -7,7 +7,8 @@ import Darwin
 
 /// The running `navlog serve` of `navlog-bench serve`: the shared
 /// ``NavlogServe`` (loopback, port 0, its standard error in `log`), with its
-/// peak RSS read from the kernel's `VmHWM` of the process.
+/// peak RSS read from the kernel's `VmHWM` of the process — `navlog-serve`'s,
+/// which `navlog serve` runs in its own place.
 extension NavlogServe {
     /// Starts `navlog serve --store STORE --listen 127.0.0.1:0 [--keys KEYS]`
     /// and waits (at most 30 s) until it says where it listens.

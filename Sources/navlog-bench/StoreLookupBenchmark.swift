@@ -47,12 +47,15 @@ enum StoreLookupBenchmark {
 
         var rng = SeededRandom(seed: 42)
         var runs: [Double] = []
+        var cpu: [Double] = []
         for _ in 0..<20 {
             let id = generator.sessionID(Int(rng.next() % UInt64(sessions)))
             let at = Int(rng.next() % 8) + 1
-            runs.append(try ChildProcess.runChecked(navlog, ["state", short, "--session", id, "--at", String(at)]).seconds)
+            let run = try ChildProcess.runChecked(navlog, ["state", short, "--session", id, "--at", String(at)])
+            runs.append(run.seconds)
+            cpu.append(run.cpuSeconds)
         }
-        report("state STORE --session ID --at N, \(sessions) sessions of 2-8 events (20 random)", runs)
+        report("state STORE --session ID --at N, \(sessions) sessions of 2-8 events (20 random)", runs, cpu: cpu)
         runs = []
         for _ in 0..<20 {
             let at = Int(rng.next() % UInt64(longEvents)) + 1
@@ -60,10 +63,13 @@ enum StoreLookupBenchmark {
         }
         report("state STORE --session ID --at N, a session of \(longEvents) events (20 random N)", runs)
         runs = []
+        cpu = []
         for _ in 0..<5 {
-            runs.append(try ChildProcess.run(navlog, ["--version"]).seconds)
+            let run = try ChildProcess.run(navlog, ["--version"])
+            runs.append(run.seconds)
+            cpu.append(run.cpuSeconds)
         }
-        report("navlog --version (process start)", runs)
+        report("navlog --version (process start)", runs, cpu: cpu)
         runs = []
         let bisect = ["bisect", long, long, "--session-a", longID, "--session-b", "copy"]
         for _ in 0..<5 {
@@ -80,9 +86,11 @@ enum StoreLookupBenchmark {
         print("  bisect: \(position.split(separator: ",")[0]), \(found.split(separator: "}")[0])}")
     }
 
-    static func report(_ what: String, _ runs: [Double]) {
+    /// One line: the median wall time (and CPU time, user + system, when given), min and max.
+    static func report(_ what: String, _ runs: [Double], cpu: [Double] = []) {
         let ms = runs.map { $0 * 1000 }
-        print("  \(what): median \(format(Timings.median(ms))) ms, min \(format(ms.min() ?? 0)), max \(format(ms.max() ?? 0))")
+        let cpuText = cpu.isEmpty ? "" : " (CPU \(format(Timings.median(cpu.map { $0 * 1000 }))) ms)"
+        print("  \(what): median \(format(Timings.median(ms))) ms\(cpuText), min \(format(ms.min() ?? 0)), max \(format(ms.max() ?? 0))")
     }
 
     static func format(_ ms: Double) -> String { String(Int((ms * 10).rounded()) / 10) + "." + String(Int((ms * 10).rounded()) % 10) }

@@ -209,7 +209,9 @@ import NavLogTestSupport
     @Test(.timeLimit(.minutes(2))) func missingFilesAreNamedNotACrash() throws {
         let dir = try TemporaryDirectory()
         let alone = dir.file("navlog")
-        try FileManager.default.copyItem(atPath: navlogBinary(), toPath: alone)
+        try copyExecutable(navlogBinary(), to: alone)
+        let serve = URL(fileURLWithPath: navlogBinary()).deletingLastPathComponent().appendingPathComponent("navlog-serve").path
+        try copyExecutable(serve, to: dir.file("navlog-serve"))
         let server = try ServedStore(store: dir.file("store"), executable: alone)
         let page = server.request("GET", "/sessions")
         #expect(page.status == 500)

@@ -1,7 +1,7 @@
 import NavLogStore
 
 /// The viewer's files (HTML, CSS, JavaScript modules): the target's
-/// resource folder `Assets`, which SwiftPM installs beside the executable
+/// resource folder `Assets`, which SwiftPM installs beside the executable (`navlog-serve`)
 /// (`navlog_NavLogServer.resources/Assets` on Linux, in
 /// `navlog_NavLogServer.bundle` on macOS). Read once when the server
 /// starts and served from memory by name: no part of a request's path
@@ -50,14 +50,14 @@ struct ViewerAssets: Sendable {
     /// Finds and reads the folder beside the running executable.
     static func load() -> ViewerAssets {
         guard let directory = ExecutablePath.directory else {
-            return ViewerAssets(files: [:], missing: "the viewer's files: the system does not say where navlog's executable is")
+            return ViewerAssets(files: [:], missing: "the viewer's files: the system does not say where navlog-serve's executable is")
         }
         for candidate in candidates {
             let folder = directory + "/" + candidate
             if let assets = ViewerAssets(folder: folder) { return assets }
         }
         return ViewerAssets(files: [:], missing: "the viewer's files are missing: no \(candidates[0]) beside the executable in \(directory) "
-                                + "(the folder is built with navlog and travels with the binary)")
+                                + "(the folder is built with navlog-serve and travels with it)")
     }
 
     private init(files: [String: File], missing: String?) {
