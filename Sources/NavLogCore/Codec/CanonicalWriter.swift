@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Writes navlog's canonical JSON (docs/events.md): keys sorted by code point at
 /// every depth, no insignificant whitespace, non-ASCII kept as UTF-8, numbers
 /// as written, `t` as UTC with milliseconds, `null` fields left out.
@@ -59,30 +51,6 @@ public struct CanonicalWriter: Sendable {
     /// Writes a JSON object with its keys sorted.
     public mutating func write(object members: [String: JSONValue]) {
         bytes.append(UInt8(ascii: "{"))
-        // A small object (`app`, `device`, `meta`) is written in key order
-        // by picking each next key, without sorting into a new array.
-        if members.count <= 8 {
-            var last: String?
-            for _ in 0..<members.count {
-                var next = members.startIndex
-                var found = false
-                for i in members.indices {
-                    let key = members[i].key
-                    if let last, !utf8Less(last, key) { continue }
-                    if !found || utf8Less(key, members[next].key) {
-                        next = i
-                        found = true
-                    }
-                }
-                if last != nil { bytes.append(UInt8(ascii: ",")) }
-                writeString(members[next].key)
-                bytes.append(UInt8(ascii: ":"))
-                write(members[next].value)
-                last = members[next].key
-            }
-            bytes.append(UInt8(ascii: "}"))
-            return
-        }
         var first = true
         for (key, value) in members.sorted(by: { utf8Less($0.key, $1.key) }) {
             if !first { bytes.append(UInt8(ascii: ",")) }
@@ -357,16 +325,9 @@ public struct CanonicalWriter: Sendable {
 }
 
 /// Orders strings by their UTF-8 bytes, which is code point order.
+@inlinable
 public func utf8Less(_ a: String, _ b: String) -> Bool {
-    var a = a, b = b
-    return a.withUTF8 { x in
-        b.withUTF8 { y in
-            let n = min(x.count, y.count)
-            // memcmp: both hold at least n bytes.
-            let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-            return order != 0 ? order < 0 : x.count < y.count
-        }
-    }
+    a.utf8.lexicographicallyPrecedes(b.utf8)
 }
 
 extension Event {

@@ -82,9 +82,8 @@ final class IngestChunk: @unchecked Sendable {
         UnsafeRawBufferPointer(start: input.base + lines[i].start, count: lines[i].length)
     }
 
-    /// Sets the next line's verdict, and its canonical line when `line` is given.
-    func addVerdict(_ verdict: Verdict, written line: [UInt8]?) {
-        verdicts.append(verdict)
+    /// Keeps the canonical line of the line whose verdict was appended last, when `line` is given.
+    func keepWritten(_ line: [UInt8]?) {
         guard let line else { return writtenLines.append((0, -1)) }
         writtenLines.append((written.count, line.count))
         written.append(line)
@@ -130,13 +129,10 @@ final class IngestValidator: @unchecked Sendable {
         var canonical = CanonicalWriter(capacity: 1024)
         while let chunk = input.pop() {
             for (i, line) in chunk.lines.enumerated() {
-                if let over = line.overLimit {
-                    chunk.addVerdict(.rejected(.line(.lineTooLong(bytes: over, limit: EventParser.maxLineBytes))), written: nil)
-                    continue
-                }
                 var wrote = false
-                let verdict = Self.verdict(chunk.bytes(i), &parser, &canonical, wrote: &wrote)
-                chunk.addVerdict(verdict, written: wrote ? canonical.bytes : nil)
+                chunk.verdicts.append(line.overLimit.map { .rejected(.line(.lineTooLong(bytes: $0, limit: EventParser.maxLineBytes))) }
+                                      ?? Self.verdict(chunk.bytes(i), &parser, &canonical, wrote: &wrote))
+                chunk.keepWritten(wrote ? canonical.bytes : nil)
             }
             guard output.push(chunk) else { break }
         }

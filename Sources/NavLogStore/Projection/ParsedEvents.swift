@@ -15,6 +15,12 @@ struct ParsedEvents: Sendable {
 
     var isEmpty: Bool { starts.isEmpty }
 
+    /// Forgets every event, keeping the storage (for the next commit's).
+    mutating func removeAll() {
+        starts.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: true)
+    }
+
     /// Keeps the event of the line appended to the arena at `start`.
     mutating func append(start: Int, _ event: Event) {
         starts.append(start)

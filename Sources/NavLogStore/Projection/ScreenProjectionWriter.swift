@@ -214,19 +214,21 @@ private final class ScreenFollower: @unchecked Sendable {
         var runs: [ScreenProjectionRun] = []
         runs.reserveCapacity(range.count)
         var line = range.lowerBound == 0 ? 0 : job.runEnds[range.lowerBound - 1]
+        let parsed = job.parsed
         for i in range {
-            runs.append(try run(job.sessions[i], lines: job.lines[line..<job.runEnds[i]], job))
+            runs.append(try run(job.sessions[i], lines: job.lines[line..<job.runEnds[i]], arena: job.arena, parsed: parsed))
             line = job.runEnds[i]
         }
         return runs
     }
 
     /// One session's run: its lines followed from its state, its rows taken.
-    private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, _ job: CommitJob) throws(FollowFailure) -> ScreenProjectionRun {
+    private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer,
+                     parsed: borrowing ParsedEvents) throws(FollowFailure) -> ScreenProjectionRun {
         var first: (seq: Int, t: Timestamp)?
         for entry in lines {
-            guard let event = job.parsed.event(at: entry.start)
-                    ?? event(UnsafeRawBufferPointer(start: job.arena.base + entry.start, count: entry.length)) else {
+            let bytes = UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)
+            guard let event = parsed.isEmpty ? event(bytes) : parsed.event(at: entry.start) ?? event(bytes) else {
                 throw FollowFailure(why: "session \(session.key.string): a line does not parse as an event")
             }
             if first == nil { first = (event.seq, event.t) }

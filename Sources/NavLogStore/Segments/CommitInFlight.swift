@@ -42,6 +42,9 @@ final class CommitInFlight: @unchecked Sendable {
         return landed
     }
 
+    /// The events of the commit's lines that came parsed (the writer's again once landed).
+    var parsed: ParsedEvents? { projection?.parsed }
+
     /// Waits for the thread and gives what it did.
     func land() throws(SegmentStoreError) -> Landed {
         thread?.join()
