@@ -45,6 +45,11 @@ final class IngestChunk: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var lines: [Line] = []
     /// One a line, set by the validating thread.
     @exclusivity(unchecked) var verdicts: [Verdict] = []
+    /// The canonical lines the validating thread wrote for events with a
+    /// seq (``Verdict/event(_:)``), back to back, and where each line's is
+    /// (a length of -1: none): the storing thread stores them as they are.
+    let written = ByteBuffer(capacity: 64 << 10)
+    @exclusivity(unchecked) private var writtenLines: [(start: Int, length: Int)] = []
     /// Bytes of input the chunk covers (lines and their `\n`).
     @exclusivity(unchecked) private(set) var bytesRead: Int64 = 0
 
@@ -54,6 +59,8 @@ final class IngestChunk: @unchecked Sendable {
         input.removeAll()
         lines.removeAll(keepingCapacity: true)
         verdicts.removeAll(keepingCapacity: true)
+        written.removeAll()
+        writtenLines.removeAll(keepingCapacity: true)
         bytesRead = 0
     }
 
@@ -73,6 +80,20 @@ final class IngestChunk: @unchecked Sendable {
     @inline(__always)
     func bytes(_ i: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: input.base + lines[i].start, count: lines[i].length)
+    }
+
+    /// Keeps the canonical line of the line whose verdict was appended last, when `line` is given.
+    func keepWritten(_ line: [UInt8]?) {
+        guard let line else { return writtenLines.append((0, -1)) }
+        writtenLines.append((written.count, line.count))
+        written.append(line)
+    }
+
+    /// The canonical line the validating thread wrote for line `i`, if any.
+    @inline(__always)
+    func written(_ i: Int) -> UnsafeRawBufferPointer? {
+        let line = writtenLines[i]
+        return line.length < 0 ? nil : UnsafeRawBufferPointer(start: written.base + line.start, count: line.length)
     }
 
     /// Lines read before the chunk is handed out.
@@ -108,8 +129,10 @@ final class IngestValidator: @unchecked Sendable {
         var canonical = CanonicalWriter(capacity: 1024)
         while let chunk = input.pop() {
             for (i, line) in chunk.lines.enumerated() {
+                var wrote = false
                 chunk.verdicts.append(line.overLimit.map { .rejected(.line(.lineTooLong(bytes: $0, limit: EventParser.maxLineBytes))) }
-                                      ?? Self.verdict(chunk.bytes(i), &parser, &canonical))
+                                      ?? Self.verdict(chunk.bytes(i), &parser, &canonical, wrote: &wrote))
+                chunk.keepWritten(wrote ? canonical.bytes : nil)
             }
             guard output.push(chunk) else { break }
         }
@@ -119,6 +142,16 @@ final class IngestValidator: @unchecked Sendable {
     /// What line `text` (within the length limit) is.
     static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser,
                         _ canonical: inout CanonicalWriter) -> IngestChunk.Verdict {
+        var wrote = false
+        return verdict(text, &parser, &canonical, wrote: &wrote)
+    }
+
+    /// What line `text` (within the length limit) is; `wrote` tells whether
+    /// `canonical` holds the canonical line of the event it gives (one with
+    /// a seq, not canonical already), which is then stored as it is.
+    static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser,
+                        _ canonical: inout CanonicalWriter, wrote: inout Bool) -> IngestChunk.Verdict {
+        wrote = false
         if NDJSONLineReader.isBlank(text) { return .blank }
         // `key`: a canonical line read without building its event, `state.restore` ones included.
         if let summary = parser.key(text) { return .canonical(session: summary.session, seq: summary.seq, t: summary.t) }
@@ -126,23 +159,22 @@ final class IngestValidator: @unchecked Sendable {
         do throws(EventParseError) { event = try parser.parse(text, tryingFastPath: false) } catch {
             return .rejected(.line(error))
         }
+        guard event.seq != 0 else { return .event(event) }
         // A canonical line the summary does not read (an object in it, say) is stored as it is too:
-        // when the parser vouches for it, or when writing its event canonically gives the line back
-        // (done here, so that the storing thread does not write it again).
-        if event.seq != 0, let session = SessionSkim.sessionBytes(in: text),
-           SessionID.same(event.session, utf8: UnsafeRawBufferPointer(rebasing: text[session])),
-           parser.lastLineIsCanonical || Self.isCanonical(text, event, &canonical) {
-            return .canonical(session: session, seq: event.seq, t: event.t)
+        // when the parser vouches for it, or when writing its event canonically gives the line back.
+        // Any other event with a seq is written canonically here, once: the storing thread stores those bytes.
+        let session = SessionSkim.sessionBytes(in: text).flatMap { range in
+            SessionID.same(event.session, utf8: UnsafeRawBufferPointer(rebasing: text[range])) ? range : nil
         }
-        return .event(event)
-    }
-
-    /// Whether `text` is `event` written canonically, byte for byte.
-    private static func isCanonical(_ text: UnsafeRawBufferPointer, _ event: Event, _ canonical: inout CanonicalWriter) -> Bool {
+        if let session, parser.lastLineIsCanonical { return .canonical(session: session, seq: event.seq, t: event.t) }
         canonical.reset()
         canonical.write(event)
         // memcmp: both hold text.count bytes, and a line is never empty here.
-        return canonical.bytes.count == text.count
-            && canonical.bytes.withUnsafeBytes { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }
+        if let session, canonical.bytes.count == text.count,
+           canonical.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
+            return .canonical(session: session, seq: event.seq, t: event.t)
+        }
+        wrote = true
+        return .event(event)
     }
 }

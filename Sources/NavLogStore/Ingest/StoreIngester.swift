@@ -204,8 +204,9 @@ public final class StoreIngester {
         }
 
         /// Stores (or rejects) one validated line.
-        func storeLine(_ verdict: IngestChunk.Verdict, _ text: UnsafeRawBufferPointer, file: Int, line: Int,
-                   overLimit: Bool) throws(SegmentStoreError) {
+        /// `written`: the event's canonical line, when the validating thread wrote it.
+        func storeLine(_ verdict: IngestChunk.Verdict, _ text: UnsafeRawBufferPointer, written: UnsafeRawBufferPointer? = nil,
+                       file: Int, line: Int, overLimit: Bool) throws(SegmentStoreError) {
             if file != storing {
                 storing = file
                 sink.startInput()
@@ -217,7 +218,7 @@ public final class StoreIngester {
                 return
             case .rejected(let why): refusal = why
             case .canonical(let session, let seq, let t): refusal = try sink.store(line: text, session: session, seq: seq, t: t)
-            case .event(let event): refusal = try sink.store(event: event)
+            case .event(let event): refusal = try sink.store(event: event, written: written)
             }
             if let refusal { reject(refusal, file: file, line: line, bytes: overLimit ? nil : [UInt8](text)) }
         }
@@ -239,7 +240,8 @@ public final class StoreIngester {
         func finish(_ chunk: IngestChunk) throws(SegmentStoreError) {
             inFlight -= 1
             for (i, line) in chunk.lines.enumerated() {
-                try storeLine(chunk.verdicts[i], chunk.bytes(i), file: chunk.file, line: line.number, overLimit: line.overLimit != nil)
+                try storeLine(chunk.verdicts[i], chunk.bytes(i), written: chunk.written(i), file: chunk.file, line: line.number,
+                              overLimit: line.overLimit != nil)
             }
             spare.append(chunk)
             if let interval = options.commitInterval, LogFile.monotonicMilliseconds() - lastCommit >= Int64(interval) {

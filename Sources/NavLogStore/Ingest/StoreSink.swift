@@ -26,6 +26,8 @@ final class StoreSink {
 
     private var canonical = CanonicalWriter(capacity: 1024)
     private var numbered: [Event] = []
+    /// Whether each of ``numbered`` came with its seq.
+    private var given: [Bool] = []
 
     init(writer: SegmentWriter) {
         self.writer = writer
@@ -57,11 +59,12 @@ final class StoreSink {
     }
 
     /// Stores one event, numbering it when it has no seq. Returns why it is
-    /// refused, or `nil`.
-    func store(event: Event) throws(SegmentStoreError) -> Refusal? {
+    /// refused, or `nil`. `written`, when given, is the event's canonical
+    /// line (it has a seq), stored rather than written again.
+    func store(event: Event, written: UnsafeRawBufferPointer? = nil) throws(SegmentStoreError) -> Refusal? {
         numbered.removeAll(keepingCapacity: true)
         numbered.append(event)
-        return try storeNumbered()
+        return try storeNumbered(written: event.seq != 0 ? written : nil)
     }
 
     /// Stores the events of one record (all of one session, none with a
@@ -74,36 +77,64 @@ final class StoreSink {
     }
 
     /// Numbers the events in ``numbered`` (those without a seq, after the
-    /// session's previous line in this input), checks them all, then stores them.
-    private func storeNumbered() throws(SegmentStoreError) -> Refusal? {
+    /// session's previous line in this input), checks them all, then stores
+    /// them, each line with its event (the projection follows it as it is).
+    private func storeNumbered(written: UnsafeRawBufferPointer? = nil) throws(SegmentStoreError) -> Refusal? {
         guard let first = numbered.first else { return nil }
         guard !first.session.isEmpty else { return .emptySession }
         if let problem = SessionID.problem(first.session) { return .line(problem) }
         var seq = try writer.lastSeqInInput(of: first.session)
-        var lines: [(line: [UInt8], numbered: Bool, seq: Int)] = []
-        lines.reserveCapacity(numbered.count)
+        given.removeAll(keepingCapacity: true)
+        // Kept when there are several: none is stored unless all pass.
+        var lines: [[UInt8]] = []
         for i in numbered.indices {
-            let given = numbered[i].seq
-            if given == 0 {
+            given.append(numbered[i].seq != 0)
+            if !given[i] {
                 do throws(SeqRefusal) { seq = try Sequencer.seq(for: 0, after: seq) } catch { return .seq(error) }
                 numbered[i].seq = seq
             } else {
-                seq = given
+                seq = numbered[i].seq
             }
             guard Self.inRange(numbered[i].t) else { return .timeOutOfRange }
+            if let written {  // one event, with its seq (``store(event:written:)``)
+                guard written.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: written.count) }
+                return try add(written, numbered[0], numbered: false)
+            }
             canonical.reset()
             canonical.write(numbered[i])
             guard canonical.bytes.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: canonical.bytes.count) }
-            lines.append((canonical.bytes, given == 0, seq))
+            if numbered.count > 1 { lines.append(canonical.bytes) }
         }
-        for (line, numbered, lineSeq) in lines {
-            do { _ = try writer.add(line) } catch {
-                switch error {
-                case .conflict where numbered, .seqNotIncreasing where numbered: return .numbered(seq: lineSeq, error)
-                default:
-                    if let refusal = Self.refusal(error) { return refusal }
-                    throw error
-                }
+        // One event (every line of ingest): stored from the writer's bytes, not copied.
+        if numbered.count == 1 {
+            return try canonical.bytes.withUnsafeBytes { line in
+                Result { () throws(SegmentStoreError) in try add(line, numbered[0], numbered: !given[0]) }
+            }.get()
+        }
+        for i in lines.indices {
+            let refusal = try lines[i].withUnsafeBytes { line in
+                Result { () throws(SegmentStoreError) in try add(line, numbered[i], numbered: !given[i]) }
+            }.get()
+            if let refusal { return refusal }
+        }
+        return nil
+    }
+
+    /// Stores `event`'s canonical `line`, with the event; returns why it is
+    /// refused (saying so when it was `numbered` here), or `nil`.
+    private func add(_ line: UnsafeRawBufferPointer, _ event: Event, numbered: Bool) throws(SegmentStoreError) -> Refusal? {
+        do {
+            if let session = SessionSkim.sessionBytes(in: line) {
+                _ = try writer.add(line, seq: event.seq, t: event.t.milliseconds, session: session, event: event)
+            } else {
+                _ = try writer.add(line)
+            }
+        } catch {
+            switch error {
+            case .conflict where numbered, .seqNotIncreasing where numbered: return .numbered(seq: event.seq, error)
+            default:
+                if let refusal = Self.refusal(error) { return refusal }
+                throw error
             }
         }
         return nil

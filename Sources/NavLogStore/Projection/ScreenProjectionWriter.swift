@@ -90,11 +90,13 @@ final class ScreenProjectionWriter: @unchecked Sendable {
 
     /// On the commit's thread, once the commit is synced: appends its block.
     /// `sessions` are the commit's sessions in key order, `runEnds[i]` the
-    /// end of session i's lines in `plan.lines`. A commit of many lines is
-    /// followed on both cores, each a contiguous share of its sessions.
-    func append(_ plan: CommitPlan, landed: CommitInFlight.Landed, sessions: [WriterSession], arena: ByteBuffer) {
+    /// end of session i's lines in `plan.lines`; `parsed`, the events of the
+    /// lines that came parsed (the others are parsed here). A commit of many
+    /// lines is followed on both cores, each a contiguous share of its sessions.
+    func append(_ plan: CommitPlan, landed: CommitInFlight.Landed, sessions: [WriterSession], arena: ByteBuffer,
+                parsed: ParsedEvents) {
         guard problem == nil else { return }
-        let job = CommitJob(sessions: sessions, runEnds: plan.runEnds, lines: plan.lines, arena: arena)
+        let job = CommitJob(sessions: sessions, runEnds: plan.runEnds, lines: plan.lines, arena: arena, parsed: parsed)
         let shares = plan.lines.count >= 1024 ? min(followers.count, sessions.count) : 1
         // Where each share's sessions begin: about as many lines in each.
         var starts = [0]
@@ -163,6 +165,7 @@ private struct CommitJob: @unchecked Sendable {
     let runEnds: [Int]
     let lines: [CommitPlan.Line]
     let arena: ByteBuffer
+    let parsed: ParsedEvents
 }
 
 /// Why a session could not be followed.
@@ -211,18 +214,21 @@ private final class ScreenFollower: @unchecked Sendable {
         var runs: [ScreenProjectionRun] = []
         runs.reserveCapacity(range.count)
         var line = range.lowerBound == 0 ? 0 : job.runEnds[range.lowerBound - 1]
+        let parsed = job.parsed
         for i in range {
-            runs.append(try run(job.sessions[i], lines: job.lines[line..<job.runEnds[i]], arena: job.arena))
+            runs.append(try run(job.sessions[i], lines: job.lines[line..<job.runEnds[i]], arena: job.arena, parsed: parsed))
             line = job.runEnds[i]
         }
         return runs
     }
 
     /// One session's run: its lines followed from its state, its rows taken.
-    private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer) throws(FollowFailure) -> ScreenProjectionRun {
+    private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer,
+                     parsed: borrowing ParsedEvents) throws(FollowFailure) -> ScreenProjectionRun {
         var first: (seq: Int, t: Timestamp)?
         for entry in lines {
-            guard let event = event(UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)) else {
+            let bytes = UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)
+            guard let event = parsed.isEmpty ? event(bytes) : parsed.event(at: entry.start) ?? event(bytes) else {
                 throw FollowFailure(why: "session \(session.key.string): a line does not parse as an event")
             }
             if first == nil { first = (event.seq, event.t) }

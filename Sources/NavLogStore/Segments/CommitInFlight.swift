@@ -12,14 +12,15 @@ final class CommitInFlight: @unchecked Sendable {
     private let plan: CommitPlan
     private let appender: SegmentAppender
     private let encoder: LZ4FrameEncoder
-    /// The projection and the commit's sessions in key order (their screen state is the thread's too).
-    private let projection: (writer: ScreenProjectionWriter, sessions: [WriterSession])?
+    /// The projection, the commit's sessions in key order (their screen
+    /// state is the thread's too) and the events of its lines that came parsed.
+    private let projection: (writer: ScreenProjectionWriter, sessions: [WriterSession], parsed: ParsedEvents)?
     private var result: Result<Landed, SegmentStoreError>?
     private var thread: WorkerThread?
 
     /// Starts writing `plan` (its lines in `arena`) through `appender` on a new thread.
     init(_ plan: CommitPlan, arena: ByteBuffer, appender: SegmentAppender, encoder: LZ4FrameEncoder,
-         projection: (writer: ScreenProjectionWriter, sessions: [WriterSession])?) {
+         projection: (writer: ScreenProjectionWriter, sessions: [WriterSession], parsed: ParsedEvents)?) {
         self.plan = plan
         self.projection = projection
         self.arena = arena
@@ -35,9 +36,14 @@ final class CommitInFlight: @unchecked Sendable {
         let (bytes, index, location) = try plan.encode(base: offset, backLink: backLink, encoder: encoder, arena: arena)
         try appender.append(bytes.bytes, index: location, commit: index.number)
         let landed = (segment, index, location)
-        projection?.writer.append(plan, landed: landed, sessions: projection!.sessions, arena: arena)
+        if let projection {
+            projection.writer.append(plan, landed: landed, sessions: projection.sessions, arena: arena, parsed: projection.parsed)
+        }
         return landed
     }
+
+    /// The events of the commit's lines that came parsed (the writer's again once landed).
+    var parsed: ParsedEvents? { projection?.parsed }
 
     /// Waits for the thread and gives what it did.
     func land() throws(SegmentStoreError) -> Landed {

@@ -63,6 +63,11 @@ public final class SegmentWriter {
     @exclusivity(unchecked) private var arena = ByteBuffer(capacity: 1 << 20)
     /// The arena of the commit before the one in flight, kept for the next.
     private var spareArena: ByteBuffer?
+    /// The events of pending lines that came parsed, for the projection
+    /// (kept only when there is one), and those of the commit before the
+    /// one in flight, whose storage the next commit's reuse.
+    @exclusivity(unchecked) private var parsed = ParsedEvents()
+    private var spareParsed: ParsedEvents?
     @exclusivity(unchecked) private var fold = SessionFold()
     @exclusivity(unchecked) private var closed = false
     /// Compresses every commit, on the commit's thread.
@@ -141,17 +146,26 @@ public final class SegmentWriter {
     /// `seq`, `t` and the range of its session id's bytes (ingest's
     /// validating thread reads every line; the writer's thread need not read
     /// it again). The caller vouches for the facts; otherwise as ``add(_:)-(UnsafeRawBufferPointer)``.
+    /// `event`, when given, is the line's event: the projection follows it
+    /// rather than parse the line again.
     @discardableResult
-    package func add(_ line: UnsafeRawBufferPointer, seq: Int, t: Int64, session: Range<Int>) throws(SegmentStoreError) -> Outcome {
+    package func add(_ line: UnsafeRawBufferPointer, seq: Int, t: Int64, session: Range<Int>,
+                     event: Event? = nil) throws(SegmentStoreError) -> Outcome {
         guard !closed else { throw .closed(store: store.path) }
         if let failure { throw failure }
         guard line.count > 0, line.count <= EventParser.maxLineBytes, seq > 0, session.upperBound <= line.count else {
             throw .invalidEvent(session: "?", seq: seq, reason: "not a canonical event line with a seq")
         }
-        return try add(line, SessionFold.LineKey(seq: seq, t: t, id: .inLine(session)))
+        let facts = SessionFold.LineKey(seq: seq, t: t, id: .inLine(session))
+        guard let event else { return try add(line, facts) }
+        // A pointer: a line without its event (nearly every canonical one) passes no `Event?` around.
+        return try withUnsafePointer(to: event) { event in
+            Result { () throws(SegmentStoreError) in try add(line, facts, event: event) }
+        }.get()
     }
 
-    private func add(_ line: UnsafeRawBufferPointer, _ facts: SessionFold.LineKey) throws(SegmentStoreError) -> Outcome {
+    private func add(_ line: UnsafeRawBufferPointer, _ facts: SessionFold.LineKey,
+                     event: UnsafePointer<Event>? = nil) throws(SegmentStoreError) -> Outcome {
         let session = try facts.id(in: line) { id in Result { () throws(SegmentStoreError) in try findSession(id) } }.get()
         if facts.seq <= session.lastSeq {
             var existing = try pendingLine(session, seq: facts.seq)
@@ -176,6 +190,7 @@ public final class SegmentWriter {
             gathered.append(session)
         }
         session.pending.append((arena.count, line.count, facts.seq, facts.t))
+        if let event, projection != nil { parsed.append(start: arena.count, event.pointee) }
         arena.appendLine(line)
         session.lastSeq = facts.seq
         session.input = input
@@ -307,7 +322,10 @@ public final class SegmentWriter {
         var builder = CommitBuilder(number: catalog.lastCommitNumber + 1, options: options)
         for session in active { builder.add(session, arena: arena) }
         inFlight = (CommitInFlight(builder.finish(), arena: arena, appender: appender, encoder: encoder,
-                                   projection: projection.map { ($0, active) }), active)
+                                   projection: projection.map { ($0, active, parsed) }), active)
+        parsed = spareParsed ?? ParsedEvents()
+        parsed.removeAll()
+        spareParsed = nil
         arena = spareArena ?? ByteBuffer(capacity: 1 << 20)
         spareArena = nil
         for session in active {
@@ -345,6 +363,7 @@ public final class SegmentWriter {
         counts.commits += 1
         commit.arena.removeAll()
         spareArena = commit.arena
+        spareParsed = commit.parsed
     }
 
     /// Seals the current segment now (footer and trailer); the next commit starts a new one.
