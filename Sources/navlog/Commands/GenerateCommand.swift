@@ -37,7 +37,7 @@ struct Generate: ParsableCommand {
             Example:
               navlog generate --sessions 1000 --seed 7 --interleave --output sample.ndjson
               navlog ingest sample.ndjson --store store/
-              navlog generate --sessions 1000000 --events-per-session heavy --screens 20 --interleave -o short.ndjson
+              navlog generate --sessions 2000 --events-per-session heavy --screens 20 --style producer -o short.ndjson
             """
     )
 
