@@ -16,7 +16,7 @@ import Darwin
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Write realistic synthetic sessions of a recipe app as canonical NDJSON.",
+        abstract: "Write realistic synthetic sessions of a recipe app as NDJSON.",
         discussion: """
             Sessions model phones with tabs and iPads with split views and a second \
             window: stacks, sheets and alerts, deep links with the navigation they \
@@ -37,7 +37,7 @@ struct Generate: ParsableCommand {
             Example:
               navlog generate --sessions 1000 --seed 7 --interleave --output sample.ndjson
               navlog ingest sample.ndjson --store store/
-              navlog generate --sessions 2000 --events-per-session heavy --screens 20 --style producer -o short.ndjson
+              navlog generate --events-per-session heavy --screens 20 --style producer
             """
     )
 
