@@ -47,6 +47,15 @@ public struct SampleGenerator: Sendable {
         /// the user's own customization (`tabs.customize`). Off by default,
         /// so that the output of every other option stays what it was.
         public var ios18Tabs: Bool
+        /// Whether session lengths follow a heavy tail instead of
+        /// ``eventsPerSession``: a third of the sessions have one event, the
+        /// median is 3, a few have hundreds (up to 999; about 5 on average).
+        public var heavyTailedLengths: Bool
+        /// With a value N (at least 4), sessions are short page flows over N
+        /// screens (tabs, categories, recipes, steps; see
+        /// ``SampleSession``): every screen view is one of N screens. `nil`
+        /// (the default): the full app.
+        public var screens: Int?
 
         /// 2026-11-20T10:00:00.000Z.
         public static let defaultStart = Timestamp(milliseconds: 1_795_168_800_000)
@@ -55,7 +64,8 @@ public struct SampleGenerator: Sendable {
         public init(
             sessions: Int = 100, seed: UInt64 = 1, eventsPerSession: ClosedRange<Int> = 20...100,
             start: Timestamp = Options.defaultStart, appVersions: [String] = Options.defaultAppVersions,
-            interleave: Bool = false, liveSessions: Int = 64, ios18Tabs: Bool = false
+            interleave: Bool = false, liveSessions: Int = 64, ios18Tabs: Bool = false,
+            heavyTailedLengths: Bool = false, screens: Int? = nil
         ) {
             self.sessions = sessions
             self.seed = seed
@@ -65,6 +75,8 @@ public struct SampleGenerator: Sendable {
             self.interleave = interleave
             self.liveSessions = liveSessions
             self.ios18Tabs = ios18Tabs
+            self.heavyTailedLengths = heavyTailedLengths
+            self.screens = screens
         }
 
         /// Session lengths around a mean: `mean/2 … mean + mean/2` (at least 1).
@@ -76,7 +88,7 @@ public struct SampleGenerator: Sendable {
 
     /// The options in use, with out-of-range values clamped (no negative
     /// counts, at least one event per session, at least one live session, the
-    /// default versions when none are given).
+    /// default versions when none are given, at least 4 screens).
     public let options: Options
 
     /// Milliseconds between consecutive session starts (each start also gets
@@ -93,8 +105,9 @@ public struct SampleGenerator: Sendable {
         o.eventsPerSession = low...max(low, o.eventsPerSession.upperBound)
         if o.appVersions.isEmpty { o.appVersions = Options.defaultAppVersions }
         o.liveSessions = max(1, o.liveSessions)
+        o.screens = o.screens.map { max(4, $0) }
         self.options = o
-        let mean = (o.eventsPerSession.lowerBound + o.eventsPerSession.upperBound) / 2
+        let mean = o.heavyTailedLengths ? 5 : (o.eventsPerSession.lowerBound + o.eventsPerSession.upperBound) / 2
         let (duration, overflow) = mean.multipliedReportingOverflow(by: Self.meanGapMilliseconds)
         spacing = Int64(max(1, (overflow ? Int.max : duration) / max(1, o.liveSessions / 2)))
     }

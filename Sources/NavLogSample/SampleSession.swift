@@ -128,7 +128,7 @@ public struct SampleSession: IteratorProtocol, Sequence {
         let startMillis = options.start.milliseconds + Int64(index) * spacing + random.int64(in: 0...(spacing - 1))
         start = Timestamp(milliseconds: startMillis)
         now = startMillis
-        eventCount = random.int(in: options.eventsPerSession)
+        eventCount = options.heavyTailedLengths ? Self.heavyTailedLength(&random) : random.int(in: options.eventsPerSession)
         isPad = random.percent(28)
         layout = isPad ? (random.percent(50) ? .split : .tabsWithSplit) : .tabs
         multiWindow = isPad && random.percent(30)
@@ -153,7 +153,10 @@ public struct SampleSession: IteratorProtocol, Sequence {
         if multiWindow { scenes.append(SampleSceneModel(id: "scene-2", field: "scene-2", layout: layout)) }
         self.scenes = scenes
 
-        if restored {
+        if options.screens != nil {
+            setup = []
+            launchedByLink = false
+        } else if restored {
             setup = [.restore]
         } else {
             switch layout {
@@ -213,6 +216,7 @@ public struct SampleSession: IteratorProtocol, Sequence {
             launchedByLink = false
             if budget >= Self.maxActionCost { return deepLink() }
         }
+        if let screens = options.screens { return flow(over: screens) }
         if secondSceneOpen, random.percent(15) { active = 1 - active }
         act(budget: budget)
     }

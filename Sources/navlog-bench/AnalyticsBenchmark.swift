@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// `navlog-bench analytics`: issue 26's benchmark. On corpora A–D of the
-/// store benchmark stored with `navlog ingest`, and on N, an NDJSON of 1M
+/// `navlog-bench analytics`: the analytics benchmark. On corpora A–D, A′–D′
+/// and E of the store benchmark stored with `navlog ingest` (with the
+/// screen projection ingest keeps), and on N, an NDJSON of 1M
 /// short sessions read as it is, times as whole processes (wall time, peak
 /// RSS from `wait4`), round-robin in the same run:
 /// - `navlog funnel` (3 steps; 5 steps with `--within` and `--by`) and
@@ -15,13 +16,13 @@ import Darwin
 ///   tools/paths.sql), DuckDB's time its CSV reads and queries (`--timing`);
 ///   the two CSV answers are compared byte for byte;
 /// - `navlog export screens` to /dev/null: rows per second and peak RSS.
-/// Each figure is set against issue 26's target. Different answers print
+/// Each figure is set against its target. Different answers print
 /// DIFFERENT and make the run fail (exit 1) after the tables.
 enum AnalyticsBenchmark {
     static let suite = BenchmarkSuite(
         name: "analytics",
-        summary: "funnel, paths vs DuckDB over export screens CSV; export screens rows/s; peak RSS (issue 26)",
-        options: ["--corpus A,B,C,D,N (default all; N is the NDJSON of 1M short sessions, read directly)",
+        summary: "funnel, paths vs DuckDB over export screens CSV; export screens rows/s; peak RSS",
+        options: ["--corpus A,B,C,D,A',B',C',D',E,N (default all; N is the NDJSON of 1M short sessions, read directly)",
                   "--corpora DIR (generated corpora, kept; default $TMPDIR/navlog-bench-corpora)",
                   "--work DIR (stores and CSVs, kept; default $TMPDIR/navlog-bench-analytics)",
                   "--no-projection (time the stores without their screen projection: the events path; default: as ingest left them)",
@@ -29,7 +30,7 @@ enum AnalyticsBenchmark {
         try run(options)
     }
 
-    /// Issue 26's targets (peak RSS: the store benchmark's, ``StoreBenchmark/rssTarget``).
+    /// The targets (peak RSS: the store benchmark's, ``StoreBenchmark/rssTarget``).
     static let ratioTarget = 0.5
     static let exportRowsTarget = 5e6
     static let rssTarget = StoreBenchmark.rssTarget
@@ -43,7 +44,7 @@ enum AnalyticsBenchmark {
         let work = options.string("work") ?? tmp + "/navlog-bench-analytics"
         mkdir(corpora, 0o755)
         mkdir(work, 0o755)
-        print("analytics benchmark: navlog \(navlog); peer DuckDB \(try duckDBVersion(work: work)) (Python module, 2 threads) "
+        print("analytics benchmark: \(Machine.description); navlog \(navlog); peer DuckDB \(try duckDBVersion(work: work)) (Python module, 2 threads) "
               + "over `navlog export screens --with-marks` CSV; \(options.runs) timed rounds after a checking round")
         let projection = !options.flag("no-projection")
         print("preparing (corpora in \(corpora), stores and CSVs in \(work)); the stores "
@@ -86,11 +87,11 @@ enum AnalyticsBenchmark {
     }
 
     static func printSources(_ prepared: [PreparedSource]) {
-        print("\nSources (events and rows of the corpus; store as `du` after `navlog ingest`):\n")
-        var table = Table("corpus", "what", "events", "screen views", "store", "store layout")
+        print("\nSources (events and rows of the corpus; store as `du` after `navlog ingest`, its screen projection apart):\n")
+        var table = Table("corpus", "what", "events", "screen views", "store", "of which projection", "store layout")
         for p in prepared {
             table.add(p.source.name, p.source.shape, "\(p.events)", "\(p.screenRows)",
-                      p.source.stored ? megabytes(p.storeBytes) : "–", p.layout)
+                      p.source.stored ? megabytes(p.storeBytes) : "–", p.source.stored ? megabytes(p.projectionBytes) : "–", p.layout)
         }
         table.print()
     }

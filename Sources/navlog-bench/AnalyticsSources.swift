@@ -6,12 +6,12 @@ import Darwin
 import NavLogCore
 import NavLogStore
 
-/// What `navlog-bench analytics` reads: corpora A–D of the store benchmark
-/// (``StoreCorpus``) stored with `navlog ingest`, and N, an NDJSON of 1M
-/// short sessions one after another read as it is.
+/// What `navlog-bench analytics` reads: corpora A–D, A′–D′ and E of the
+/// store benchmark (``StoreCorpus``) stored with `navlog ingest`, and N, an
+/// NDJSON of 1M short sessions one after another read as it is.
 struct AnalyticsSource {
     let corpus: StoreCorpus
-    /// Stored with `navlog ingest` (A–D), or the NDJSON read directly (N).
+    /// Stored with `navlog ingest` (A–E), or the NDJSON read directly (N).
     let stored: Bool
 
     /// N: `navlog generate --sessions 1000000 --events-per-session 2-8` (issue 26).
@@ -19,13 +19,14 @@ struct AnalyticsSource {
 
     static let all = StoreCorpus.all.map { AnalyticsSource(corpus: $0, stored: true) } + [AnalyticsSource(corpus: ndjson, stored: false)]
 
-    /// The sources named by `--corpus A,C,N` (every one without it).
+    /// The sources named by `--corpus A,C',E,N` (every one without it).
     static func chosen(_ names: String?) throws(BenchmarkFailure) -> [AnalyticsSource] {
         guard let names else { return all }
         let wanted = names.split(separator: ",").map { $0.uppercased() }
-        if wanted.isEmpty { throw BenchmarkFailure("--corpus takes A,B,C,D,N") }
+        let known = all.map(\.corpus.name).joined(separator: ",")
+        if wanted.isEmpty { throw BenchmarkFailure("--corpus takes \(known)") }
         for name in wanted where !all.contains(where: { $0.corpus.name == name }) {
-            throw BenchmarkFailure("no corpus \(name) (--corpus takes A,B,C,D,N)")
+            throw BenchmarkFailure("no corpus \(name) (--corpus takes \(known))")
         }
         return all.filter { wanted.contains($0.corpus.name) }
     }
@@ -35,8 +36,10 @@ struct AnalyticsSource {
     /// How the source was made, for the table.
     var shape: String {
         let sessions = FunnelText.grouped(corpus.sessions)
+        let screens = corpus.screens.map { ", \($0) screens" } ?? ""
+        let style = corpus.style == "navlog" ? "" : ", \(corpus.style) style"
         return stored
-            ? "store: \(sessions) sessions × \(corpus.eventsPerSession), \(corpus.live) under way"
+            ? "store: \(sessions) sessions × \(corpus.eventsPerSession)\(screens), \(corpus.live) under way\(style)"
             : "NDJSON read directly: \(sessions) sessions × \(corpus.eventsPerSession), one after another"
     }
 }
@@ -58,6 +61,8 @@ struct PreparedSource {
     let screenRows: Int
     /// `du` of the store (0 for N).
     let storeBytes: Int
+    /// Of ``storeBytes``, the screen projection's.
+    let projectionBytes: Int
     /// What `ingest` wrote: `segments` or `v1 layout` (`–` for N).
     let layout: String
 }
@@ -104,7 +109,7 @@ extension AnalyticsSource {
         return PreparedSource(
             source: self, corpus: corpusPath, input: input, screensCSV: screens,
             events: try StoreBenchmark.lineCount(corpusPath), screenRows: try Self.screenRows(screens),
-            storeBytes: stored ? allocatedBytes(input) : 0,
+            storeBytes: stored ? allocatedBytes(input) : 0, projectionBytes: stored ? projectionBytes(input) : 0,
             layout: stored ? (access(input + "/navlog-store", F_OK) == 0 ? "segments" : "v1 layout") : "–")
     }
 

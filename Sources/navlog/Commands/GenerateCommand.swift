@@ -3,11 +3,12 @@ import NavLogCore
 import NavLogSample
 import NavLogStore
 
-/// `navlog generate`: realistic synthetic sessions as canonical NDJSON.
+/// `navlog generate`: realistic synthetic sessions as NDJSON, canonical or
+/// as other producers write it.
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Write realistic synthetic sessions of a recipe app as canonical NDJSON.",
+        abstract: "Write realistic synthetic sessions of a recipe app as NDJSON.",
         discussion: """
             Sessions model phones with tabs and iPads with split views and a second \
             window: stacks, sheets and alerts, deep links with the navigation they \
@@ -15,9 +16,20 @@ struct Generate: ParsableCommand {
             drop-off, a few anomalies and unknown event kinds. The same options and \
             seed always give byte-identical output.
 
+            --style producer writes the same events as other producers write \
+            them: keys in another order, a space after `:` and `,`, `t` in local time \
+            with an offset and 3 to 6 fraction digits, `seq` absent on about 15 % of \
+            lines. Ingesting either style stores the same events.
+
+            --events-per-session heavy gives heavy-tailed session lengths: a third of \
+            the sessions have one event, the median is 3, a few have hundreds. \
+            --screens N makes sessions short page flows in which every screen view \
+            is one of N screens (tabs, categories, recipes, steps).
+
             Example:
               navlog generate --sessions 1000 --seed 7 --interleave --output sample.ndjson
               navlog ingest sample.ndjson --store store/
+              navlog generate --events-per-session heavy --screens 20 --style producer
             """
     )
 
@@ -28,9 +40,16 @@ struct Generate: ParsableCommand {
     var seed: UInt64 = 1
 
     @Option(help: ArgumentHelp(
-        "Events per session: a mean M (lengths vary from M/2 to 3M/2) or a range MIN-MAX.",
-        valueName: "M|MIN-MAX"))
+        "Events per session: a mean M (lengths vary from M/2 to 3M/2), a range MIN-MAX, or heavy (median 3, a third with one, a few with hundreds).",
+        valueName: "M|MIN-MAX|heavy"))
     var eventsPerSession: String?
+
+    @Option(help: ArgumentHelp("With N (4 or more), sessions are short page flows over N screens.", valueName: "N"))
+    var screens: Int?
+
+    @Option(help: ArgumentHelp("navlog (canonical lines) or producer (the same events as other producers write them).",
+                               valueName: "navlog|producer"))
+    var style: SampleLineStyle = .navlog
 
     @Flag(help: "Interleave sessions by time, as a collector receives them (default: one session after another).")
     var interleave = false
@@ -56,9 +75,10 @@ struct Generate: ParsableCommand {
         if let start, Timestamp(rfc3339: start) == nil {
             throw Self.usage("--start: \(Timestamp.refusal(rfc3339: start))")
         }
-        if let eventsPerSession, Self.eventCounts(eventsPerSession) == nil {
-            throw Self.usage("--events-per-session takes a mean M ≥ 1 or a range MIN-MAX with 1 ≤ MIN ≤ MAX, got \(eventsPerSession)")
+        if let eventsPerSession, eventsPerSession != "heavy", Self.eventCounts(eventsPerSession) == nil {
+            throw Self.usage("--events-per-session takes a mean M ≥ 1, a range MIN-MAX with 1 ≤ MIN ≤ MAX, or heavy, got \(eventsPerSession)")
         }
+        if let screens, screens < 4 { throw Self.usage("--screens must be 4 or more, got \(screens)") }
         if let appVersions, Self.versionList(appVersions).isEmpty {
             throw Self.usage("--app-versions needs at least one version")
         }
@@ -66,7 +86,7 @@ struct Generate: ParsableCommand {
 
     func run() throws {
         var options = SampleGenerator.Options(sessions: sessions, seed: seed, interleave: interleave, liveSessions: liveSessions,
-                                              ios18Tabs: ios18Tabs)
+                                              ios18Tabs: ios18Tabs, heavyTailedLengths: eventsPerSession == "heavy", screens: screens)
         if let eventsPerSession, let range = Self.eventCounts(eventsPerSession) { options.eventsPerSession = range }
         if let start, let t = Timestamp(rfc3339: start) { options.start = t }
         if let appVersions { options.appVersions = Self.versionList(appVersions) }
@@ -77,11 +97,10 @@ struct Generate: ParsableCommand {
             do { file = try OutputFile(path: output) } catch { throw CLIFailure.trouble(error.description) }
         }
         let chunk = 1 << 20
-        var writer = CanonicalWriter(capacity: chunk + 64 * 1024)
+        var writer = SampleLineWriter(style: style, seed: seed, capacity: chunk + 64 * 1024)
         do {
             for event in generator.events() {
                 writer.write(event)
-                writer.bytes.append(0x0A)
                 if writer.bytes.count >= chunk {
                     try emit(writer.bytes, to: file)
                     writer.reset()

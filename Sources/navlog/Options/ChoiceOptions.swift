@@ -1,5 +1,6 @@
 import ArgumentParser
 import NavLogCore
+import NavLogSample
 import NavLogStore
 
 // Options with a fixed set of values. argument-parser refuses any other
@@ -36,3 +37,6 @@ extension FunnelOrder: ExpressibleByArgument {}
 
 /// `import csv --epoch`.
 extension CSVEventConverter.EpochUnit: ExpressibleByArgument {}
+
+/// `generate --style`.
+extension SampleLineStyle: ExpressibleByArgument {}
