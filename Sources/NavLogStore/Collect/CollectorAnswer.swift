@@ -1,3 +1,5 @@
+// Collect/: The collector's writer (`navlog serve`): uploads stored through the store's writer.
+
 import NavLogCore
 
 /// What one upload came to, sent once it is durable:

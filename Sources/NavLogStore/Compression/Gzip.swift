@@ -1,3 +1,5 @@
+// Compression/: gzip through zlib: deflate for exports, inflate for uploads.
+
 /// Gzip in memory, for request bodies (the recorder's uploads).
 public enum Gzip {
     /// `bytes` as one gzip member (RFC 1952), which `gzip -dc` and any

@@ -1,3 +1,5 @@
+// Export/: Export part files: gzip parts, partitioned by day.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+// Inputs/: What a path names (InputKind) and one session wherever it lives (OneSession); a new kind of input is added here.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+// Threads/: The lock (Locked), bounded queues, worker threads, the turnstile.
+
 /// A first-in first-out queue of at most `capacity` elements between one
 /// producer thread and one consumer thread: `push` waits while it is full,
 /// `pop` while it is empty. Closing it ends the consumer's loop; failing it

@@ -1,3 +1,5 @@
+// Log/Records/: The single-session `.navlog` log's records (schemas/navlog-format.md): preamble, header, block entries, checkpoints, footer, the state chain, damage.
+
 /// One block's index entry (`NLBK`): where its data frame is, which events it
 /// holds, and the state chain after it (schemas/navlog-format.md, "Block
 /// entry"). Written right after the block's data frame, and again in the

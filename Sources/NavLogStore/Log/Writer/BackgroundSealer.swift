@@ -1,3 +1,5 @@
+// Log/Writer/: Writing a `.navlog` log: the writer, its blocks, the background sealer, its options.
+
 /// A writer's thread for sealed blocks (``LogWriterOptions/sealsInBackground``):
 /// it runs each block through `write` (compress, write, sync), in the order
 /// they were sealed, while the appending thread goes on. Blocks that queued

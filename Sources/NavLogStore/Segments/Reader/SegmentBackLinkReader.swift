@@ -1,3 +1,5 @@
+// Segments/Reader/: Reading a segment store: its directory, the catalog of commits, one session by id (state, cursor, follower, bisect), the block cache.
+
 /// Opens the segment the durable point names, when it is not sealed, from
 /// its commit indexes without a walk (schemas/segment-store.md §5.3, §6.1,
 /// §9 "Open without a walk"): the index the point ends at, then each one

@@ -1,3 +1,5 @@
+// Segments/Records/: The segment store's records (schemas/segment-store.md): segment header and footer, commit indexes, session checkpoints, Bloom filters, session keys, the durable point, the store's error.
+
 /// The Bloom filter of a commit's sessions (schemas/segment-store.md §5.3):
 /// m = 64·W bits, k probes by double hashing of the session hash h:
 /// h1 = h mod 2³², h2 = (h >> 32) | 1, probe i sets bit (h1 + i·h2) mod 2³² mod m.

@@ -1,3 +1,5 @@
+// Frames/: What both file formats are made of: LZ4 frames (liblz4's frame API), skippable frames, xxHash, little-endian fields.
+
 /// What lies at one offset of a `.navlog` file, found from headers alone
 /// (schemas/navlog-format.md §4, §8): the building block of the walk.
 enum FrameProbe: Sendable {

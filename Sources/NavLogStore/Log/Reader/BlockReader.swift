@@ -1,3 +1,5 @@
+// Log/Reader/: Reading a `.navlog` log: the walk of its frames, the torn tail, blocks, cursors, state at a point, bisect.
+
 import NavLogCore
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+// Segments/Writer/: Writing a segment store: the writer, commits gathered and written, the sessions under way, duplicate checks, the torn tail cut on open.
+
 import NavLogCore
 
 /// Gathers one commit on the writer's thread (schemas/segment-store.md §4,

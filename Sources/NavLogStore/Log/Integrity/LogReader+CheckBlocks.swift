@@ -1,3 +1,5 @@
+// Log/Integrity/: `verify` and `repair` of a `.navlog` log.
+
 extension LogReader {
     /// Checks every committed block's data frame against its checksums
     /// without decompressing it: the LZ4 frame header's checksum, each LZ4

@@ -1,3 +1,5 @@
+// ScreenProjection/: The screen projection kept beside each segment (schemas/screen-projection.md): building, writing, reading, reindex.
+
 import NavLogCore
 
 /// The events of a commit's lines that reached the writer already parsed

@@ -1,3 +1,5 @@
+// Segments/Integrity/: `verify` and `repair` of a segment store, and the rule that tells a torn tail from damage.
+
 /// The rule of schemas/segment-store.md §9.1: which problems a walk of the
 /// segments met are a torn tail (bytes after the durable point, ignored by
 /// readers) and which are damage (everything at or before it), and the

@@ -1,3 +1,5 @@
+// IO/: Files, paths and descriptors: the module's calls on the file system, and LogError, their error.
+
 /// A growable byte buffer that hands out raw pointers: the scratch space the
 /// frame encoder writes into and the frame decoder decompresses into, reused
 /// across frames so a scan allocates once.

@@ -1,3 +1,5 @@
+// Pipeline/: The write pipeline of ingest, import and store upgrade: reading lines, validating, numbering, storing, the refusals.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
