@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import NavLogCore
 import NavLogStore
 import Testing
@@ -13,17 +14,22 @@ import Testing
         #expect(count.withLock { $0 } == 16_000)
     }
 
+    /// The changing side runs on a thread of its own, not on Dispatch's
+    /// pool, which other tests may hold while this one waits.
     @Test(.timeLimit(.minutes(1))) func aWaiterWakesWhenAnotherThreadChangesTheValue() {
         let count = Locked(0)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
+        let done = Locked(false)
+        let changer = Thread {
             for _ in 0..<100 {
                 count.withLock { $0 += 1 }
                 count.broadcast()
             }
+            done.withLock { $0 = true }
+            done.broadcast()
         }
+        changer.start()
         #expect(count.withLock(when: { $0 == 100 }) { $0 } == 100)
-        group.wait()
+        done.withLock(when: { $0 }) { _ in }
     }
 
     @Test func aTimedWaitEndsWhenTheValueIsNeverReady() {
