@@ -28,7 +28,7 @@ struct ImportStopTests {
         return (run.status, run.stdout, run.stderr)
     }
 
-    @Test(.timeLimit(.minutes(1))) func anInterruptedImportStopsCleanlyAndARerunFinishesIt() throws {
+    @Test(.timeLimit(.minutes(10))) func anInterruptedImportStopsCleanlyAndARerunFinishesIt() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let (status, stdout, stderr) = try Self.interruptedImport(store: store)

@@ -19,7 +19,7 @@ import Darwin
     /// Lines a chunk (`--chunk-lines`): with `--commit-interval 0`, a commit each.
     static let chunk = ["--commit-interval", "0", "--chunk-lines", "64"]
 
-    @Test(.timeLimit(.minutes(5))) func killedAtAnyMomentTheStoreHoldsAPrefixOfEachSession() throws {
+    @Test(.timeLimit(.minutes(10))) func killedAtAnyMomentTheStoreHoldsAPrefixOfEachSession() throws {
         let dir = try TemporaryDirectory()
         let text = navlog("generate", "--sessions", "40", "--seed", "13", "--interleave", "--events-per-session", "10-30").stdout
         let input = try dir.file("in.ndjson", text)

@@ -112,7 +112,7 @@ import Darwin
     }
 
     /// One writer at a time: a second ingest fails at once, having written nothing.
-    @Test(.timeLimit(.minutes(1))) func aSecondIngestIntoTheSameStoreFailsAtOnce() throws {
+    @Test(.timeLimit(.minutes(10))) func aSecondIngestIntoTheSameStoreFailsAtOnce() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         // The first waits on its standard input, holding the store.
@@ -134,7 +134,7 @@ import Darwin
 
     #if os(Linux)
     /// 10,000 sessions under way at once: the ingest holds a few of the store's files open, not one a session.
-    @Test(.timeLimit(.minutes(1))) func tenThousandSessionsUnderWayOpenAFewFiles() throws {
+    @Test(.timeLimit(.minutes(10))) func tenThousandSessionsUnderWayOpenAFewFiles() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let (process, input) = try Self.ingestFromPipe(store: store)

@@ -24,7 +24,7 @@ import Darwin
         server.request("POST", "/v1/logs", body: body, headers: headers.merging(["Content-Type": "application/x-navlog"]) { a, _ in a })
     }
 
-    @Test(.timeLimit(.minutes(2))) func anUploadedLogIsStoredAsItsEventsAndARetryIsDuplicates() throws {
+    @Test(.timeLimit(.minutes(10))) func anUploadedLogIsStoredAsItsEventsAndARetryIsDuplicates() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let log = try Self.log("s-1", count: 40, in: dir)
@@ -45,7 +45,7 @@ import Darwin
         #expect(navlog("verify", store).status == 0)
     }
 
-    @Test(.timeLimit(.minutes(2))) func aGzipLogIsStored() throws {
+    @Test(.timeLimit(.minutes(10))) func aGzipLogIsStored() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let log = try Self.log("s-2", count: 10, in: dir)
@@ -57,7 +57,7 @@ import Darwin
         #expect(navlog("cat", store, "--session", "s-2").stdout == navlog("cat", log).stdout)
     }
 
-    @Test(.timeLimit(.minutes(2))) func aBodyThatIsNotALogOrAWrongKeyStoresNothing() throws {
+    @Test(.timeLimit(.minutes(10))) func aBodyThatIsNotALogOrAWrongKeyStoresNothing() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let keys = try dir.file("keys", "write w-key\nread r-key\n")
@@ -79,7 +79,7 @@ import Darwin
         #expect(navlog("sessions", store, "--json").stdout == "")
     }
 
-    @Test(.timeLimit(.minutes(2))) func aLogWithACutTailHasItsIntactEventsStored() throws {
+    @Test(.timeLimit(.minutes(10))) func aLogWithACutTailHasItsIntactEventsStored() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let log = try Self.log("s-3", count: 30, in: dir)
@@ -99,7 +99,7 @@ import Darwin
 
     /// Two blocks (two appends), a byte of the second flipped: as `ingest`
     /// does, the first block's events are stored and the damage is the line after them.
-    @Test(.timeLimit(.minutes(2))) func aDamagedLogHasWhatPrecedesTheDamageStoredAndTheDamageRejected() throws {
+    @Test(.timeLimit(.minutes(10))) func aDamagedLogHasWhatPrecedesTheDamageStoredAndTheDamageRejected() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let path = dir.file("d.navlog")
@@ -125,7 +125,7 @@ import Darwin
 
     /// `--queue-limit 0` (hidden, for tests) makes every upload find the
     /// queue full: the only way to see the 429 without racing the writer.
-    @Test(.timeLimit(.minutes(2))) func aFullQueueIs429WithRetryAfterAndStoresNothing() throws {
+    @Test(.timeLimit(.minutes(10))) func aFullQueueIs429WithRetryAfterAndStoresNothing() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let log = try Self.log("s-4", count: 3, in: dir)

@@ -12,7 +12,7 @@ import Darwin
 @Suite struct ServeProgramTests {
     /// A `navlog` copied without its server names the missing file and what
     /// to do, in one line, and exits 2 without touching the store.
-    @Test(.timeLimit(.minutes(1))) func aMissingServerIsOneLineAndExitTwo() throws {
+    @Test(.timeLimit(.minutes(10))) func aMissingServerIsOneLineAndExitTwo() throws {
         let dir = try TemporaryDirectory()
         let alone = dir.file("navlog")
         try copyExecutable(navlogBinary(), to: alone)
@@ -30,7 +30,7 @@ import Darwin
     /// The server runs as the process `navlog serve` started (execv, no
     /// child): its pid's executable is `navlog-serve`, and SIGTERM to that
     /// pid stops it gracefully (exit 0).
-    @Test(.timeLimit(.minutes(1))) func theServerIsTheProcessStarted() throws {
+    @Test(.timeLimit(.minutes(10))) func theServerIsTheProcessStarted() throws {
         let dir = try TemporaryDirectory()
         let served = try NavlogServe(navlog: navlogBinary(), store: dir.file("store"))
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(served.server.pid)/exe")

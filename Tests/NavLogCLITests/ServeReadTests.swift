@@ -10,7 +10,7 @@ import Darwin
 /// `navlog serve`, the read side: each answer is byte for byte what the
 /// command prints for the same store (docs/serve.md, schemas/openapi.yaml).
 @Suite struct ServeReadTests {
-    @Test(.timeLimit(.minutes(2))) func readsAnswerAsTheCommandsPrint() throws {
+    @Test(.timeLimit(.minutes(10))) func readsAnswerAsTheCommandsPrint() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let input = try dir.file("in.ndjson", navlog("generate", "--sessions", "4", "--seed", "7", "--events-per-session", "40").stdout)
@@ -51,7 +51,7 @@ import Darwin
              method: "POST", body: #"{"after":"*","depth":2,"top":3}"#)
     }
 
-    @Test(.timeLimit(.minutes(2))) func unknownSessionsAre404AndBadQueries400() throws {
+    @Test(.timeLimit(.minutes(10))) func unknownSessionsAre404AndBadQueries400() throws {
         let dir = try TemporaryDirectory()
         let server = try ServedStore(store: dir.file("store"))
         defer { _ = server.stop() }

@@ -7,7 +7,7 @@ import NavLogTestSupport
 /// spec, valid and invalid, a bounded number an operation, and every
 /// answer checked against the spec. It must find nothing.
 @Suite struct ServeSchemathesisTests {
-    @Test(.timeLimit(.minutes(3))) func schemathesisFindsNothing() throws {
+    @Test(.timeLimit(.minutes(10))) func schemathesisFindsNothing() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let input = try dir.file("in.ndjson", navlog("generate", "--sessions", "3", "--seed", "7", "--events-per-session", "30").stdout)

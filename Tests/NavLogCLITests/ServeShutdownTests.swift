@@ -44,7 +44,7 @@ import Darwin
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func sigtermAnswersWhatItTookCommitsAndExitsZero() throws {
+    @Test(.timeLimit(.minutes(10))) func sigtermAnswersWhatItTookCommitsAndExitsZero() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let server = try ServedStore(store: store)
@@ -66,7 +66,7 @@ import Darwin
         #expect(navlog("verify", store).status == 0)
     }
 
-    @Test(.timeLimit(.minutes(3))) func sigkillLosesNothingAcknowledged() throws {
+    @Test(.timeLimit(.minutes(10))) func sigkillLosesNothingAcknowledged() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let acknowledged = Acknowledged()

@@ -22,7 +22,7 @@ import Darwin
         }.joined(separator: "\n") + "\n"
     }
 
-    @Test(.timeLimit(.minutes(2))) func anUploadIsStoredDurablyAndARetryIsDuplicates() throws {
+    @Test(.timeLimit(.minutes(10))) func anUploadIsStoredDurablyAndARetryIsDuplicates() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let server = try ServedStore(store: store)
@@ -41,7 +41,7 @@ import Darwin
         #expect(navlog("verify", store).status == 0)
     }
 
-    @Test(.timeLimit(.minutes(2))) func anEventWithoutSeqIsA400NamingItsLineAndNothingIsStored() throws {
+    @Test(.timeLimit(.minutes(10))) func anEventWithoutSeqIsA400NamingItsLineAndNothingIsStored() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let server = try ServedStore(store: store)
@@ -56,7 +56,7 @@ import Darwin
         #expect(navlog("cat", store, "--session", "s-1").stdout.isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(2))) func anInvalidLineIsRejectedWithItsLineAndTheRestIsStored() throws {
+    @Test(.timeLimit(.minutes(10))) func anInvalidLineIsRejectedWithItsLineAndTheRestIsStored() throws {
         let dir = try TemporaryDirectory()
         let server = try ServedStore(store: dir.file("store"))
         defer { _ = server.stop() }
@@ -70,7 +70,7 @@ import Darwin
         #expect(rejected.map { $0["line"] as? Int } == [3], "\(rejected)")
     }
 
-    @Test(.timeLimit(.minutes(2))) func wholeRequestsAreRefusedWithTheirStatusAndNothingIsStored() throws {
+    @Test(.timeLimit(.minutes(10))) func wholeRequestsAreRefusedWithTheirStatusAndNothingIsStored() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let server = try ServedStore(store: store)
@@ -94,7 +94,7 @@ import Darwin
         #expect(navlog("sessions", store, "--json").stdout == "")
     }
 
-    @Test(.timeLimit(.minutes(2))) func keysAreAskedForAndAWrongOneStoresNothing() throws {
+    @Test(.timeLimit(.minutes(10))) func keysAreAskedForAndAWrongOneStoresNothing() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let keys = try dir.file("keys", "# keys\nwrite w-key\nread r-key\n")
@@ -120,7 +120,7 @@ import Darwin
         #expect(!FileManager.default.fileExists(atPath: dir.file("store")))
     }
 
-    @Test(.timeLimit(.minutes(2))) func gzipBodiesAreReadAndABombStopsAtTheLimit() throws {
+    @Test(.timeLimit(.minutes(10))) func gzipBodiesAreReadAndABombStopsAtTheLimit() throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let server = try ServedStore(store: store)

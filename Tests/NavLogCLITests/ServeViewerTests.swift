@@ -16,7 +16,7 @@ import NavLogTestSupport
         return store
     }
 
-    @Test(.timeLimit(.minutes(2))) func pagesAndFilesHaveTheirTypesAndPolicy() throws {
+    @Test(.timeLimit(.minutes(10))) func pagesAndFilesHaveTheirTypesAndPolicy() throws {
         let dir = try TemporaryDirectory()
         let server = try ServedStore(store: try Self.store(dir))
         defer { _ = server.stop() }
@@ -54,7 +54,7 @@ import NavLogTestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func noPathLeavesTheViewersFolder() throws {
+    @Test(.timeLimit(.minutes(10))) func noPathLeavesTheViewersFolder() throws {
         let dir = try TemporaryDirectory()
         let secret = try dir.file("secret.txt", "do not serve\n")
         let server = try ServedStore(store: try Self.store(dir, sessions: 1))
@@ -71,7 +71,7 @@ import NavLogTestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func signingInKeepsAReadKeyInACookie() throws {
+    @Test(.timeLimit(.minutes(10))) func signingInKeepsAReadKeyInACookie() throws {
         let dir = try TemporaryDirectory()
         let store = try Self.store(dir, sessions: 1)
         let keys = try dir.file("keys", "read peek\nwrite s3cret\n")
@@ -121,7 +121,7 @@ import NavLogTestSupport
         #expect(out.headers["set-cookie"]?.contains("Max-Age=0") == true)
     }
 
-    @Test(.timeLimit(.minutes(2))) func theViewersReadsAnswerAsTheCommandsPrint() throws {
+    @Test(.timeLimit(.minutes(10))) func theViewersReadsAnswerAsTheCommandsPrint() throws {
         let dir = try TemporaryDirectory()
         let store = try Self.store(dir, sessions: 6)
         let server = try ServedStore(store: store)
@@ -153,7 +153,7 @@ import NavLogTestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(2))) func visiblePlacesNameTheScreenTheStateShows() throws {
+    @Test(.timeLimit(.minutes(10))) func visiblePlacesNameTheScreenTheStateShows() throws {
         let dir = try TemporaryDirectory()
         let store = try Self.store(dir, sessions: 2)
         let server = try ServedStore(store: store)
@@ -206,7 +206,7 @@ import NavLogTestSupport
         #expect(server.request("GET", "/v1/sessions/nope/states?from=1&to=2").status == 404)
     }
 
-    @Test(.timeLimit(.minutes(2))) func missingFilesAreNamedNotACrash() throws {
+    @Test(.timeLimit(.minutes(10))) func missingFilesAreNamedNotACrash() throws {
         let dir = try TemporaryDirectory()
         let alone = dir.file("navlog")
         try copyExecutable(navlogBinary(), to: alone)

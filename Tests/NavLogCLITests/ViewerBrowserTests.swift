@@ -61,7 +61,7 @@ import NavLogTestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(1))) func pagesDrawWhatNavlogStateSays() throws {
+    @Test(.timeLimit(.minutes(10))) func pagesDrawWhatNavlogStateSays() throws {
         let dir = try TemporaryDirectory()
         let store = try Self.store(in: dir)
         let server = try ServedStore(store: store)
@@ -76,7 +76,7 @@ import NavLogTestSupport
         Self.expectScreenshots(r.shots, named: names, in: artifacts)
     }
 
-    @Test(.timeLimit(.minutes(1))) func withKeysTheLoginFormThenAnHttpOnlyCookie() throws {
+    @Test(.timeLimit(.minutes(10))) func withKeysTheLoginFormThenAnHttpOnlyCookie() throws {
         let dir = try TemporaryDirectory()
         let store = try Self.store(in: dir)
         let keys = try dir.file("keys", "read r-viewer-key\nwrite w-viewer-key\n")
