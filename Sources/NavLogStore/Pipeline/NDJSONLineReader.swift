@@ -78,12 +78,17 @@ public final class NDJSONLineReader {
     /// each read how many milliseconds it may wait (`nil`: as long as it
     /// takes); when that passes with no input, `paused` is called (what a
     /// collector's pipe does between bursts), and the read then waits as
-    /// long as it takes.
-    func forEachLine<E: Error>(wait: () -> Int?, paused: () throws(E) -> Void,
+    /// long as it takes. While it waits, `stopIfAsked` is called before
+    /// every read and at least every ``stopCheckMilliseconds`` (it throws
+    /// to stop), so a writer that goes quiet cannot keep a stop waiting.
+    func forEachLine<E: Error>(wait: () -> Int?, paused: () throws(E) -> Void, stopIfAsked: () throws(E) -> Void,
                                _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
         let buffer = ByteBuffer(capacity: bufferCapacity)
-        try forEachLine(readingInto: { buffer }, wait: wait, paused: paused, body)
+        try forEachLine(readingInto: { buffer }, wait: wait, paused: paused, stopIfAsked: stopIfAsked, body)
     }
+
+    /// How long a wait for a quiet writer lasts between two calls of `stopIfAsked`.
+    static let stopCheckMilliseconds = 100
 
     /// The capacity a buffer given to ``forEachLine(readingInto:_:)`` must have.
     var bufferCapacity: Int { limit + chunk + 1 }
@@ -97,7 +102,8 @@ public final class NDJSONLineReader {
     /// the bytes only during `body`.
     @inline(__always)
     func forEachLine<E: Error>(readingInto nextBuffer: () -> ByteBuffer, wait: () -> Int? = { nil },
-                               paused: () throws(E) -> Void = {}, _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
+                               paused: () throws(E) -> Void = {}, stopIfAsked: () throws(E) -> Void = {},
+                               _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
         var buffer = nextBuffer()
         precondition(buffer.capacity >= bufferCapacity)
         var base = buffer.base
@@ -159,9 +165,15 @@ public final class NDJSONLineReader {
             base = buffer.base
             start = 0
             let room = bufferCapacity - filled
-            if waitsForWriter, !pausedSinceInput, let milliseconds = wait(), !Self.inputComes(fd, within: milliseconds) {
-                do { try paused() } catch { throw .body(error) }
-                pausedSinceInput = true
+            while waitsForWriter {
+                do { try stopIfAsked() } catch { throw .body(error) }
+                let due = pausedSinceInput ? nil : wait()
+                if let due, due <= 0 {
+                    do { try paused() } catch { throw .body(error) }
+                    pausedSinceInput = true
+                    continue
+                }
+                if Self.inputComes(fd, within: min(due ?? Self.stopCheckMilliseconds, Self.stopCheckMilliseconds)) { break }
             }
             let n = read(fd, base + filled, min(room, chunk))
             if n > 0 { pausedSinceInput = false }

@@ -127,12 +127,10 @@ public final class StoreImporter {
             interval.map { Int(max(0, lastCommit + Int64($0) - LogFile.monotonicMilliseconds())) }
         }
 
-        /// The input paused (a pipe with nothing to read): what was stored is
-        /// committed, and the import stops there when asked to.
+        /// The input paused (a pipe with nothing to read): what was stored is committed.
         mutating func paused(_ sink: StoreSink) throws(LoopEnd) {
             do throws(SegmentStoreError) { try sink.writer.commit() } catch { throw .failed(error) }
             lastCommit = LogFile.monotonicMilliseconds()
-            if shouldStop() { throw .stopped }
         }
     }
 
@@ -174,7 +172,8 @@ public final class StoreImporter {
             }
             var lastLine = 0
             do throws(NDJSONFailure<LoopEnd>) {
-                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in try pace.paused(sink) }) { (line) throws(LoopEnd) in
+                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in try pace.paused(sink) },
+                                       stopIfAsked: { () throws(LoopEnd) in if shouldStop() { throw .stopped } }) { (line) throws(LoopEnd) in
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if line.isBlank { return }
                     report.records += 1
@@ -284,7 +283,15 @@ public final class StoreImporter {
                 if try pace.next(sink) { stopAsked = true }
             }
             do throws(NDJSONFailure<LoopEnd>) {
-                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in try pace.paused(sink) }) { (line) throws(LoopEnd) in
+                // A stop asked while the writer is quiet ends the import between
+                // records only: a record whose lines are partly read is finished first.
+                func stopIfAsked() throws(LoopEnd) {
+                    guard shouldStop() else { return }
+                    if csv.isBetweenRecords { throw .stopped }
+                    stopAsked = true
+                }
+                try reader.forEachLine(wait: { pace.wait() }, paused: { () throws(LoopEnd) in try pace.paused(sink) },
+                                       stopIfAsked: stopIfAsked) { (line) throws(LoopEnd) in
                     guard headerFailure == nil else { return }
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if let length = line.overLimitBytes {

@@ -326,7 +326,8 @@ public final class StoreIngester {
                 let interval = options.commitInterval
                 do throws(NDJSONFailure<ReadingEnd>) {
                     try reader.forEachLine(wait: { interval.map { Int(lastCommit + Int64($0) - LogFile.monotonicMilliseconds()) } },
-                                           paused: commitWhatWasRead) { (line) throws(ReadingEnd) in
+                                           paused: commitWhatWasRead,
+                                           stopIfAsked: { () throws(ReadingEnd) in if shouldStop() { throw .stopped } }) { (line) throws(ReadingEnd) in
                         countLine(bytes: line.overLimitBytes ?? line.bytes.count)
                         chunk.add(line)
                         lastLine = line.number

@@ -20,7 +20,7 @@ struct ImportCommand: ParsableCommand {
             the store holds from another input is not continued. The mappings are in schemas/imports.md. \
             While input comes in, what was stored is committed at least every --commit-interval \
             milliseconds. Ctrl-C (or SIGTERM) stops the import after the records read so far (checked \
-            every 1,024 records and when a pipe pauses): they are stored or rejected, the store is \
+            every 1,024 records, and every 0.1 s while a pipe's writer is quiet): they are stored or rejected, the store is \
             closed, and the summary says the last line read (exit 130, or 143); running the same \
             import again finishes it, what was stored being already stored. \
             With --json the summary is one JSON object (schemas/import.schema.json).

@@ -58,6 +58,30 @@ final class PipedNavlog {
         return running.finish()
     }
 
+    /// Runs `args` given `first` on standard input, which then stays open
+    /// with nothing more written (a writer gone quiet); once `store` appears
+    /// and half a second has passed, sends SIGINT. Whether it ended within
+    /// `seconds` of the signal with its input still open (it is then closed
+    /// and the process waited for either way), its status and output.
+    static func interruptedWhileQuiet(_ args: [String], store: String, first: Data, seconds: Double = 20) throws
+        -> (endedWhileOpen: Bool, status: Int32, stdout: String, stderr: String) {
+        let running = try PipedNavlog(args)
+        try running.input.fileHandleForWriting.write(contentsOf: first)
+        let started = Date()
+        while !FileManager.default.fileExists(atPath: store + "/navlog-store"), Date().timeIntervalSince(started) < 60 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(running.process.processIdentifier, SIGINT)
+        let signalled = Date()
+        while running.process.isRunning, Date().timeIntervalSince(signalled) < seconds {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let endedWhileOpen = !running.process.isRunning
+        let (_, status, stdout, stderr) = running.finish()
+        return (endedWhileOpen, status, stdout, stderr)
+    }
+
     /// Closes its input, waits for it to end, and returns what it printed.
     func finish() -> (exited: Bool, status: Int32, stdout: String, stderr: String) {
         try? input.fileHandleForWriting.close()
