@@ -46,14 +46,14 @@ enum ImportBenchmark {
         let ga4 = medianSeconds(runs: runs) {
             var converter = GA4Converter()
             let report = try! StoreImporter(store: freshStore()).importLines(paths: [dir + "/ga4.ndjson"], converter: &converter, onReject: { fatalError("\($0)") })
-            precondition(report.records == ga4Records && report.rejected == 0)
+            precondition(report.read == ga4Records && report.rejected == 0)
         }
         let csv = medianSeconds(runs: runs) {
             let converter = CSVEventConverter(
                 columns: .init(session: ["user_id", "session_id"], time: "timestamp", event: "event", screenName: "screen"),
                 screens: GlobPattern("screen_view"))
             let report = try! StoreImporter(store: freshStore()).importCSV(paths: [dir + "/events.csv"], converter: converter, onReject: { fatalError("\($0)") })
-            precondition(report.records == csvRows && report.rejected == 0)
+            precondition(report.read == csvRows && report.rejected == 0)
         }
         let ingest = medianSeconds(runs: runs) {
             let report = try! StoreIngester(store: freshStore()).ingest(paths: [dir + "/events.ndjson"], onReject: { fatalError("\($0)") })

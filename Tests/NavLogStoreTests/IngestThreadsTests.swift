@@ -73,7 +73,7 @@ struct IngestThreadsTests {
             var rejections: [StoreIngester.Rejection] = []
             let report = try StoreIngester(store: store, options: .init(writerOptions: options))
                 .ingest(paths: [dir.file("in.ndjson")], onReject: { rejections.append($0) })
-            #expect(report.lines == lines)
+            #expect(report.read == lines)
             #expect(report.stored + report.rejected + report.blankLines == lines)
             #expect(report.duplicates == 0)
             #expect(rejections.map(\.line) == expectedRejections, "rejections are those of a plain reading, in input order")

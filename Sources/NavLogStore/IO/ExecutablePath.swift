@@ -16,6 +16,16 @@ public enum ExecutablePath {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// Replaces this process with the program at `path` (`execv`), given
+    /// `arguments` after its name: it returns only when that fails, with the `errno`.
+    public static func replaceProcess(with path: String, arguments: [String]) -> Int32 {
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        let failure = errno
+        for pointer in argv { free(pointer) }
+        return failure
+    }
+
     /// The running executable's path.
     private static var executable: String? {
         var buffer = [CChar](repeating: 0, count: 4096)

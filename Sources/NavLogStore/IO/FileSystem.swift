@@ -42,6 +42,11 @@ public enum FileSystem {
         access(path, R_OK) == 0 ? nil : errno
     }
 
+    /// `nil` when this process may run `path`, else the `errno` of `access`.
+    public static func runProblem(_ path: String) -> Int32? {
+        access(path, X_OK) == 0 ? nil : errno
+    }
+
     /// The system's message for `code` (`strerror`).
     public static func reason(_ code: Int32) -> String { errnoDescription(code) }
 

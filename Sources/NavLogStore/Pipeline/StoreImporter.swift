@@ -20,26 +20,8 @@ import NavLogCore
 /// sessions, the writer only the sessions under way; what grows is the id
 /// of each session seen, to count them, as in ingest.
 public final class StoreImporter {
-    /// What an import did.
-    public struct Report: Sendable {
-        /// Records read (blank lines and CSV headers not counted).
-        public var records = 0
-        /// Events stored.
-        public var stored = 0
-        /// Events already stored (same session, seq and line): nothing done.
-        public var duplicates = 0
-        /// Records rejected.
-        public var rejected = 0
-        /// Sessions that got events.
-        public var sessions = 0
-        /// Of those, sessions the store held nothing of before.
-        public var newSessions = 0
-        /// Why the store's screen projection is behind, if it is (``SegmentWriter/projectionBehind``).
-        public var projectionBehind: String?
-        /// When `shouldStop` stopped the import: the input and the line of
-        /// the last record read (and stored or rejected); nothing after it was read.
-        public var stoppedAfter: (file: String, line: Int)?
-    }
+    /// What an import did (counting records).
+    public typealias Report = StoreWriteReport
 
     /// A record that was not stored (as `navlog ingest` reports a line).
     public typealias Rejection = StoreIngester.Rejection
@@ -158,7 +140,7 @@ public final class StoreImporter {
         onReject: (Rejection) -> Void,
         onProgress: (Progress) -> Void = { _ in }
     ) throws(Failure) -> Report {
-        var report = Report()
+        var report = Report(counting: .records)
         var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
         var events: [Event] = []
         let sink = try sink()
@@ -176,7 +158,7 @@ public final class StoreImporter {
                                        stopIfAsked: { () throws(LoopEnd) in if shouldStop() { throw .stopped } }) { (line) throws(LoopEnd) in
                     progress.bytesRead += Int64((line.overLimitBytes ?? line.bytes.count) + 1)
                     if line.isBlank { return }
-                    report.records += 1
+                    report.read += 1
                     lastLine = line.number
                     progress.linesRead += 1
                     if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
@@ -230,7 +212,7 @@ public final class StoreImporter {
         onReject: (Rejection) -> Void,
         onProgress: (Progress) -> Void = { _ in }
     ) throws(Failure) -> Report {
-        var report = Report()
+        var report = Report(counting: .records)
         var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
         let newline = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
         newline[0] = 0x0A
@@ -265,7 +247,7 @@ public final class StoreImporter {
                     onHeader(bytes ?? [])
                     return
                 }
-                report.records += 1
+                report.read += 1
                 progress.linesRead += 1
                 if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
                 func reject(_ reason: Refusal) {
@@ -351,7 +333,7 @@ public final class StoreImporter {
         paths: [String], expected: String, convert: (String, UnsafeRawBufferPointer) throws(EventParseError) -> [Event],
         onReject: (Rejection) -> Void
     ) throws(Failure) -> Report {
-        var report = Report()
+        var report = Report(counting: .records)
         let sink = try sink()
         var failure: Failure?
         reading: for (index, path) in paths.enumerated() {
@@ -379,7 +361,7 @@ public final class StoreImporter {
                 if case .read(let e) = error { failure = .log(LogError(reading: e)) }
                 break reading
             }
-            report.records += 1
+            report.read += 1
             func reject(_ reason: Refusal, _ bytes: [UInt8]?) {
                 report.rejected += 1
                 onReject(Rejection(file: path, line: 1, refusal: reason, bytes: bytes))

@@ -73,29 +73,8 @@ public final class StoreIngester {
         public var rejected: Int
     }
 
-    /// What an ingest did.
-    public struct Report: Sendable {
-        /// Lines read, blank ones included (of a `.navlog` input, its events).
-        public var lines = 0
-        /// Blank lines (skipped: neither stored nor rejected).
-        public var blankLines = 0
-        /// Events stored.
-        public var stored = 0
-        /// Events already stored (same session, seq and line): nothing done.
-        public var duplicates = 0
-        /// Lines rejected.
-        public var rejected = 0
-        /// Sessions that got events stored.
-        public var sessions = 0
-        /// Of those, sessions the store held nothing of before.
-        public var newSessions = 0
-        /// When the ingest was asked to stop before the end of its input:
-        /// the last line read, of which input. Every line up to it was
-        /// stored or rejected; none after it was read.
-        public var stoppedAfter: (file: String, line: Int)?
-        /// Why the store's screen projection is behind, if it is (``SegmentWriter/projectionBehind``).
-        public var projectionBehind: String?
-    }
+    /// What an ingest did (counting lines).
+    public typealias Report = StoreWriteReport
 
     /// Why the reading of an input ended early.
     private enum ReadingEnd: Error {
@@ -106,7 +85,7 @@ public final class StoreIngester {
     /// What the last ``ingest(paths:onReject:onProgress:shouldStop:)`` did,
     /// set when it returns and when it throws: after a failure, the events
     /// stored before it (they stay stored) and the rejections reported.
-    public private(set) var lastReport = Report()
+    public private(set) var lastReport = Report(counting: .lines)
 
     /// The store written to, opened for writing (its lock held); the lock
     /// is released when the ingest ends.
@@ -149,7 +128,7 @@ public final class StoreIngester {
         onProgress: (Progress) -> Void = { _ in },
         shouldStop: () -> Bool = { false }
     ) throws(SegmentStoreError) -> Report {
-        var report = Report()
+        var report = Report(counting: .lines)
         lastReport = report
         let writer = try SegmentWriter(store: store, options: options.writerOptions)
         let sink = StoreSink(writer: writer)
@@ -224,7 +203,7 @@ public final class StoreIngester {
         }
 
         func countLine(bytes: Int) {
-            report.lines += 1
+            report.read += 1
             progress.linesRead += 1
             progress.bytesRead += Int64(bytes + 1)
             if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
@@ -290,7 +269,7 @@ public final class StoreIngester {
             if let failure { throw failure }
             if let damage = log.damage, !damage.isTornTail {
                 number += 1
-                report.lines += 1
+                report.read += 1
                 reject(.store(.corrupt(segment: path, offset: damage.offset, reason: damage.reason)), file: fileIndex,
                        line: number, bytes: nil)
             }

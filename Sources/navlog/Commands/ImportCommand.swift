@@ -57,17 +57,6 @@ extension StoreWriteOptions {
             reporter.abandon()
             throw CLIFailure.trouble(error.description)
         }
-        try reporter.finish()
-        if json {
-            Output.line(report.jsonValue(store: target.path, reporter: reporter).canonicalText)
-        } else {
-            func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-            Output.line("stored \(plural(report.stored, "event")) of \(plural(report.sessions, "session")) (\(report.newSessions) new) "
-                        + "from \(plural(report.records, "record")) in \(target.path); \(plural(report.rejected, "record")) rejected"
-                        + (report.duplicates > 0 ? "; \(plural(report.duplicates, "event")) already stored" : ""))
-        }
-        Output.projectionNote(report.projectionBehind, store: target.path)
-        if let stopped = StopSignals.failure(stoppedAfter: report.stoppedAfter) { throw stopped }
-        try reporter.failIfRejected(report.rejected, noun: "record")
+        try report.finish(store: target.path, reporter: reporter, json: json)
     }
 }

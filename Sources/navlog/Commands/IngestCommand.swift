@@ -80,18 +80,6 @@ struct IngestCommand: ParsableCommand {
             }
             throw CLIFailure.trouble(error.description)
         }
-        try reporter.finish()
-        if options.json {
-            Output.line(report.jsonValue(store: target.path, reporter: reporter).canonicalText)
-        } else {
-            func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-            Output.line("stored \(plural(report.stored, "event")) of \(plural(report.sessions, "session")) (\(report.newSessions) new) "
-                        + "in \(target.path); "
-                        + (report.duplicates > 0 ? "\(plural(report.duplicates, "event")) already stored; " : "")
-                        + "\(plural(report.rejected, "line")) rejected")
-        }
-        Output.projectionNote(report.projectionBehind, store: target.path)
-        if let stopped = StopSignals.failure(stoppedAfter: report.stoppedAfter) { throw stopped }
-        try reporter.failIfRejected(report.rejected, noun: "line")
+        try report.finish(store: target.path, reporter: reporter, json: options.json)
     }
 }

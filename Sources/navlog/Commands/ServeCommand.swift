@@ -1,11 +1,6 @@
 import ArgumentParser
 import NavLogServeCommand
 import NavLogStore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `navlog serve --store DIR [--listen ADDR] [--keys FILE]`: the collector
 /// and its read API (docs/serve.md, schemas/openapi.yaml). The server is its
@@ -34,15 +29,12 @@ struct ServeCommand: ParsableCommand {
             throw CLIFailure.trouble("serve: the system does not say where navlog's executable is, so \(Self.program) cannot be found beside it")
         }
         let server = directory + "/" + Self.program
-        guard access(server, X_OK) == 0 else {
+        guard FileSystem.runProblem(server) == nil else {
             throw CLIFailure.trouble("\(Self.program) is missing: no \(server) beside navlog; install it there with its "
                                      + "navlog_NavLogServer.resources folder (swift build -c release builds both)")
         }
         Output.flushStandardOutput()
-        let argv: [UnsafeMutablePointer<CChar>?] = ([server] + arguments.dropFirst()).map { strdup($0) } + [nil]
-        execv(server, argv)
-        let failure = errno
-        for pointer in argv { free(pointer) }
-        throw CLIFailure.trouble("serve: cannot run \(server): \(String(cString: strerror(failure)))")
+        let failure = ExecutablePath.replaceProcess(with: server, arguments: Array(arguments.dropFirst()))
+        throw CLIFailure.trouble("serve: cannot run \(server): \(FileSystem.reason(failure))")
     }
 }

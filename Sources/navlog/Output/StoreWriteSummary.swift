@@ -6,9 +6,9 @@ import Darwin
 import NavLogCore
 import NavLogStore
 
-/// The summaries of `navlog ingest --json` (schemas/ingest.schema.json) and
-/// `navlog import FORMAT --json` (schemas/import.schema.json): one object,
-/// made from the report the text summary is made from.
+/// The summaries of `navlog ingest` and `navlog import FORMAT`: one line of
+/// text, or with `--json` one object (schemas/ingest.schema.json,
+/// schemas/import.schema.json), both made from the one report.
 extension RejectionReporter {
     /// The fields both summaries share: what was stored where, what was rejected and where it was kept.
     func summaryFields(store: String, stored: Int, rejected: Int, sessions: Int, newSessions: Int) -> [String: JSONValue] {
@@ -24,30 +24,48 @@ extension RejectionReporter {
     }
 }
 
-extension StoreIngester.Report {
-    /// The ingest summary; `failure` is the error that stopped it, if one did
-    /// (what was stored before it stays stored).
+extension StoreWriteReport {
+    /// The JSON summary; `failure` is the error that stopped an ingest, if
+    /// one did (what was stored before it stays stored).
     func jsonValue(store: String, reporter: RejectionReporter, failure: String? = nil) -> JSONValue {
         var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newSessions)
         object["duplicates"] = .integer(duplicates)
-        object["lines"] = .integer(lines)
-        object["blankLines"] = .integer(blankLines)
         object["stopped"] = StopSignals.json(stoppedAfter: stoppedAfter)
-        object["failure"] = failure.map(JSONValue.string) ?? .null
         object["projectionBehind"] = projectionBehind.map(JSONValue.string) ?? .null
+        switch unit {
+        case .lines:
+            object["lines"] = .integer(read)
+            object["blankLines"] = .integer(blankLines)
+            object["failure"] = failure.map(JSONValue.string) ?? .null
+        case .records:
+            object["records"] = .integer(read)
+        }
         return .object(object)
     }
-}
 
-extension StoreImporter.Report {
-    /// The import summary.
-    func jsonValue(store: String, reporter: RejectionReporter) -> JSONValue {
-        var object = reporter.summaryFields(store: store, stored: stored, rejected: rejected, sessions: sessions, newSessions: newSessions)
-        object["records"] = .integer(records)
-        object["duplicates"] = .integer(duplicates)
-        object["stopped"] = StopSignals.json(stoppedAfter: stoppedAfter)
-        object["projectionBehind"] = projectionBehind.map(JSONValue.string) ?? .null
-        return .object(object)
+    /// The one-line text summary.
+    func text(store storePath: String) -> String {
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        let stored = "stored \(plural(self.stored, "event")) of \(plural(sessions, "session")) (\(newSessions) new)"
+        let already = duplicates > 0 ? "\(plural(duplicates, "event")) already stored" : nil
+        switch unit {
+        case .lines:
+            return "\(stored) in \(storePath); " + (already.map { $0 + "; " } ?? "") + "\(plural(rejected, "line")) rejected"
+        case .records:
+            return "\(stored) from \(plural(read, "record")) in \(storePath); \(plural(rejected, "record")) rejected"
+                + (already.map { "; " + $0 } ?? "")
+        }
+    }
+
+    /// The end of an ingest or import: the summary (text or JSON) on
+    /// standard output, the note when the projection is behind, then the
+    /// exit status of a stop (128 + the signal) or of rejections (1).
+    func finish(store: String, reporter: RejectionReporter, json: Bool) throws {
+        try reporter.finish()
+        Output.line(json ? jsonValue(store: store, reporter: reporter).canonicalText : text(store: store))
+        Output.projectionNote(projectionBehind, store: store)
+        if let stopped = StopSignals.failure(stoppedAfter: stoppedAfter) { throw stopped }
+        try reporter.failIfRejected(rejected, noun: unit == .lines ? "line" : "record")
     }
 }
 
