@@ -14,17 +14,24 @@ struct QuietWriterStopTests {
         return all.prefix(40).map { $0 + "\n" }.joined()
     }
 
+    /// It ended on the signal with its input open, exit 130, after `line`,
+    /// printing `summary`, and left `store` sound.
+    static func expectStopped(_ run: (endedWhileOpen: Bool, status: Int32, stdout: String, stderr: String),
+                              afterLine line: Int, summary: String, store: String) throws {
+        #expect(run.endedWhileOpen, "still waiting for input 20 s after SIGINT: \(run.stderr)")
+        #expect(run.status == 130, "\(run.stderr)")
+        #expect(run.stderr.contains("stopped: read up to <stdin>:\(line); nothing after it was read"), "\(run.stderr)")
+        #expect(run.stdout.hasPrefix(summary), "\(run.stdout)")
+        #expect(try SegmentStoreContents.problems(store) == [])
+    }
+
     @Test(arguments: [[String](), ["--commit-interval", "50"]])
     func anIngestStopsWhileItsWriterIsQuiet(extra: [String]) throws {
         let dir = try TemporaryDirectory()
         let store = dir.file("store")
         let run = try PipedNavlog.interruptedWhileQuiet(["ingest", "-", "--store", store] + extra, store: store,
                                                         first: Data(Self.lines().utf8))
-        #expect(run.endedWhileOpen, "still waiting for input 20 s after SIGINT: \(run.stderr)")
-        #expect(run.status == 130, "\(run.stderr)")
-        #expect(run.stderr.contains("stopped: read up to <stdin>:40; nothing after it was read"), "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("stored 40 events of 4 sessions"), "\(run.stdout)")
-        #expect(try SegmentStoreContents.problems(store) == [])
+        try Self.expectStopped(run, afterLine: 40, summary: "stored 40 events of 4 sessions", store: store)
     }
 
     @Test func anNDJSONImportStopsWhileItsWriterIsQuiet() throws {
@@ -32,11 +39,7 @@ struct QuietWriterStopTests {
         let store = dir.file("store")
         let records = try Data(contentsOf: URL(fileURLWithPath: ImportCommandTests.fixture("ga4.ndjson")))
         let run = try PipedNavlog.interruptedWhileQuiet(["import", "ga4", "-", "--store", store], store: store, first: records)
-        #expect(run.endedWhileOpen, "still waiting for input 20 s after SIGINT: \(run.stderr)")
-        #expect(run.status == 130, "\(run.stderr)")
-        #expect(run.stderr.contains("stopped: read up to <stdin>:6; nothing after it was read"), "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("stored 9 events of 3 sessions (3 new) from 6 records"), "\(run.stdout)")
-        #expect(try SegmentStoreContents.problems(store) == [])
+        try Self.expectStopped(run, afterLine: 6, summary: "stored 9 events of 3 sessions (3 new) from 6 records", store: store)
     }
 
     /// A CSV record whose quoted field spans lines is finished before the
@@ -47,10 +50,7 @@ struct QuietWriterStopTests {
         let whole = ImportStopTests.header + ImportStopTests.records()[..<20].joined()
         let run = try PipedNavlog.interruptedWhileQuiet(["import", "csv", "-", "--store", store] + ImportStopTests.options,
                                                         store: store, first: Data(whole.utf8))
-        #expect(run.endedWhileOpen, "still waiting for input 20 s after SIGINT: \(run.stderr)")
-        #expect(run.status == 130, "\(run.stderr)")
-        #expect(run.stderr.contains("stopped: read up to <stdin>:21; nothing after it was read"), "\(run.stderr)")
-        #expect(run.stdout.hasPrefix("stored 20 events of 20 sessions"), "\(run.stdout)")
+        try Self.expectStopped(run, afterLine: 21, summary: "stored 20 events of 20 sessions", store: store)
 
         let open = dir.file("open")
         let opened = ImportStopTests.header + ImportStopTests.records()[..<5].joined() + "s1,screen_view,1795168900000,\"Screen\n"
