@@ -87,9 +87,10 @@ public final class SegmentWriter {
     /// Why a commit failed: the writer takes nothing more then.
     @exclusivity(unchecked) private var failure: SegmentStoreError?
     /// The input being read (``startInput()``), and the sessions forgotten
-    /// while it was read that had accepted lines in it: their last seq in it.
+    /// while it was read that had accepted lines in it: their last seq in it
+    /// (every session of a long input, so kept compact).
     @exclusivity(unchecked) private var input = 1
-    private var forgottenInInput: [SessionKey: Int] = [:]
+    private var forgottenInInput = SessionValueTable<Int>()
 
     /// A writer on `store`, which must have been opened (or created) for
     /// writing. Walks the store and cuts a torn tail of its last segment.
@@ -268,7 +269,7 @@ public final class SegmentWriter {
         } else {
             session = WriterSession(key: key)
         }
-        if !forgottenInInput.isEmpty, let seq = forgottenInInput.removeValue(forKey: key) {
+        if !forgottenInInput.isEmpty, let seq = forgottenInInput.removeValue(for: id, hash: hash) {
             session.input = input
             session.inputSeq = seq
         }
@@ -340,9 +341,9 @@ public final class SegmentWriter {
     private func forgetSessions(keeping kept: [WriterSession]) {
         let input = self.input
         sessions.forEach { session in
-            if session.input == input { forgottenInInput[session.key] = session.inputSeq }
+            if session.input == input { forgottenInInput.set(session.inputSeq, for: session.key) }
         }
-        for session in kept { forgottenInInput.removeValue(forKey: session.key) }
+        for session in kept { forgottenInInput.removeValue(for: session.key) }
         sessions.keepOnly(kept)
     }
 
