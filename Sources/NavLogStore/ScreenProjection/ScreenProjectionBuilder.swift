@@ -7,23 +7,18 @@ import NavLogCore
 /// ``SessionOccurrences`` — the rows `funnel` records from the events —
 /// whose rows are cut where the session's lines change commit.
 enum ScreenProjectionBuilder {
-    /// The most sessions a part should hold: its runs are in memory until
-    /// the part is encoded, so a store of many sessions is read in more parts.
-    static let sessionsPerPart = 16_384
     /// What a build gives: each commit's block body, in store order, and the sessions seen.
     struct Built {
         var blocks: [[UInt8]]
         var sessions: Int
     }
 
-    /// The block bodies of the first `commits` commits of the store at `path`,
-    /// whose commits hold `sessionRuns` runs of sessions in all.
-    /// Memory: the runs of the parts being read (two at a time, each of
-    /// about ``sessionsPerPart`` sessions at most) and every part's rows
-    /// encoded as a block per commit (a few bytes a row); a commit's block
-    /// is then made from its parts' blocks, one commit at a time.
-    static func build(store path: String, commits: [ScreenProjectionSet.CommitID], sessionRuns: Int) throws(SessionStreamError) -> Built {
-        let parts = min(256, max(SegmentStorePart.defaultParts, sessionRuns / sessionsPerPart))
+    /// The block bodies of the first `commits` commits of the store at `path`.
+    /// Memory: the runs of the parts being read (two at a time) and every
+    /// part's rows encoded as a block per commit (a few bytes a row); a
+    /// commit's block is then made from its parts' blocks, one commit at a time.
+    static func build(store path: String, commits: [ScreenProjectionSet.CommitID]) throws(SessionStreamError) -> Built {
+        let parts = SegmentStorePart.defaultParts
         let results = ResultSlots<Result<(partials: [[UInt8]], sessions: Int), SessionStreamError>>(count: parts)
         DispatchQueue.concurrentPerform(iterations: min(SessionStream.defaultWorkers, parts)) { worker in
             var part = worker

@@ -36,8 +36,7 @@ public enum ScreenProjectionIndex {
         defer { store.releaseLock() }
         if let damage = catalog.damage { throw .storeDamaged(path: store.path, damage) }
         let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
-        let built = try ScreenProjectionBuilder.build(store: store.path, commits: set.segments.flatMap(\.commits),
-                                                      sessionRuns: catalog.sessionRuns)
+        let built = try ScreenProjectionBuilder.build(store: store.path, commits: set.segments.flatMap(\.commits))
         var summary = ReindexSummary(commits: catalog.commits.count, sessions: built.sessions)
         var next = 0
         for segment in set.segments {
@@ -79,8 +78,7 @@ public enum ScreenProjectionIndex {
         for segment in set.segments {
             do { files[segment.number] = try ScreenProjectionFile.read(store: catalog.store.path, segment: segment.number) } catch { throw .io(error) }
         }
-        guard !files.isEmpty, let built = try? ScreenProjectionBuilder.build(store: catalog.store.path, commits: set.segments.flatMap(\.commits),
-                                                                              sessionRuns: catalog.sessionRuns) else { return }
+        guard !files.isEmpty, let built = try? ScreenProjectionBuilder.build(store: catalog.store.path, commits: set.segments.flatMap(\.commits)) else { return }
         var next = 0
         for segment in set.segments {
             let expected = Array(built.blocks[next..<(next + segment.commits.count)])

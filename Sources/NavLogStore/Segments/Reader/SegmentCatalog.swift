@@ -133,10 +133,6 @@ final class SegmentCatalog {
     /// The number of the last committed commit (0 when none).
     var lastCommitNumber: UInt64 { commits.last.map { index($0).number } ?? 0 }
 
-    /// The sessions of every commit, added up: at least the store's sessions
-    /// (one with events in several commits counts in each).
-    var sessionRuns: Int { commits.reduce(0) { $0 + index($1).sessionCount } }
-
     /// Adds a commit the writer has just made durable, and opens its segment if new.
     func appendCommit(_ index: CommitIndex, at location: CommitIndexLocation, segment number: Int) throws(SegmentStoreError) {
         if segments.last?.contents.number != number {
