@@ -27,12 +27,15 @@ public enum SegmentVerifier {
         let catalog = try SegmentCatalog(store: store, mode: .verifying)
         report.segments = catalog.segments.count
         report.problems += catalog.problems
-        var checker = CommitChecker(catalog: catalog)
-        for (position, ref) in catalog.commits.enumerated() {
-            try checker.check(ref, position: position, report: &report)
+        // The checker's table of every session is gone before the projection is built.
+        do {
+            var checker = CommitChecker(catalog: catalog)
+            for (position, ref) in catalog.commits.enumerated() {
+                try checker.check(ref, position: position, report: &report)
+            }
+            report.sessions = checker.sessionCount
         }
         report.commits = catalog.commits.count
-        report.sessions = checker.sessionCount
         if report.isIntactButTail { try ScreenProjectionIndex.check(catalog, report: &report) }
         return report
     }
@@ -41,8 +44,8 @@ public enum SegmentVerifier {
 /// Checks one commit after another against the events before it.
 struct CommitChecker {
     let catalog: SegmentCatalog
-    /// Per session: last seq, position and chain so far.
-    private var sessions: [SessionKey: (seq: Int, count: Int, chain: UInt64)] = [:]
+    /// Per session: last seq, position and chain so far (every session of the store, so kept compact).
+    private var sessions = SessionValueTable<(seq: Int, count: Int, chain: UInt64)>()
     private var fold = SessionFold()
     var sessionCount: Int { sessions.count }
 
@@ -104,12 +107,12 @@ struct CommitChecker {
                     if !index.bloom.mayContain(key.hash) { damage(block.offset, facts.session, .bloomFilter("session is missing")) }
                 }
                 previous = key
-                var known = sessions[key] ?? (0, 0, 0)
+                var known = sessions.value(for: key) ?? (0, 0, 0)
                 if facts.seq <= known.seq {
                     damage(block.offset, facts.session, .line("seq \(facts.seq) does not increase (after \(known.seq))"))
                 }
                 known = (facts.seq, known.count + 1, SessionChain.link(known.chain, line: line))
-                sessions[key] = known
+                sessions.set(known, for: key)
                 if wanted[key]?.contains(known.count) == true { atCheckpoint["\(facts.session)@\(known.count)"] = (known.chain, facts.seq) }
             }
             events += lines

@@ -86,10 +86,13 @@ public final class SegmentWriter {
     private let projectionMissing: String?
     /// Why a commit failed: the writer takes nothing more then.
     @exclusivity(unchecked) private var failure: SegmentStoreError?
-    /// The input being read (``startInput()``), and the sessions forgotten
-    /// while it was read that had accepted lines in it: their last seq in it.
+    /// The input being read (``startInput()``), and the number of its first
+    /// commit whose lines all came from it.
     @exclusivity(unchecked) private var input = 1
-    private var forgottenInInput: [SessionKey: Int] = [:]
+    private var inputFirstCommit: UInt64
+    /// The sessions forgotten while the input was read whose last seq in it
+    /// the store cannot tell (``forgetSessions(keeping:)``): that seq.
+    private var forgottenInInput = SessionValueTable<Int>()
 
     /// A writer on `store`, which must have been opened (or created) for
     /// writing. Walks the store and cuts a torn tail of its last segment.
@@ -99,6 +102,7 @@ public final class SegmentWriter {
         self.options = options
         catalog = try SegmentCatalog(store: store, mode: .writing)
         runStart = catalog.lastCommitNumber + 1
+        inputFirstCommit = runStart
         appender = try SegmentAppender(store: store, catalog: catalog, options: options)
         stored = StoredSessionFilter(catalog: catalog)
         // A store that has a projection keeps it; a new (or empty) one starts it with its first commit.
@@ -241,6 +245,9 @@ public final class SegmentWriter {
     public func startInput() {
         input += 1
         forgottenInInput.removeAll()
+        // The commit being gathered gets the number after the one in flight; when it holds lines, they came before.
+        let gathering = catalog.lastCommitNumber + (inFlight == nil ? 1 : 2)
+        inputFirstCommit = gathered.isEmpty ? gathering : gathering + 1
     }
 
     /// The seq of the last line of session `id` accepted (stored, or
@@ -268,9 +275,13 @@ public final class SegmentWriter {
         } else {
             session = WriterSession(key: key)
         }
-        if !forgottenInInput.isEmpty, let seq = forgottenInInput.removeValue(forKey: key) {
+        if !forgottenInInput.isEmpty, let seq = forgottenInInput.removeValue(for: id, hash: hash) {
             session.input = input
             session.inputSeq = seq
+        } else if session.lastCommit >= inputFirstCommit {
+            // Forgotten in this input after its last stored line, which was its last accepted in it.
+            session.input = input
+            session.inputSeq = session.lastSeq
         }
         sessions.insert(session)
         return session
@@ -319,7 +330,8 @@ public final class SegmentWriter {
         }
         gathered.removeAll(keepingCapacity: true)
         projection?.prepare(active, catalog: catalog)
-        var builder = CommitBuilder(number: catalog.lastCommitNumber + 1, options: options)
+        let number = catalog.lastCommitNumber + 1
+        var builder = CommitBuilder(number: number, options: options)
         for session in active { builder.add(session, arena: arena) }
         inFlight = (CommitInFlight(builder.finish(), arena: arena, appender: appender, encoder: encoder,
                                    projection: projection.map { ($0, active, parsed) }), active)
@@ -331,18 +343,24 @@ public final class SegmentWriter {
         for session in active {
             session.pending.removeAll(keepingCapacity: false)
             session.storedSeq = session.lastSeq
+            session.lastCommit = number
         }
         if sessions.count > options.sessionsKept { forgetSessions(keeping: active) }
     }
 
-    /// Forgets every session held but `kept`, remembering the last seq in
-    /// the current input of those that have one (their numbering goes on when they come back).
+    /// Forgets every session held but `kept`. The numbering of one with a
+    /// line in the current input goes on where it was when it comes back:
+    /// when its last line accepted in the input is its last stored one, in a
+    /// commit of the input, the store tells it (``findSession(_:)``, at
+    /// no cost a session); otherwise (a duplicate came last, or the commit
+    /// also holds lines of the input before) its last seq in the input is kept.
     private func forgetSessions(keeping kept: [WriterSession]) {
-        let input = self.input
+        let input = self.input, firstCommit = inputFirstCommit
         sessions.forEach { session in
-            if session.input == input { forgottenInInput[session.key] = session.inputSeq }
+            guard session.input == input, session.inputSeq != session.lastSeq || session.lastCommit < firstCommit else { return }
+            forgottenInInput.set(session.inputSeq, for: session.key)
         }
-        for session in kept { forgottenInInput.removeValue(forKey: session.key) }
+        for session in kept { forgottenInInput.removeValue(for: session.key) }
         sessions.keepOnly(kept)
     }
 

@@ -21,6 +21,8 @@ final class WriterSession {
     @exclusivity(unchecked) var folded: Bool
     /// The last stored seq (the pending lines follow it).
     @exclusivity(unchecked) var storedSeq: Int
+    /// The number of the commit that holds its last stored line (0 when none).
+    @exclusivity(unchecked) var lastCommit: UInt64 = 0
     /// Pending lines: where each is in the writer's arena, its seq and `t`.
     @exclusivity(unchecked) var pending: [(start: Int, length: Int, seq: Int, t: Int64)] = []
     /// Whether the store held events of it before the writer's run began
@@ -60,6 +62,7 @@ final class WriterSession {
         storedSeq = replay.lastSeq
         wasStored = true
         self.counted = counted
+        lastCommit = replay.lastCommitNumber
     }
 
     /// Reads back what the writer needs of a session from the store: its
