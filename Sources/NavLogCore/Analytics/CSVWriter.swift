@@ -73,8 +73,11 @@ public struct CSVWriter: Sendable {
         utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
     }
 
-    private mutating func field(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard Self.needsQuotes(utf8) else { bytes.append(contentsOf: utf8); return }
+    private mutating func field(_ utf8: UnsafeBufferPointer<UInt8>) { Self.append(field: utf8, to: &bytes) }
+
+    /// Appends UTF-8 bytes as one field (no comma), quoted when they must be.
+    static func append(field utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        guard needsQuotes(utf8) else { bytes.append(contentsOf: utf8); return }
         bytes.append(0x22)
         var start = 0
         for i in 0..<utf8.count where utf8[i] == 0x22 {

@@ -86,12 +86,16 @@ struct CanonicalTimestampCache: Sendable {
         var rem = t.milliseconds % 86_400_000
         if rem < 0 { rem += 86_400_000; days -= 1 }
         if days != day {
-            var text: [UInt8] = []
-            text.reserveCapacity(24)
-            Timestamp(milliseconds: days * 86_400_000).appendRFC3339(to: &text)
+            // The day's `YYYY-MM-DDT`, made in place (sessions read in key order change day often).
+            let (y, mo, d) = Timestamp.civilFromDays(Int(days))
             var words: (UInt64, UInt64) = (0, 0)
-            text.withUnsafeBytes { source in
-                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<11])) }
+            withUnsafeMutableBytes(of: &words) { buf in
+                @inline(__always) func two(_ v: Int, _ at: Int) {
+                    buf[at] = UInt8(ascii: "0") &+ UInt8(v / 10)
+                    buf[at + 1] = UInt8(ascii: "0") &+ UInt8(v % 10)
+                }
+                two(y / 100, 0); two(y % 100, 2); buf[4] = UInt8(ascii: "-")
+                two(mo, 5); buf[7] = UInt8(ascii: "-"); two(d, 8); buf[10] = UInt8(ascii: "T")
             }
             prefix = words
             day = days
