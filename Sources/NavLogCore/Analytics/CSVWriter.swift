@@ -69,7 +69,7 @@ public struct CSVWriter: Sendable {
 
     /// Whether a field must be quoted: it holds a comma, a double quote, CR or LF.
     @inline(__always)
-    private static func needsQuotes<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> Bool {
+    static func needsQuotes<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> Bool {
         utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
     }
 

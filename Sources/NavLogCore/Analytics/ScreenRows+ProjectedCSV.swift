@@ -9,63 +9,83 @@ extension ScreenRows {
 
     mutating func writeCSV(projected session: ProjectedSession, to out: inout [UInt8]) {
         guard let first = session.runs.first else { return }
-        let firstBlock = session.projection.blocks[Int(first.block)]
-        idField.removeAll(keepingCapacity: true)
-        firstBlock.withSessionID(Int(first.session)) { CSVWriter.append(field: $0, to: &idField) }
-        let id = idField
+        let blocks = session.projection.blocks
         fields.use(session.projection)
         // The buffer and the time cache are moved out of self while rows are made.
         var buffer = rowBytes, times = self.times
         rowBytes = []
         defer { (rowBytes, self.times) = (buffer, times) }
-        func reserve(_ size: Int) {
-            if buffer.count < size { buffer = Array(repeating: 0, count: max(size, 2 * buffer.count)) }
-        }
-        if withMarks {
-            let table = fields.table(Int(first.block), firstBlock)
-            reserve(id.count + table.longestKind + Self.rowOverhead)
-            let n = buffer.withUnsafeMutableBufferPointer { row in
-                id.withUnsafeBufferPointer { id in
+        // The first session.start's row goes where its event is: before the rows of its seq and after.
+        let withMarks = self.withMarks
+        var startSeq = Int.max
+        if withMarks, let event = session.sessionStart { (pendingStart, startSeq) = (event, event.seq) }
+        let firstBlock = blocks[Int(first.block)]
+        Self.withIDField(firstBlock, Int(first.session)) { id in
+            if withMarks {
+                let table = fields.table(Int(first.block), firstBlock)
+                Self.reserve(id.count + table.longestKind + Self.rowOverhead, in: &buffer)
+                let n = buffer.withUnsafeMutableBufferPointer { row in
                     table.withFields { fields in
                         Self.put(row.baseAddress!, id: id, seq: firstBlock.firstSeq(Int(first.session)),
                                  t: firstBlock.firstMilliseconds(Int(first.session)), times: &times,
                                  scene: nil, name: nil, kind: fields.sessionKind)
                     }
                 }
+                buffer.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<n])) }
             }
-            buffer.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<n])) }
-        }
-        // The first session.start's row goes where its event is: before the rows of its seq and after.
-        var start = withMarks ? session.sessionStart : nil
-        var startSeq = start?.seq ?? Int.max
-        let withMarks = self.withMarks
-        session.forEachRun { block, b, i in
-            let count = block.rows(i).count
-            guard count > 0 else { return }
-            let table = fields.table(b, block)
-            reserve(count * (id.count + table.longestScene + table.longestName + table.longestKind + Self.rowOverhead))
-            var n = 0
-            buffer.withUnsafeMutableBufferPointer { row in
-                id.withUnsafeBufferPointer { id in
+            for run in session.runs {
+                let b = Int(run.block), i = Int(run.session), block = blocks[b]
+                let count = block.rows(i).count
+                guard count > 0 else { continue }
+                let table = fields.table(b, block)
+                Self.reserve(count * (id.count + table.longestScene + table.longestName + table.longestKind + Self.rowOverhead),
+                             in: &buffer)
+                let n = buffer.withUnsafeMutableBufferPointer { row in
+                    var n = 0
                     table.withFields { fields in
                         block.forEachRow(of: i) { seq, t, kind, name, scene in
                             guard withMarks || kind == 0 else { return }
-                            if seq >= startSeq, let event = start {
+                            if seq >= startSeq {
                                 out.append(contentsOf: UnsafeBufferPointer(rebasing: row[..<n]))
                                 n = 0
-                                startRow(event, to: &out)
-                                (start, startSeq) = (nil, Int.max)
+                                writePendingStart(to: &out)
+                                startSeq = Int.max
                             }
                             n += Self.put(row.baseAddress! + n, id: id, seq: seq, t: t, times: &times,
                                           scene: fields.scene(scene), name: fields.name(name),
                                           kind: withMarks ? fields.kind(kind) : nil)
                         }
                     }
+                    return n
                 }
+                buffer.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<n])) }
             }
-            buffer.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<n])) }
         }
-        if let event = start { startRow(event, to: &out) }
+        if startSeq != Int.max { writePendingStart(to: &out) }
+    }
+
+    /// The `start` row of the session's first `session.start`, kept for it until its place.
+    private mutating func writePendingStart(to out: inout [UInt8]) {
+        guard let event = pendingStart else { return }
+        pendingStart = nil
+        startRow(event, to: &out)
+    }
+
+    /// Makes `buffer` at least `size` bytes long (it is written through a pointer).
+    private static func reserve(_ size: Int, in buffer: inout [UInt8]) {
+        if buffer.count < size { buffer = Array(repeating: 0, count: max(size, 2 * buffer.count)) }
+    }
+
+    /// Calls `body` with session `i`'s id as a CSV field: its bytes in the
+    /// block as they are, or quoted when they must be.
+    @inline(__always)
+    private static func withIDField<R>(_ block: ScreenProjectionBlock, _ i: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        block.withSessionID(i) { id in
+            guard CSVWriter.needsQuotes(id) else { return body(id) }
+            var quoted: [UInt8] = []
+            CSVWriter.append(field: id, to: &quoted)
+            return quoted.withUnsafeBufferPointer(body)
+        }
     }
 
     /// Writes one row at `p`: `id,seq,t,scene,name` and `,kind` when given;
@@ -132,7 +152,7 @@ struct ProjectionCSVFields {
 
 /// One block's fields in one byte array: its names, its scenes, then the
 /// kind column's texts (each with its leading comma) and `session`'s.
-struct CSVFieldTable {
+final class CSVFieldTable: Sendable {
     private let bytes: [UInt8]
     /// Field k is `bytes[ends[k − 1] ..< ends[k]]` (from 0 for the first).
     private let ends: [Int]
@@ -141,18 +161,26 @@ struct CSVFieldTable {
 
     init(_ block: ScreenProjectionBlock) {
         var bytes: [UInt8] = [], ends: [Int] = []
-        func add(_ text: String, asField: Bool) -> Int {
+        var longest = (name: 0, scene: 0, kind: 0)
+        for var text in block.names {
             let before = bytes.count
-            var text = text
-            text.withUTF8 { if asField { CSVWriter.append(field: $0, to: &bytes) } else { bytes.append(contentsOf: $0) } }
+            text.withUTF8 { CSVWriter.append(field: $0, to: &bytes) }
             ends.append(bytes.count)
-            return bytes.count - before
+            longest.name = max(longest.name, bytes.count - before)
         }
-        longestName = block.names.map { add($0, asField: true) }.max() ?? 0
-        longestScene = block.sceneNames.map { add($0, asField: true) }.max() ?? 0
-        let kinds = ScreenProjectionBlock.kinds.map(\.rawValue) + [ScreenRows.sessionKind]
-        longestKind = kinds.map { add("," + $0, asField: false) }.max() ?? 0
+        for var text in block.sceneNames {
+            let before = bytes.count
+            text.withUTF8 { CSVWriter.append(field: $0, to: &bytes) }
+            ends.append(bytes.count)
+            longest.scene = max(longest.scene, bytes.count - before)
+        }
+        for kind in ScreenProjectionBlock.kinds.map(\.rawValue) + [ScreenRows.sessionKind] {
+            bytes += ("," + kind).utf8
+            ends.append(bytes.count)
+            longest.kind = max(longest.kind, kind.utf8.count + 1)
+        }
         (self.bytes, self.ends, names, scenes) = (bytes, ends, block.names.count, block.sceneNames.count)
+        (longestName, longestScene, longestKind) = longest
     }
 
     /// Calls `body` with the fields as pointers into the table.

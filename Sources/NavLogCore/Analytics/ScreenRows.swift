@@ -9,11 +9,11 @@ public struct ScreenRows: ExportRows {
     private var seen: Set<SessionID> = []
     /// Sessions whose first `session.start` has its row.
     private var started: Set<SessionID> = []
-    /// From a screen projection: the session's id as a CSV field, the
-    /// blocks' names and scenes as CSV fields, the rows made in place
-    /// (ScreenRows+ProjectedCSV.swift).
-    var idField: [UInt8] = []
+    /// From a screen projection: the blocks' names and scenes as CSV
+    /// fields, the rows made in place (ScreenRows+ProjectedCSV.swift).
     var fields = ProjectionCSVFields()
+    /// The session's first `session.start` while its `start` row waits for its place (`--with-marks`).
+    var pendingStart: Event?
     var rowBytes: [UInt8] = []
     var times = CanonicalTimestampCache()
 

@@ -112,15 +112,15 @@ package final class ScreenProjectionSet: @unchecked Sendable {
     static func keyHashes(_ block: ScreenProjectionBlock) -> [UInt64]? {
         var hashes: [UInt64] = []
         hashes.reserveCapacity(block.sessionCount)
-        var previous: ArraySlice<UInt8> = []
-        for i in 0..<block.sessionCount {
-            let id = block.sessionID(i)
-            let hash = id.withUnsafeBytes { XXHash64.hash($0) }
-            if let last = hashes.last, hash < last || (hash == last && !previous.lexicographicallyPrecedes(id)) { return nil }
+        var inOrder = true
+        block.forEachSessionID { i, id in
+            let hash = XXHash64.hash(UnsafeRawBufferPointer(id))
+            if let last = hashes.last, hash < last || (hash == last && !block.sessionID(i - 1).lexicographicallyPrecedes(id)) {
+                inOrder = false
+            }
             hashes.append(hash)
-            previous = id
         }
-        return hashes
+        return inOrder ? hashes : nil
     }
 }
 
