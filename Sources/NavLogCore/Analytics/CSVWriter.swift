@@ -69,20 +69,32 @@ public struct CSVWriter: Sendable {
 
     /// Whether a field must be quoted: it holds a comma, a double quote, CR or LF.
     @inline(__always)
-    private static func needsQuotes<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> Bool {
+    static func needsQuotes<Bytes: Sequence<UInt8>>(_ utf8: Bytes) -> Bool {
         utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
     }
 
-    private mutating func field(_ utf8: UnsafeBufferPointer<UInt8>) {
-        guard Self.needsQuotes(utf8) else { bytes.append(contentsOf: utf8); return }
-        bytes.append(0x22)
-        var start = 0
-        for i in 0..<utf8.count where utf8[i] == 0x22 {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...i]))
-            bytes.append(0x22)
-            start = i + 1
+    private mutating func field(_ utf8: UnsafeBufferPointer<UInt8>) { Self.append(field: utf8, to: &bytes) }
+
+    /// Appends UTF-8 bytes as one field (no comma), quoted when they must be.
+    static func append(field utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        guard needsQuotes(utf8) else { bytes.append(contentsOf: utf8); return }
+        // Made in place: the quoted field's length is known once its quotes are counted.
+        var quotes = 0
+        for byte in utf8 where byte == 0x22 { quotes += 1 }
+        var n = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: utf8.count + quotes + 2))
+        bytes.withUnsafeMutableBufferPointer { out in
+            out[n] = 0x22
+            n += 1
+            for byte in utf8 {
+                out[n] = byte
+                n += 1
+                if byte == 0x22 {
+                    out[n] = 0x22
+                    n += 1
+                }
+            }
+            out[n] = 0x22
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        bytes.append(0x22)
     }
 }

@@ -86,30 +86,35 @@ struct CanonicalTimestampCache: Sendable {
         var rem = t.milliseconds % 86_400_000
         if rem < 0 { rem += 86_400_000; days -= 1 }
         if days != day {
-            var text: [UInt8] = []
-            text.reserveCapacity(24)
-            Timestamp(milliseconds: days * 86_400_000).appendRFC3339(to: &text)
+            // The day's `YYYY-MM-DDT`, made in place (sessions read in key order change day often).
+            let (y, mo, d) = Timestamp.civilFromDays(Int(days))
             var words: (UInt64, UInt64) = (0, 0)
-            text.withUnsafeBytes { source in
-                withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<11])) }
+            withUnsafeMutableBytes(of: &words) { buf in
+                @inline(__always) func two(_ v: Int, _ at: Int) {
+                    buf[at] = UInt8(ascii: "0") &+ UInt8(v / 10)
+                    buf[at + 1] = UInt8(ascii: "0") &+ UInt8(v % 10)
+                }
+                two(y / 100, 0); two(y % 100, 2); buf[4] = UInt8(ascii: "-")
+                two(mo, 5); buf[7] = UInt8(ascii: "-"); two(d, 8); buf[10] = UInt8(ascii: "T")
             }
             prefix = words
             day = days
         }
-        let r = Int(rem)
+        let r = UInt64(rem)
         let ms = r % 1000, secs = r / 1000
         let h = secs / 3600, mi = (secs / 60) % 60, s = secs % 60
-        var tail: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &tail) { buf in
-            @inline(__always) func two(_ v: Int, _ at: Int) {
-                buf[at] = UInt8(truncatingIfNeeded: 0x30 + v / 10)
-                buf[at + 1] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
-            }
-            two(h, 0); buf[2] = UInt8(ascii: ":"); two(mi, 3); buf[5] = UInt8(ascii: ":"); two(s, 6)
-            buf[8] = UInt8(ascii: "."); buf[9] = UInt8(truncatingIfNeeded: 0x30 + ms / 100); two(ms % 100, 10)
-            buf[12] = UInt8(ascii: "Z")
+        // Two ASCII digits as a 16-bit little-endian word.
+        @inline(__always) func two(_ v: UInt64) -> UInt64 { (0x30 + v / 10) | (0x30 + v % 10) << 8 }
+        // `HH:MM:SS` (bytes 11 to 18), `.mmm` (19 to 22), `Z` (23), stored as words.
+        let clock = two(h) | 0x3A << 16 | two(mi) << 24 | 0x3A << 40 | two(s) << 48
+        let fraction = 0x2E | (0x30 + ms / 100) << 8 | two(ms % 100) << 16
+        withUnsafeBytes(of: prefix) { date in
+            out.storeBytes(of: date.load(as: UInt64.self), as: UInt64.self)
+            out.storeBytes(of: date.load(fromByteOffset: 8, as: UInt16.self), toByteOffset: 8, as: UInt16.self)
+            out.storeBytes(of: date.load(fromByteOffset: 10, as: UInt8.self), toByteOffset: 10, as: UInt8.self)
         }
-        withUnsafeBytes(of: &prefix) { out.copyMemory(from: $0.baseAddress!, byteCount: 11) }
-        withUnsafeBytes(of: &tail) { (out + 11).copyMemory(from: $0.baseAddress!, byteCount: 13) }
+        out.storeBytes(of: clock.littleEndian, toByteOffset: 11, as: UInt64.self)
+        out.storeBytes(of: UInt32(truncatingIfNeeded: fraction).littleEndian, toByteOffset: 19, as: UInt32.self)
+        out.storeBytes(of: UInt8(ascii: "Z"), toByteOffset: 23, as: UInt8.self)
     }
 }

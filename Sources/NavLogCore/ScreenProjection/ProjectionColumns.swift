@@ -47,12 +47,10 @@ struct ProjectionColumn: Sendable {
     let width: Int
     let count: Int
 
-    /// Value `i` (in range: checked when the column was read).
+    /// Value `i` (0 ..< ``count``; the column's bytes were checked when it was read).
     @inline(__always) func value(_ i: Int, in bytes: [UInt8]) -> UInt64 {
-        var v: UInt64 = 0
-        let at = start + i * width
-        for k in 0..<width { v |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
-        return v
+        precondition(i >= 0 && i < count, "value \(i) of a column of \(count)")
+        return bytes.withUnsafeBufferPointer { value(i, in: $0) }
     }
 
     /// Value `i`, read from the block's bytes through a pointer (no bounds checks: the column was checked).

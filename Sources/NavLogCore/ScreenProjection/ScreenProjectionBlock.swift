@@ -179,6 +179,11 @@ public final class ScreenProjectionBlock: Sendable {
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
+    /// Calls `body` with each session's index and id bytes, in order, without copying them.
+    public func forEachSessionID(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        for i in 0..<sessionCount { withSessionID(i) { body(i, $0) } }
+    }
+
     private func sessionIDRange(_ i: Int) -> Range<Int> {
         let start = i == 0 ? 0 : idEnd.int(i - 1, in: bytes)
         return (ids.lowerBound + start)..<(ids.lowerBound + idEnd.int(i, in: bytes))

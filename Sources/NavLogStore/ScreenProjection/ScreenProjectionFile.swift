@@ -94,15 +94,16 @@ struct ScreenProjectionFile {
                 file.cutShort = true
                 return fail("cut short (\(bytes.count - at - 8) of \(size) bytes)")
             }
-            let payload = Array(bytes[(at + 8)..<(at + 8 + size)])
-            let checked = payload.withUnsafeBytes { SkippableFrame.checkRecord($0) }
+            let payload = (at + 8)..<(at + 8 + size)
+            let checked = bytes.withUnsafeBytes { SkippableFrame.checkRecord(UnsafeRawBufferPointer(rebasing: $0[payload])) }
             switch checked {
             case .failure(let why): return fail(why.description)
             case .success(let tag) where tag != expected: return fail("tag \(hex(tag)), not the \(name)'s")
             case .success: break
             }
             at += 8 + size
-            return Array(payload[4..<(payload.count - 4)])
+            // The body alone, copied once.
+            return Array(bytes[(payload.lowerBound + 4)..<(payload.upperBound - 4)])
         }
         guard let header = record(ScreenProjectionFormat.headerTag) else { return file }
         guard header.count == 12, UInt16(header[0]) | UInt16(header[1]) << 8 == ScreenProjectionFormat.majorVersion,

@@ -19,19 +19,20 @@ extension ScreenProjectionSet {
             var run: ProjectedRun
         }
         let blocks = projection.blocks
+        // The hashes made when the blocks were loaded, else made here.
+        let loaded = keyHashes
         var entries: [Entry] = []
         for (c, block) in blocks.prefix(part.commits).enumerated() {
-            func hash(_ i: Int) -> UInt64 { block.withSessionID(i) { XXHash64.hash(UnsafeRawBufferPointer($0)) } }
-            var lo = 0, hi = block.sessionCount
+            let hashes = c < loaded.count && loaded[c].count == block.sessionCount ? loaded[c]
+                : (0..<block.sessionCount).map { i in block.sessionID(i).withUnsafeBytes { XXHash64.hash($0) } }
+            var lo = 0, hi = hashes.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if hash(mid) < part.lowestHash { lo = mid + 1 } else { hi = mid }
+                if hashes[mid] < part.lowestHash { lo = mid + 1 } else { hi = mid }
             }
             var i = lo
-            while i < block.sessionCount {
-                let h = hash(i)
-                if part.isPast(h) { break }
-                entries.append(Entry(hash: h, run: ProjectedRun(block: Int32(c), session: Int32(i))))
+            while i < hashes.count, !part.isPast(hashes[i]) {
+                entries.append(Entry(hash: hashes[i], run: ProjectedRun(block: Int32(c), session: Int32(i))))
                 i += 1
             }
         }

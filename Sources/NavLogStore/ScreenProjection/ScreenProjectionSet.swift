@@ -28,8 +28,9 @@ package final class ScreenProjectionSet: @unchecked Sendable {
 
     let store: String
     let segments: [Segment]
-    /// The blocks once loaded (`nil` inside: not covered), and whether with their templates.
-    private let state = Locked<(blocks: ScreenProjectionBlocks?, withTemplates: Bool)?>(nil)
+    /// The blocks once loaded (`nil` inside: not covered), their sessions'
+    /// key hashes (made while checking their order), and whether with their templates.
+    private let state = Locked<(blocks: ScreenProjectionBlocks?, hashes: [[UInt64]], withTemplates: Bool)?>(nil)
 
     /// The projection of the first `commits` commits of `catalog`'s store.
     init(catalog: SegmentCatalog, commits: Int) {
@@ -52,16 +53,20 @@ package final class ScreenProjectionSet: @unchecked Sendable {
     func shared(withTemplates: Bool) -> ScreenProjectionBlocks? {
         state.withLock { state in
             if let state, state.withTemplates || !withTemplates { return state.blocks }
-            let loaded = load(withTemplates: withTemplates).map(ScreenProjectionBlocks.init)
-            state = (loaded, withTemplates)
-            return loaded
+            let loaded = load(withTemplates: withTemplates)
+            let blocks = loaded.map { ScreenProjectionBlocks($0.blocks) }
+            state = (blocks, loaded?.hashes ?? [], withTemplates)
+            return blocks
         }
     }
 
+    /// The key hashes of each loaded block's sessions, in block order (empty before loading).
+    var keyHashes: [[UInt64]] { state.withLock { $0?.hashes ?? [] } }
+
     /// Reads every segment's file, two at a time.
-    private func load(withTemplates: Bool) -> [ScreenProjectionBlock]? {
+    private func load(withTemplates: Bool) -> (blocks: [ScreenProjectionBlock], hashes: [[UInt64]])? {
         guard !segments.isEmpty else { return nil }
-        let results = ResultSlots<[ScreenProjectionBlock]?>(count: segments.count)
+        let results = ResultSlots<(blocks: [ScreenProjectionBlock], hashes: [[UInt64]])?>(count: segments.count)
         DispatchQueue.concurrentPerform(iterations: min(SessionStream.defaultWorkers, segments.count)) { worker in
             var i = worker
             while i < segments.count {
@@ -69,44 +74,53 @@ package final class ScreenProjectionSet: @unchecked Sendable {
                 i += SessionStream.defaultWorkers
             }
         }
-        var all: [ScreenProjectionBlock] = []
+        var all: [ScreenProjectionBlock] = [], hashes: [[UInt64]] = []
         for i in segments.indices {
-            guard let slot = results.value(i), let blocks = slot else { return nil }
-            all += blocks
+            guard let slot = results.value(i), let covered = slot else { return nil }
+            all += covered.blocks
+            hashes += covered.hashes
         }
-        return all
+        return (all, hashes)
     }
 
     /// The blocks of `segment`'s file covering its commits read; `nil` when
     /// the file is missing, damaged before them, or does not cover them.
-    /// Their key order is checked on two threads.
-    static func covering(_ segment: Segment, store: String, withTemplates: Bool = true) -> [ScreenProjectionBlock]? {
+    /// Their key order is checked on two threads; with them, their sessions' key hashes.
+    static func covering(_ segment: Segment, store: String,
+                         withTemplates: Bool = true) -> (blocks: [ScreenProjectionBlock], hashes: [[UInt64]])? {
         guard let file = try? ScreenProjectionFile.read(store: store, segment: segment.number, withTemplates: withTemplates),
               file.blocks.count >= segment.commits.count else { return nil }
         for (block, commit) in zip(file.blocks, segment.commits) {
             guard block.commit == commit.number, block.indexOffset == commit.indexOffset else { return nil }
         }
         let blocks = Array(file.blocks.prefix(segment.commits.count))
-        let ordered = ResultSlots<Bool>(count: blocks.count)
+        let ordered = ResultSlots<[UInt64]?>(count: blocks.count)
         let workers = SessionStream.defaultWorkers
         DispatchQueue.concurrentPerform(iterations: min(workers, blocks.count)) { worker in
-            for i in stride(from: worker, to: blocks.count, by: workers) { ordered.set(i, isInKeyOrder(blocks[i])) }
+            for i in stride(from: worker, to: blocks.count, by: workers) { ordered.set(i, keyHashes(blocks[i])) }
         }
-        return blocks.indices.allSatisfy { ordered.value($0) == true } ? blocks : nil
+        var hashes: [[UInt64]] = []
+        for i in blocks.indices {
+            guard let slot = ordered.value(i), let inOrder = slot else { return nil }
+            hashes.append(inOrder)
+        }
+        return (blocks, hashes)
     }
 
-    /// Whether a block's sessions are in strictly increasing session-key
-    /// order (``SessionKey``: hash, then id bytes).
-    static func isInKeyOrder(_ block: ScreenProjectionBlock) -> Bool {
-        var previousHash: UInt64 = 0
-        var previous: ArraySlice<UInt8> = []
-        for i in 0..<block.sessionCount {
-            let id = block.sessionID(i)
-            let hash = id.withUnsafeBytes { XXHash64.hash($0) }
-            if i > 0, hash < previousHash || (hash == previousHash && !previous.lexicographicallyPrecedes(id)) { return false }
-            (previousHash, previous) = (hash, id)
+    /// The key hashes of a block's sessions when they are in strictly
+    /// increasing session-key order (``SessionKey``: hash, then id bytes), else `nil`.
+    static func keyHashes(_ block: ScreenProjectionBlock) -> [UInt64]? {
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(block.sessionCount)
+        var inOrder = true
+        block.forEachSessionID { i, id in
+            let hash = XXHash64.hash(UnsafeRawBufferPointer(id))
+            if let last = hashes.last, hash < last || (hash == last && !block.sessionID(i - 1).lexicographicallyPrecedes(id)) {
+                inOrder = false
+            }
+            hashes.append(hash)
         }
-        return true
+        return inOrder ? hashes : nil
     }
 }
 

@@ -28,13 +28,17 @@ extension SessionStream {
         let shared = RowTurns(sources: sources, output: output)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let scratch = LogScanScratch()
+            // The size of the last part rendered: the parts of a store are of about one size.
+            var lastPart = 0
             while let (index, source) = shared.take() {
                 var rows = make()
                 var out: [UInt8] = []
                 if redactor == nil, Rows.readsProjection, case .segments(let part) = source,
                    let set = part.projection, let projection = set.shared(withTemplates: rows.readsSessionStarts) {
                     // A part of a store read from its screen projection: rendered ahead, in memory.
+                    out.reserveCapacity(lastPart + lastPart / 8)
                     set.forEachProjectedSession(of: part, projection) { session in rows.write(projected: session, to: &out) }
+                    lastPart = out.count
                     shared.deposit(index, out, failure: nil)
                 } else if case .log = source, source.fileSize <= Self.bufferedLogBytes {
                     do throws(SessionStreamError) {

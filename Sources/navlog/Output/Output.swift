@@ -14,8 +14,14 @@ enum Output {
         return b
     }()
 
-    /// Appends bytes to standard output (buffered).
+    /// Appends bytes to standard output (buffered; a large piece, such as
+    /// an export's part, is written as it is, not copied into the buffer).
     static func write(_ bytes: [UInt8]) {
+        guard bytes.count < 1 << 16 else {
+            flushStandardOutput()
+            bytes.withUnsafeBytes { writeNow($0) }
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flushStandardOutput() }
     }
@@ -36,9 +42,12 @@ enum Output {
     /// Writes what is buffered. A closed pipe (`navlog cat … | head`) ends
     /// the process quietly, as with other Unix tools.
     static func flushStandardOutput() {
-        let failure = buffer.withUnsafeBytes { DescriptorWrite.all($0, to: 1) }
+        buffer.withUnsafeBytes { writeNow($0) }
         buffer.removeAll(keepingCapacity: true)
-        if let failure {
+    }
+
+    private static func writeNow(_ bytes: UnsafeRawBufferPointer) {
+        if let failure = DescriptorWrite.all(bytes, to: 1) {
             if failure == EPIPE { exit(0) }
             error("cannot write to standard output: \(DescriptorWrite.reason(failure))")
             exit(2)
