@@ -41,23 +41,41 @@ public enum ProjectionPlanes {
         for _ in 0..<5 { columns.append(try r.column(count: rows)) }
         guard r.at == bytes.count else { throw .malformed("\(bytes.count - r.at) bytes after the last column") }
         var out = bytes
-        bytes.withUnsafeBufferPointer { from in
-            out.withUnsafeMutableBufferPointer { to in
-                for column in columns where column.width >= 2 {
+        bytes.withUnsafeBytes { from in
+            out.withUnsafeMutableBytes { to in
+                for column in columns {
                     let (source, target) = (from.baseAddress! + column.start, to.baseAddress! + column.start)
-                    let (w, n) = (column.width, column.count)
-                    if toPlanes {
-                        for k in 0..<w {
-                            for i in 0..<n { target[k * n + i] = source[i * w + k] }
-                        }
-                    } else {
-                        for i in 0..<n {
-                            for k in 0..<w { target[i * w + k] = source[k * n + i] }
-                        }
+                    switch column.width {
+                    case 2: turn(UInt16.self, column.count, source, target, toPlanes)
+                    case 4: turn(UInt32.self, column.count, source, target, toPlanes)
+                    case 8: turn(UInt64.self, column.count, source, target, toPlanes)
+                    default: break
                     }
                 }
             }
         }
         return out
+    }
+
+    /// Turns `n` values of `T`'s width into planes (`toPlanes`) or back, a
+    /// value at a time: one load and `T`'s width in stores, or the reverse.
+    @inline(__always)
+    private static func turn<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ n: Int, _ source: UnsafeRawPointer,
+                                                                    _ target: UnsafeMutableRawPointer, _ toPlanes: Bool) {
+        let w = MemoryLayout<T>.size
+        if toPlanes {
+            let planes = target.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<n {
+                let v = T(littleEndian: source.loadUnaligned(fromByteOffset: i * w, as: T.self))
+                for k in 0..<w { planes[k * n + i] = UInt8(truncatingIfNeeded: v >> (8 * k)) }
+            }
+        } else {
+            let planes = source.assumingMemoryBound(to: UInt8.self)
+            for i in 0..<n {
+                var v: T = 0
+                for k in 0..<w { v |= T(planes[k * n + i]) << (8 * k) }
+                target.storeBytes(of: v.littleEndian, toByteOffset: i * w, as: T.self)
+            }
+        }
     }
 }
