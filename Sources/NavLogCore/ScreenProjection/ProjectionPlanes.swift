@@ -43,13 +43,16 @@ public enum ProjectionPlanes {
         var out = bytes
         bytes.withUnsafeBytes { from in
             out.withUnsafeMutableBytes { to in
-                for column in columns {
+                for column in columns where column.width >= 2 {
                     let (source, target) = (from.baseAddress! + column.start, to.baseAddress! + column.start)
-                    switch column.width {
-                    case 2: turn(UInt16.self, column.count, source, target, toPlanes)
-                    case 4: turn(UInt32.self, column.count, source, target, toPlanes)
-                    case 8: turn(UInt64.self, column.count, source, target, toPlanes)
-                    default: break
+                    // A width of 2, 4 or 8 as a constant in each copy of the loops.
+                    switch (column.width, toPlanes) {
+                    case (2, true): split(column.count, source, target, width: 2)
+                    case (4, true): split(column.count, source, target, width: 4)
+                    case (_, true): split(column.count, source, target, width: 8)
+                    case (2, false): join(column.count, source, target, width: 2)
+                    case (4, false): join(column.count, source, target, width: 4)
+                    case (_, false): join(column.count, source, target, width: 8)
                     }
                 }
             }
@@ -57,24 +60,33 @@ public enum ProjectionPlanes {
         return out
     }
 
-    /// Turns `n` values of `T`'s width into planes (`toPlanes`) or back, a
-    /// value at a time: one load and `T`'s width in stores, or the reverse.
+    /// `n` values of `width` bytes (2, 4 or 8) at `values` as `width` planes
+    /// at `planes`: one load a value, one byte to each plane.
     @inline(__always)
-    private static func turn<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ n: Int, _ source: UnsafeRawPointer,
-                                                                    _ target: UnsafeMutableRawPointer, _ toPlanes: Bool) {
-        let w = MemoryLayout<T>.size
-        if toPlanes {
-            let planes = target.assumingMemoryBound(to: UInt8.self)
-            for i in 0..<n {
-                let v = T(littleEndian: source.loadUnaligned(fromByteOffset: i * w, as: T.self))
-                for k in 0..<w { planes[k * n + i] = UInt8(truncatingIfNeeded: v >> (8 * k)) }
+    private static func split(_ n: Int, _ values: UnsafeRawPointer, _ planes: UnsafeMutableRawPointer, width: Int) {
+        let plane = planes.assumingMemoryBound(to: UInt8.self)
+        for i in 0..<n {
+            var v = width == 2 ? UInt64(UInt16(littleEndian: values.loadUnaligned(fromByteOffset: 2 &* i, as: UInt16.self)))
+                : width == 4 ? UInt64(UInt32(littleEndian: values.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)))
+                : UInt64(littleEndian: values.loadUnaligned(fromByteOffset: 8 &* i, as: UInt64.self))
+            for k in 0..<width {
+                plane[k &* n &+ i] = UInt8(truncatingIfNeeded: v)
+                v &>>= 8
             }
-        } else {
-            let planes = source.assumingMemoryBound(to: UInt8.self)
-            for i in 0..<n {
-                var v: T = 0
-                for k in 0..<w { v |= T(planes[k * n + i]) << (8 * k) }
-                target.storeBytes(of: v.littleEndian, toByteOffset: i * w, as: T.self)
+        }
+    }
+
+    /// The reverse of ``split(_:_:_:width:)``: a byte from each plane, one store a value.
+    @inline(__always)
+    private static func join(_ n: Int, _ planes: UnsafeRawPointer, _ values: UnsafeMutableRawPointer, width: Int) {
+        let plane = planes.assumingMemoryBound(to: UInt8.self)
+        for i in 0..<n {
+            var v: UInt64 = 0
+            for k in 0..<width { v |= UInt64(plane[k &* n &+ i]) &<< (8 &* k) }
+            switch width {
+            case 2: values.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, toByteOffset: 2 &* i, as: UInt16.self)
+            case 4: values.storeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian, toByteOffset: 4 &* i, as: UInt32.self)
+            default: values.storeBytes(of: v.littleEndian, toByteOffset: 8 &* i, as: UInt64.self)
             }
         }
     }

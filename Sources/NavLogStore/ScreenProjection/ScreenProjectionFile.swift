@@ -23,8 +23,9 @@ enum ScreenProjectionFormat {
     static let packedBlockTag: UInt32 = 0x5056_4C4E
     /// The most a packed block's frame may hold (§2.1, §3).
     static let packedLimit = 1 << 30
-    /// A packed block's LZ4 frame (§2.1): linked 256 KB blocks, no block checksums (the record's covers them).
-    static let packing = LZ4FrameSettings(blockSize: .max256KB, linkedBlocks: true, blockChecksums: false)
+    /// A packed block's LZ4 frame (§2.1): linked 256 KB blocks, no block or content checksum (the record's covers
+    /// the bytes stored, and the body is checked when read).
+    static let packing = LZ4FrameSettings(blockSize: .max256KB, linkedBlocks: true, blockChecksums: false, contentChecksum: false)
 
     /// `00000001.views` for segment 1.
     static func fileName(_ segment: Int) -> String {
@@ -68,7 +69,7 @@ enum ScreenProjectionFormat {
 
     /// A packed block's body (§2.1) back: its frame undone, its planes interleaved.
     static func unpack(_ frame: [UInt8], decoder: LZ4FrameDecoder) throws(ScreenProjectionError) -> [UInt8] {
-        let content = ByteBuffer(capacity: frame.count * 3)
+        let content = ByteBuffer(capacity: frame.count * 4)
         let used: Int
         do throws(LZ4FrameError) {
             used = try frame.withUnsafeBytes { p in
