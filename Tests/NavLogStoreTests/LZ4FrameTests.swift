@@ -17,6 +17,22 @@ import NavLogTestSupport
         #expect(out.array == content)
     }
 
+    @Test("Without a content checksum a frame is 4 bytes shorter, its FLG says so, and it decodes")
+    func noContentChecksum() throws {
+        let content = Array(sampleLines(100))
+        var frames: [[UInt8]] = []
+        for checksum in [true, false] {
+            let encoder = try LZ4FrameEncoder(settings: LZ4FrameSettings(contentChecksum: checksum))
+            let frame = ByteBuffer()
+            try content.withUnsafeBytes { try encoder.compressFrame($0, into: frame) }
+            let out = ByteBuffer()
+            #expect(try LZ4FrameDecoder().decodeFrame(frame.bytes, maxContentBytes: 1 << 20, into: out) == frame.count)
+            #expect(out.array == content)
+            frames.append(frame.array)
+        }
+        #expect(frames[1].count == frames[0].count - 4 && frames[0][4] & 0x04 != 0 && frames[1][4] & 0x04 == 0)
+    }
+
     @Test(arguments: LZ4FrameSettings.BlockSize.allCases)
     func realLZ4ToolDecodesOurFrames(blockSize: LZ4FrameSettings.BlockSize) throws {
         let content = sampleLines(5000)

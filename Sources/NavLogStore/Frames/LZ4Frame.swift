@@ -52,19 +52,24 @@ public struct LZ4FrameSettings: Hashable, Sendable {
     public var blockChecksums: Bool
     /// liblz4 compression level: 0 is the fast default (what `lz4 -1` uses).
     public var compressionLevel: Int32
+    /// Whether the frame ends with the XXH32 of its content. Off only where
+    /// the frame's bytes are checksummed as stored and its content is checked
+    /// when read (a packed screen-projection block).
+    public var contentChecksum: Bool
 
     public init(
         blockSize: BlockSize = .max256KB, linkedBlocks: Bool = true,
-        blockChecksums: Bool = true, compressionLevel: Int32 = 0
+        blockChecksums: Bool = true, compressionLevel: Int32 = 0, contentChecksum: Bool = true
     ) {
         self.blockSize = blockSize
         self.linkedBlocks = linkedBlocks
         self.blockChecksums = blockChecksums
         self.compressionLevel = compressionLevel
+        self.contentChecksum = contentChecksum
     }
 }
 
-/// Compresses bytes into LZ4 frames (content checksum always on).
+/// Compresses bytes into LZ4 frames (with a content checksum unless the settings say otherwise).
 ///
 /// ```swift
 /// let encoder = try LZ4FrameEncoder()
@@ -92,7 +97,7 @@ package final class LZ4FrameEncoder {
         var prefs = LZ4F_preferences_t()
         prefs.frameInfo.blockSizeID = LZ4F_blockSizeID_t(rawValue: UInt32(settings.blockSize.rawValue))
         prefs.frameInfo.blockMode = settings.linkedBlocks ? LZ4F_blockLinked : LZ4F_blockIndependent
-        prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled
+        prefs.frameInfo.contentChecksumFlag = settings.contentChecksum ? LZ4F_contentChecksumEnabled : LZ4F_noContentChecksum
         prefs.frameInfo.blockChecksumFlag = settings.blockChecksums ? LZ4F_blockChecksumEnabled : LZ4F_noBlockChecksum
         prefs.compressionLevel = settings.compressionLevel
         prefs.autoFlush = 1

@@ -8,17 +8,24 @@ import Darwin
 import Dispatch
 import NavLogCore
 
-/// Constants of the screen projection, format 1.0; each is defined in
+/// Constants of the screen projection, format 1.1; each is defined in
 /// `schemas/screen-projection.md` (the section is named beside it).
 enum ScreenProjectionFormat {
-    /// Format versions (§2); a reader ignores a file of another major version.
+    /// Format versions (§2); a reader ignores a file of another major version
+    /// and reads every minor one (minor 0: blocks written before packing).
     static let majorVersion: UInt16 = 1
-    static let minorVersion: UInt16 = 0
+    static let minorVersion: UInt16 = 1
     /// A projection file's suffix (§1, §3).
     static let suffix = ".views"
-    /// Record tags (§3): `NLVH`, `NLVB`.
+    /// Record tags (§3): `NLVH`, `NLVB` (a block body, plain), `NLVP` (packed, §2.1).
     static let headerTag: UInt32 = 0x4856_4C4E
     static let blockTag: UInt32 = 0x4256_4C4E
+    static let packedBlockTag: UInt32 = 0x5056_4C4E
+    /// The most a packed block's frame may hold (§2.1, §3).
+    static let packedLimit = 1 << 30
+    /// A packed block's LZ4 frame (§2.1): linked 256 KB blocks, no block or content checksum (the record's covers
+    /// the bytes stored, and the body is checked when read).
+    static let packing = LZ4FrameSettings(blockSize: .max256KB, linkedBlocks: true, blockChecksums: false, contentChecksum: false)
 
     /// `00000001.views` for segment 1.
     static func fileName(_ segment: Int) -> String {
@@ -31,11 +38,11 @@ enum ScreenProjectionFormat {
         return SegmentFormat.segmentNumber(String(name.dropLast(suffix.count)) + SegmentFormat.segmentSuffix)
     }
 
-    /// The header record of segment `number`'s file.
-    static func header(segment number: Int) -> [UInt8] {
+    /// The header record of segment `number`'s file (`minor`: tests write a file as minor 0 did).
+    static func header(segment number: Int, minor: UInt16 = minorVersion) -> [UInt8] {
         var body: [UInt8] = []
         body.appendLE(majorVersion)
-        body.appendLE(minorVersion)
+        body.appendLE(minor)
         body.appendLE(UInt32(truncatingIfNeeded: number))
         body.appendLE(UInt32(0))
         var out: [UInt8] = []
@@ -43,9 +50,34 @@ enum ScreenProjectionFormat {
         return out
     }
 
-    /// A block record around an encoded block body.
-    static func appendBlock(_ body: [UInt8], to out: inout [UInt8]) {
-        SkippableFrame.appendRecord(tagValue: blockTag, body: body, to: &out)
+    /// A block record around an encoded block body: packed (`NLVP`) when
+    /// that is shorter, else plain (`NLVB`), §2.1. Only `packs` false writes
+    /// every block plain, as minor 0 did (tests of files written before packing).
+    /// `file` names the file in an error (liblz4 failing: out of memory).
+    static func appendBlock(_ body: [UInt8], to out: inout [UInt8], file: String, packs: Bool = true) throws(LogError) {
+        guard packs, let planar = try? ProjectionPlanes.planar(body) else {
+            return SkippableFrame.appendRecord(tagValue: blockTag, body: body, to: &out)
+        }
+        let frame = ByteBuffer(capacity: body.count / 2)
+        do throws(LZ4FrameError) {
+            let encoder = try LZ4FrameEncoder(settings: packing)
+            try planar.withUnsafeBytes { p in Result { () throws(LZ4FrameError) in try encoder.compressFrame(p, into: frame) } }.get()
+        } catch { throw LogError(path: file, kind: .compression(error)) }
+        let packed = frame.count < body.count
+        SkippableFrame.appendRecord(tagValue: packed ? packedBlockTag : blockTag, body: packed ? Array(frame.bytes) : body, to: &out)
+    }
+
+    /// A packed block's body (§2.1) back: its frame undone, its planes interleaved.
+    static func unpack(_ frame: [UInt8], decoder: LZ4FrameDecoder) throws(ScreenProjectionError) -> [UInt8] {
+        let content = ByteBuffer(capacity: frame.count * 4)
+        let used: Int
+        do throws(LZ4FrameError) {
+            used = try frame.withUnsafeBytes { p in
+                Result { () throws(LZ4FrameError) in try decoder.decodeFrame(p, maxContentBytes: packedLimit, into: content) }
+            }.get()
+        } catch { throw .malformed("packed block: \(error)") }
+        guard used == frame.count else { throw .malformed("\(frame.count - used) bytes after a packed block's frame") }
+        return try ProjectionPlanes.interleaved(Array(content.bytes))
     }
 }
 
@@ -64,23 +96,37 @@ struct ScreenProjectionFile {
     /// Reads segment `number`'s projection file in `store`; `nil` when there
     /// is none. The blocks' `session.start` templates are parsed only `withTemplates`.
     static func read(store: String, segment number: Int, withTemplates: Bool = true) throws(LogError) -> ScreenProjectionFile? {
+        switch try contents(store: store, segment: number) {
+        case nil: return nil
+        case .failure(let tooBig): return ScreenProjectionFile(problem: (0, tooBig.why))
+        case .success(let bytes): return parse(bytes, segment: number, withTemplates: withTemplates)
+        }
+    }
+
+    /// A file over the size a reader takes whole.
+    struct TooBig: Error {
+        var why: String
+    }
+
+    /// The bytes of segment `number`'s projection file; `nil` when there is none.
+    static func contents(store: String, segment number: Int) throws(LogError) -> Result<[UInt8], TooBig>? {
         let path = store + "/" + ScreenProjectionFormat.fileName(number)
         guard LogFile.exists(path) else { return nil }
         let file = try LogFile(path: path, mode: .read)
         defer { file.close() }
         let size = try file.size()
-        guard size <= Int64(Int32.max) else { return ScreenProjectionFile(problem: (0, "a file of \(size) bytes is over the limit")) }
-        return parse(try file.read(count: Int(size), at: 0), segment: number, withTemplates: withTemplates)
+        guard size <= Int64(Int32.max) else { return .failure(TooBig(why: "a file of \(size) bytes is over the limit")) }
+        return .success(try file.read(count: Int(size), at: 0))
     }
 
     /// Parses a whole file's bytes.
     static func parse(_ bytes: [UInt8], segment number: Int, withTemplates: Bool = true) -> ScreenProjectionFile {
         var file = ScreenProjectionFile()
         var at = 0
-        /// The next record's payload (tag … checksum), checked; `nil` with `file.problem` set.
-        func record(_ expected: UInt32) -> [UInt8]? {
-            let name = expected == ScreenProjectionFormat.headerTag ? "header" : "block"
-            func fail(_ why: String) -> [UInt8]? {
+        /// The next record's tag (one of `expected`) and body, checked; `nil` with `file.problem` set.
+        func record(_ expected: [UInt32]) -> (tag: UInt32, body: [UInt8])? {
+            let name = expected == [ScreenProjectionFormat.headerTag] ? "header" : "block"
+            func fail(_ why: String) -> (tag: UInt32, body: [UInt8])? {
                 file.problem = (Int64(at), "\(name): \(why)")
                 return nil
             }
@@ -98,32 +144,41 @@ struct ScreenProjectionFile {
             let checked = bytes.withUnsafeBytes { SkippableFrame.checkRecord(UnsafeRawBufferPointer(rebasing: $0[payload])) }
             switch checked {
             case .failure(let why): return fail(why.description)
-            case .success(let tag) where tag != expected: return fail("tag \(hex(tag)), not the \(name)'s")
+            case .success(let tag) where !expected.contains(tag): return fail("tag \(hex(tag)), not the \(name)'s")
             case .success: break
             }
             at += 8 + size
-            // The body alone, copied once.
-            return Array(bytes[(payload.lowerBound + 4)..<(payload.upperBound - 4)])
+            // The tag, and the body alone, copied once.
+            return (bytes.loadLE32(payload.lowerBound), Array(bytes[(payload.lowerBound + 4)..<(payload.upperBound - 4)]))
         }
-        guard let header = record(ScreenProjectionFormat.headerTag) else { return file }
+        guard let header = record([ScreenProjectionFormat.headerTag])?.body else { return file }
         guard header.count == 12, UInt16(header[0]) | UInt16(header[1]) << 8 == ScreenProjectionFormat.majorVersion,
               header.loadLE32(4) == UInt32(truncatingIfNeeded: number) else {
             file.problem = (0, "header: not a version \(ScreenProjectionFormat.majorVersion) projection of segment \(number)")
             return file
         }
-        // The records one after another (their checksums), then their bodies decoded on two threads.
-        var bodies: [(offset: Int, body: [UInt8])] = []
+        // The records one after another (their checksums), then their bodies unpacked and decoded on two threads.
+        var bodies: [(offset: Int, tag: UInt32, body: [UInt8])] = []
         while at < bytes.count {
             let offset = at
-            guard let body = record(ScreenProjectionFormat.blockTag) else { break }
-            bodies.append((offset, body))
+            guard let next = record([ScreenProjectionFormat.blockTag, ScreenProjectionFormat.packedBlockTag]) else { break }
+            bodies.append((offset, next.tag, next.body))
         }
         let records = bodies
         let decoded = ResultSlots<Result<ScreenProjectionBlock, ScreenProjectionError>>(count: records.count)
         let workers = SessionStream.defaultWorkers
         DispatchQueue.concurrentPerform(iterations: min(workers, max(1, records.count))) { worker in
+            var decoder: LZ4FrameDecoder?
             for i in stride(from: worker, to: records.count, by: workers) {
-                decoded.set(i, Result { () throws(ScreenProjectionError) in try ScreenProjectionBlock(decoding: records[i].body, withTemplates: withTemplates) })
+                decoded.set(i, Result { () throws(ScreenProjectionError) in
+                    var body = records[i].body
+                    if records[i].tag == ScreenProjectionFormat.packedBlockTag {
+                        if decoder == nil { decoder = try? LZ4FrameDecoder() }
+                        guard let decoder else { throw .malformed("packed block: no LZ4 decoder") }
+                        body = try ScreenProjectionFormat.unpack(body, decoder: decoder)
+                    }
+                    return try ScreenProjectionBlock(decoding: body, withTemplates: withTemplates)
+                })
             }
         }
         for i in bodies.indices {
@@ -143,10 +198,15 @@ struct ScreenProjectionFile {
 
     /// Writes a projection file whole: to `NAME.tmp`, synced, renamed over
     /// `NAME`, the directory synced (§1).
-    static func write(store: String, segment number: Int, blocks: [[UInt8]]) throws(LogError) {
-        let path = store + "/" + ScreenProjectionFormat.fileName(number)
-        var bytes = ScreenProjectionFormat.header(segment: number)
-        for body in blocks { ScreenProjectionFormat.appendBlock(body, to: &bytes) }
-        try WholeFile.replace(path, with: bytes)
+    static func write(store: String, segment number: Int, bytes: [UInt8]) throws(LogError) {
+        try WholeFile.replace(store + "/" + ScreenProjectionFormat.fileName(number), with: bytes)
+    }
+
+    /// The bytes of segment `number`'s file holding `blocks` (bodies), as the
+    /// writer writes them (`packs` false: as minor 0 did, for tests).
+    static func bytes(segment number: Int, blocks: [[UInt8]], packs: Bool = true) throws(LogError) -> [UInt8] {
+        var bytes = ScreenProjectionFormat.header(segment: number, minor: packs ? ScreenProjectionFormat.minorVersion : 0)
+        for body in blocks { try ScreenProjectionFormat.appendBlock(body, to: &bytes, file: ScreenProjectionFormat.fileName(number), packs: packs) }
+        return bytes
     }
 }

@@ -43,11 +43,12 @@ public enum ScreenProjectionIndex {
             let expected = Array(built.blocks[next..<(next + segment.commits.count)])
             next += segment.commits.count
             do throws(LogError) {
-                if let file = try ScreenProjectionFile.read(store: store.path, segment: segment.number),
-                   file.problem == nil, file.blocks.map(\.bytes) == expected {
+                // Kept only when byte for byte what would be written: a right file written before packing is rewritten packed.
+                let bytes = try ScreenProjectionFile.bytes(segment: segment.number, blocks: expected)
+                if case .success(bytes)? = try ScreenProjectionFile.contents(store: store.path, segment: segment.number) {
                     summary.kept += 1
                 } else {
-                    try ScreenProjectionFile.write(store: store.path, segment: segment.number, blocks: expected)
+                    try ScreenProjectionFile.write(store: store.path, segment: segment.number, bytes: bytes)
                     summary.written += 1
                 }
             } catch { throw .store(.io(error)) }

@@ -123,7 +123,7 @@ final class ScreenProjectionWriter: @unchecked Sendable {
             if file == nil || landed.segment != segment { try startFile(landed.segment) }
             var record: [UInt8] = []
             let body = ScreenProjectionBlock.encode(commit: plan.number, indexOffset: landed.location.offset, runs: runs)
-            ScreenProjectionFormat.appendBlock(body, to: &record)
+            try ScreenProjectionFormat.appendBlock(body, to: &record, file: path(segment))
             try file!.write(record, at: end)
             end += Int64(record.count)
         } catch {
