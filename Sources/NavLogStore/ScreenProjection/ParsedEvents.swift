@@ -16,6 +16,7 @@ struct ParsedEvents: Sendable {
     private var events: [Event] = []
 
     var isEmpty: Bool { starts.isEmpty }
+    var count: Int { starts.count }
 
     /// Forgets every event, keeping the storage (for the next commit's).
     mutating func removeAll() {

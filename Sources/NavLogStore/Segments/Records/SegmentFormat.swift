@@ -55,6 +55,7 @@ public enum SegmentFormat {
     public static let defaultBlockTarget = 256 << 10
     public static let defaultCheckpointInterval = 4096
     public static let defaultCommitTarget = 16 << 20
+    public static let defaultParsedTarget = 32_768
     public static let defaultSegmentTarget = 256 << 20
     public static let defaultSessionsKept = 65_536
     /// Bloom filter: bits per session and probes (§5.3).

@@ -205,7 +205,7 @@ public final class SegmentWriter {
             counts.sessions += 1
             if !session.wasStored { counts.newSessions += 1 }
         }
-        if arena.count >= options.commitTarget { try startCommit() }
+        if arena.count >= options.commitTarget || parsed.count >= options.parsedTarget { try startCommit() }
         return .stored
     }
 

@@ -7,6 +7,10 @@ public struct SegmentWriterOptions: Hashable, Sendable {
     public var checkpointInterval: Int
     /// Raw bytes of lines buffered before a commit is written.
     public var commitTarget: Int
+    /// Events handed over parsed (for the screen projection) buffered
+    /// before a commit is written: such an event takes several times its
+    /// line in memory, so short non-canonical lines reach this first.
+    public var parsedTarget: Int
     /// Bytes on disk after which a segment is sealed and the next begun.
     public var segmentTarget: Int
     /// How data frames are compressed.
@@ -24,6 +28,7 @@ public struct SegmentWriterOptions: Hashable, Sendable {
     public init(blockTarget: Int = SegmentFormat.defaultBlockTarget,
                 checkpointInterval: Int = SegmentFormat.defaultCheckpointInterval,
                 commitTarget: Int = SegmentFormat.defaultCommitTarget,
+                parsedTarget: Int = SegmentFormat.defaultParsedTarget,
                 segmentTarget: Int = SegmentFormat.defaultSegmentTarget,
                 lz4: LZ4FrameSettings = LZ4FrameSettings(),
                 sessionsKept: Int = SegmentFormat.defaultSessionsKept,
@@ -31,6 +36,7 @@ public struct SegmentWriterOptions: Hashable, Sendable {
         self.blockTarget = max(1, blockTarget)
         self.checkpointInterval = max(1, checkpointInterval)
         self.commitTarget = max(1, commitTarget)
+        self.parsedTarget = max(1, parsedTarget)
         self.segmentTarget = max(1, segmentTarget)
         self.lz4 = lz4
         self.sessionsKept = max(0, sessionsKept)
