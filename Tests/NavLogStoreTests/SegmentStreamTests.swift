@@ -69,7 +69,7 @@ import Testing
                 try sorter.add(summary)
             }
             var out: [SessionSummary] = []
-            try sorter.finish { out.append($0) }
+            while let summary = try sorter.next() { out.append(summary) }
             #expect(out.map(\.id) == ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "chunk \(chunk)")
             for summary in out {
                 let i = try #require(ids.firstIndex(of: summary.id))

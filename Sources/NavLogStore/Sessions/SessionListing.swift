@@ -53,7 +53,7 @@ public enum SessionListing {
             }
         }
         if let failure { throw .log(failure) }
-        do { try sorter.finish(body) } catch { throw .log(error) }
+        do { while let summary = try sorter.next() { body(summary) } } catch { throw .log(error) }
         return total
     }
 }

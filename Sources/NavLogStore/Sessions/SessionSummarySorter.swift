@@ -7,68 +7,28 @@ import Darwin
 #endif
 import NavLogCore
 
-/// Sorts session summaries by id (its UTF-8 bytes) in bounded memory:
-/// up to ``chunk`` are kept; past that, each sorted chunk goes to an
-/// anonymous temporary file (`tmpfile`, gone when closed) and the files are
-/// merged at the end.
+/// Session summaries sorted by id (its UTF-8 bytes) in bounded memory, as
+/// `navlog sessions` lists them.
 ///
 /// ```swift
 /// let sorter = SessionSummarySorter()
 /// try sorter.add(summary)
-/// try sorter.finish { print($0.id) }
+/// while let summary = try sorter.next() { print(summary.id) }
 /// ```
-public final class SessionSummarySorter {
-    /// Summaries kept in memory before a chunk is written out.
-    public let chunk: Int
-    private var held: [SessionSummary] = []
-    private var spills: [UnsafeMutablePointer<FILE>] = []
+typealias SessionSummarySorter = ExternalSorter<SessionSummary>
 
-    public init(chunk: Int = 100_000) { self.chunk = max(1, chunk) }
-
-    deinit { for file in spills { fclose(file) } }
-
-    public func add(_ summary: SessionSummary) throws(LogError) {
-        held.append(summary)
-        if held.count >= chunk { try spill() }
+extension ExternalSorter where Element == SessionSummary {
+    convenience init(chunk: Int = 100_000) {
+        self.init(chunk: chunk) { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
     }
+}
 
-    /// Calls `body` with every summary added, sorted by id.
-    public func finish(_ body: (SessionSummary) -> Void) throws(LogError) {
-        if spills.isEmpty {
-            held.sort(by: Self.before)
-            held.forEach(body)
-            held.removeAll()
-            return
-        }
-        if !held.isEmpty { try spill() }
-        var heads: [SessionSummary?] = []
-        for file in spills {
-            rewind(file)
-            heads.append(try Self.read(file))
-        }
-        while true {
-            var best: Int?
-            for (i, head) in heads.enumerated() {
-                guard let head else { continue }
-                if best.map({ Self.before(head, heads[$0]!) }) ?? true { best = i }
-            }
-            guard let best else { return }
-            body(heads[best]!)
-            heads[best] = try Self.read(spills[best])
-        }
-    }
-
-    private static func before(_ a: SessionSummary, _ b: SessionSummary) -> Bool {
-        a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
-    }
-
-    /// Writes the held summaries, sorted, to a new temporary file.
-    private func spill() throws(LogError) {
-        guard let file = tmpfile() else { throw LogError.io(path: "a temporary file", call: "tmpfile", errno: errno) }
-        spills.append(file)
-        held.sort(by: Self.before)
+/// A summary spilled as one line: the id in hex, events, first and last t,
+/// and `v` with the app version in hex when there is one.
+extension SessionSummary: SpillRecord {
+    static func write(_ summaries: [SessionSummary], to file: UnsafeMutablePointer<FILE>) throws(LogError) {
         var line: [UInt8] = []
-        for s in held {
+        for s in summaries {
             line.removeAll(keepingCapacity: true)
             Self.hex(Array(s.id.utf8), into: &line)
             line += Array("\t\(s.events)\t\(s.first.milliseconds)\t\(s.last.milliseconds)\t".utf8)
@@ -81,11 +41,9 @@ public final class SessionSummarySorter {
                 throw LogError.io(path: "a temporary file", call: "fwrite", errno: errno)
             }
         }
-        held.removeAll(keepingCapacity: true)
     }
 
-    /// The next summary of a spill file; `nil` at its end.
-    private static func read(_ file: UnsafeMutablePointer<FILE>) throws(LogError) -> SessionSummary? {
+    static func read(from file: UnsafeMutablePointer<FILE>) throws(LogError) -> SessionSummary? {
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }
