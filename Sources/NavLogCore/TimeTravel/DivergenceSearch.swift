@@ -96,6 +96,23 @@ public struct DivergenceSearch: Sendable {
         remember(a, b)
     }
 
+    /// Steps both sides to their divergence or their ends: the first `same`
+    /// pairs are known to be equal and applied without comparing (kept as
+    /// context), the rest compared pair by pair. `next` gives each side's
+    /// next event (`nil` once that side has ended).
+    public mutating func run<E: Error>(same: Int = 0, _ next: () throws(E) -> (Event?, Event?)) throws(E) {
+        var same = same
+        while true {
+            let (x, y) = try next()
+            if same > 0, let x, let y {
+                same -= 1
+                advanceSame(x, y)
+                continue
+            }
+            if (x == nil && y == nil) || step(x, y) { return }
+        }
+    }
+
     private mutating func remember(_ a: Event?, _ b: Event?) {
         guard context > 0 else { return }
         if let a {
@@ -117,11 +134,8 @@ public struct DivergenceSearch: Sendable {
     ) -> DivergenceSearch {
         var search = DivergenceSearch(sessions: sessions, context: context)
         var ia = a.makeIterator(), ib = b.makeIterator()
-        while true {
-            let x = ia.next(), y = ib.next()
-            if x == nil && y == nil { return search }
-            if search.step(x, y) { return search }
-        }
+        search.run { (ia.next(), ib.next()) }
+        return search
     }
 
     /// The first seq after which two sessions' states differ, aligning by

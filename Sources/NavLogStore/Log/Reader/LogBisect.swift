@@ -87,16 +87,7 @@ public enum LogBisect {
             search = DivergenceSearch(sessions: (sessionA, sessionB), context: context)
         }
         let cursorA = a.cursor(fromSeq: fromSeqA), cursorB = b.cursor(fromSeq: fromSeqB)
-        while true {
-            let x = try cursorA.next(), y = try cursorB.next()
-            if sameEventsToReplay > 0, let x, let y {
-                sameEventsToReplay -= 1
-                search.advanceSame(x, y)
-                continue
-            }
-            if x == nil && y == nil { break }
-            if search.step(x, y) { break }
-        }
+        try search.run(same: sameEventsToReplay) { () throws(LogError) in (try cursorA.next(), try cursorB.next()) }
         return Outcome(search: search, skippedEvents: skipped,
                        chainAgreesThroughBlock: chainEnd > 0 ? chainEnd - 1 : nil,
                        blocksDecompressed: (a.blocksDecompressed - startA, b.blocksDecompressed - startB))

@@ -69,16 +69,7 @@ public enum StoredBisect {
             if agreed >= 0, let (px, _) = try load(agreed) { same = px.1.position }
         }
         let skipped = search.position + same
-        while true {
-            let x = try cursorA.next(), y = try cursorB.next()
-            if same > 0, let x, let y {
-                same -= 1
-                search.advanceSame(x, y)
-                continue
-            }
-            if x == nil && y == nil { break }
-            if search.step(x, y) { break }
-        }
+        try search.run(same: same) { () throws(SegmentStoreError) in (try cursorA.next(), try cursorB.next()) }
         return Outcome(search: search, skippedEvents: skipped,
                        blocksDecompressed: (cursorA.blocksRead, cursorB.blocksRead),
                        checkpointsRead: read)
