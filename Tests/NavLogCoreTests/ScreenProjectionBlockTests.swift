@@ -57,4 +57,29 @@ import Testing
         #expect(try ScreenProjectionBlock(decoding: empty).sessionCount == 0)
         #expect(throws: ScreenProjectionError.self) { try ScreenProjectionBlock(decoding: empty + [0]) }
     }
+
+    @Test("A session.start template made from the canonical line is the one made from the event")
+    func templateFromTheLine() throws {
+        let starts = [
+            Event(session: "s-1", seq: 1, t: Timestamp(milliseconds: 1_795_000_000_123), kind: .sessionStart(app: nil, device: nil)),
+            Event(session: #"a"b\c"#, seq: 1 << 40, t: Timestamp(milliseconds: -86_400_001), scene: "w2",
+                  kind: .sessionStart(app: ["version": .string("3.2.0"), "build": .number("512")],
+                                      device: ["model": .string("iPhone16,2"), "os": .object(["name": .string("iOS"), "v": .string("18.1")])]),
+                  cause: 3, meta: ["ab": .array([.bool(true), .null, .string("é\u{1}")]), "z": .number("-1.5e3")],
+                  extra: ["build": .string("x"), "origin": .object(["k": .string("v")])]),
+            Event(session: "ü", seq: 7, t: Timestamp(milliseconds: 0), kind: .sessionStart(app: ["version": .string("")], device: nil)),
+        ]
+        for event in starts {
+            var writer = CanonicalWriter()
+            writer.write(event)
+            let line = writer.bytes
+            let seqKey = Array(#""seq":\#(event.seq),"session":"#.utf8)
+            let at = try #require((0...(line.count - seqKey.count)).first { line[$0..<($0 + seqKey.count)].elementsEqual(seqKey) })
+            var fromLine = ScreenProjectionRun(session: event.session, firstSeq: event.seq, firstT: event.t, sessionStart: event, occurrences: [])
+            fromLine.sessionStartTemplate = ScreenProjectionBlock.template(before: line[..<at])
+            let fromEvent = ScreenProjectionRun(session: event.session, firstSeq: event.seq, firstT: event.t, sessionStart: event, occurrences: [])
+            #expect(ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: [fromLine])
+                    == ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: [fromEvent]), "\(String(decoding: line, as: UTF8.self))")
+        }
+    }
 }

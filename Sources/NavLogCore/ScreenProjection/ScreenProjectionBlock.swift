@@ -11,6 +11,10 @@ public struct ScreenProjectionRun: Hashable, Sendable {
     public var sessionStart: Event?
     /// In seq order.
     public var occurrences: [FunnelOccurrence]
+    /// `sessionStart`'s template (``ScreenProjectionBlock/template(before:)``)
+    /// when the writer made it from its canonical line: writing the event
+    /// canonically again is most of the cost of encoding short sessions.
+    package var sessionStartTemplate: String?
 
     public init(session: String, firstSeq: Int, firstT: Timestamp, sessionStart: Event?, occurrences: [FunnelOccurrence]) {
         self.session = session
@@ -55,6 +59,14 @@ public final class ScreenProjectionBlock: Sendable {
     /// The session a `session.start` template is written with (its seq is 1, its time 0).
     static let templateSession = "-"
 
+    /// The template of a `session.start` whose canonical line is `before`
+    /// followed by `"seq":N,"session":"ID","t":"T","type":"session.start"}`
+    /// (no member after `type`): the line with session `-`, seq 1 and t 0,
+    /// as ``encode(commit:indexOffset:runs:)`` writes it from the event.
+    package static func template(before: some Collection<UInt8>) -> String {
+        String(decoding: Array(before) + templateEnd, as: UTF8.self)
+    }
+    private static let templateEnd = Array(#""seq":1,"session":"-","t":"1970-01-01T00:00:00.000Z","type":"session.start"}"#.utf8)
 
     /// The body of the block of one commit; `runs` in session-key order.
     public static func encode(commit: UInt64, indexOffset: Int64, runs: [ScreenProjectionRun]) -> [UInt8] {
@@ -79,10 +91,14 @@ public final class ScreenProjectionBlock: Sendable {
             if var event = run.sessionStart {
                 startSeq.append(ProjectionColumnWriter.zigzag(Int64(event.seq &- run.firstSeq)))
                 startT.append(ProjectionColumnWriter.zigzag(event.t.milliseconds &- run.firstT.milliseconds))
-                (event.session, event.seq, event.t) = (Self.templateSession, 1, Timestamp(milliseconds: 0))
-                writer.reset()
-                writer.write(event)
-                start.append(index(String(decoding: writer.bytes, as: UTF8.self), &starts, &startIndex) + 1)
+                var template = run.sessionStartTemplate
+                if template == nil {
+                    (event.session, event.seq, event.t) = (Self.templateSession, 1, Timestamp(milliseconds: 0))
+                    writer.reset()
+                    writer.write(event)
+                    template = String(decoding: writer.bytes, as: UTF8.self)
+                }
+                start.append(index(template!, &starts, &startIndex) + 1)
             } else {
                 start.append(0)
                 startSeq.append(0)

@@ -178,35 +178,46 @@ private struct FollowFailure: Error {
 private final class ScreenFollower: @unchecked Sendable {
     var parser = EventLineParser()
     let names = ScreenNameCache()
-    /// `session.start` events by their line before `seq` (what the sessions
-    /// of one app build and device share): such a line is parsed whole
-    /// once, not once a session (it is most of the parsing of short sessions).
-    private var starts: [[UInt8]: Event] = [:]
+    /// `session.start` events and their templates by their line before
+    /// `seq` (what the sessions of one app build and device share): such a
+    /// line is parsed whole once, not once a session (it is most of the
+    /// parsing of short sessions), and its template made once.
+    private var starts: [[UInt8]: (event: Event, template: String)] = [:]
     /// How a canonical `session.start` line whose last members are seq, session, t and type ends.
     private static let startEnd = Array(#"","type":"session.start"}"#.utf8)
     private static let sessionToT = Array(#"","t":""#.utf8)
 
-    /// The event of a canonical line; `nil` when it is not one.
-    private func event(_ line: UnsafeRawBufferPointer) -> Event? {
-        guard line.count > Self.startEnd.count, line[(line.count - Self.startEnd.count)...].elementsEqual(Self.startEnd),
-              let key = parser.key(line) else { return try? parser.parse(line) }
-        // `…,"seq":N,"session":"ID","t":"T","type":"session.start"}`: the same event as another with the same bytes before seq.
-        let id = key.session, seqToID = Array(#""seq":\#(key.seq),"session":""#.utf8), t = id.upperBound + Self.sessionToT.count
-        guard id.lowerBound >= seqToID.count, line[(id.lowerBound - seqToID.count)..<id.lowerBound].elementsEqual(seqToID),
-              line[id.upperBound..<t].elementsEqual(Self.sessionToT), line.count - Self.startEnd.count - t == 24 else {
-            return try? parser.parse(line)
-        }
-        let before = Array(line[..<(id.lowerBound - seqToID.count)])
-        guard var event = starts[before] else {
-            guard let event = try? parser.parse(line) else { return nil }
-            if starts.count >= 4096 { starts.removeAll() }
-            starts[before] = event
-            return event
-        }
+    /// The event of a canonical line, and its template when it is a
+    /// `session.start` that ``start(_:)`` reads; `nil` when it is not an event.
+    private func event(_ line: UnsafeRawBufferPointer) -> (Event, template: String?)? {
+        guard let (start, key, id) = start(line) else { return (try? parser.parse(line)).map { ($0, nil) } }
+        var event = start.event
         event.session = String(decoding: line[id], as: UTF8.self)
         event.seq = key.seq
         event.t = key.t
-        return event
+        return (event, start.template)
+    }
+
+    /// A canonical `session.start` line ending
+    /// `…,"seq":N,"session":"ID","t":"T","type":"session.start"}`: the event
+    /// and template of the lines with the same bytes before seq, its key,
+    /// and where its id is. `nil` for any other line.
+    private func start(_ line: UnsafeRawBufferPointer)
+        -> (start: (event: Event, template: String), key: CanonicalLineSummary, id: Range<Int>)? {
+        guard line.count > Self.startEnd.count, line[(line.count - Self.startEnd.count)...].elementsEqual(Self.startEnd),
+              let key = parser.key(line) else { return nil }
+        let id = key.session, seqToID = Array(#""seq":\#(key.seq),"session":""#.utf8), t = id.upperBound + Self.sessionToT.count
+        guard id.lowerBound >= seqToID.count, line[(id.lowerBound - seqToID.count)..<id.lowerBound].elementsEqual(seqToID),
+              line[id.upperBound..<t].elementsEqual(Self.sessionToT), line.count - Self.startEnd.count - t == 24 else {
+            return nil
+        }
+        let before = Array(line[..<(id.lowerBound - seqToID.count)])
+        if let known = starts[before] { return (known, key, id) }
+        guard let event = try? parser.parse(line) else { return nil }
+        let start = (event: event, template: ScreenProjectionBlock.template(before: before))
+        if starts.count >= 4096 { starts.removeAll() }
+        starts[before] = start
+        return (start, key, id)
     }
 
     /// The runs of sessions `range` of `job`, in order.
@@ -226,17 +237,24 @@ private final class ScreenFollower: @unchecked Sendable {
     private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer,
                      parsed: borrowing ParsedEvents) throws(FollowFailure) -> ScreenProjectionRun {
         var first: (seq: Int, t: Timestamp)?
+        var startTemplate: String?
         for entry in lines {
             let bytes = UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)
-            guard let event = parsed.isEmpty ? event(bytes) : parsed.event(at: entry.start) ?? event(bytes) else {
+            let followed = parsed.isEmpty ? nil : parsed.event(at: entry.start).map { ($0, template: String?.none) }
+            guard let (event, template) = followed ?? event(bytes) else {
                 throw FollowFailure(why: "session \(session.key.string): a line does not parse as an event")
             }
             if first == nil { first = (event.seq, event.t) }
+            let hadStart = session.screens!.sessionStart != nil
             session.screens!.add(event, names: names)
+            // The run's session.start: its template from its line (stored lines are canonical).
+            if !hadStart, session.screens!.sessionStart != nil { startTemplate = template ?? start(bytes)?.start.template }
         }
         guard let first else { throw FollowFailure(why: "session \(session.key.string): a run without lines") }
         let run = session.screens!.takeRun()
-        return ScreenProjectionRun(session: session.key.string, firstSeq: first.seq, firstT: first.t,
-                                   sessionStart: run.sessionStart, occurrences: run.occurrences)
+        var projected = ScreenProjectionRun(session: session.key.string, firstSeq: first.seq, firstT: first.t,
+                                            sessionStart: run.sessionStart, occurrences: run.occurrences)
+        if run.sessionStart != nil { projected.sessionStartTemplate = startTemplate }
+        return projected
     }
 }
