@@ -76,7 +76,7 @@ import Testing
             let seqKey = Array(#""seq":\#(event.seq),"session":"#.utf8)
             let at = try #require((0...(line.count - seqKey.count)).first { line[$0..<($0 + seqKey.count)].elementsEqual(seqKey) })
             var fromLine = ScreenProjectionRun(session: event.session, firstSeq: event.seq, firstT: event.t, sessionStart: event, occurrences: [])
-            fromLine.sessionStartTemplate = ScreenProjectionBlock.template(before: line[..<at])
+            fromLine.sessionStartTemplate = Array(line[..<at]).withUnsafeBytes { ScreenProjectionBlock.template(before: $0) }
             let fromEvent = ScreenProjectionRun(session: event.session, firstSeq: event.seq, firstT: event.t, sessionStart: event, occurrences: [])
             #expect(ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: [fromLine])
                     == ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: [fromEvent]), "\(String(decoding: line, as: UTF8.self))")

@@ -63,8 +63,12 @@ public final class ScreenProjectionBlock: Sendable {
     /// followed by `"seq":N,"session":"ID","t":"T","type":"session.start"}`
     /// (no member after `type`): the line with session `-`, seq 1 and t 0,
     /// as ``encode(commit:indexOffset:runs:)`` writes it from the event.
-    package static func template(before: some Collection<UInt8>) -> String {
-        String(decoding: Array(before) + templateEnd, as: UTF8.self)
+    package static func template(before: UnsafeRawBufferPointer) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(before.count + templateEnd.count)
+        bytes.append(contentsOf: before)
+        bytes.append(contentsOf: templateEnd)
+        return String(decoding: bytes, as: UTF8.self)
     }
     private static let templateEnd = Array(#""seq":1,"session":"-","t":"1970-01-01T00:00:00.000Z","type":"session.start"}"#.utf8)
 

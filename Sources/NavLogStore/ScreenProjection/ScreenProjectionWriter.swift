@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import NavLogCore
 
@@ -204,20 +211,37 @@ private final class ScreenFollower: @unchecked Sendable {
     /// and where its id is. `nil` for any other line.
     private func start(_ line: UnsafeRawBufferPointer)
         -> (start: (event: Event, template: String), key: CanonicalLineSummary, id: Range<Int>)? {
-        guard line.count > Self.startEnd.count, line[(line.count - Self.startEnd.count)...].elementsEqual(Self.startEnd),
-              let key = parser.key(line) else { return nil }
-        let id = key.session, seqToID = Array(#""seq":\#(key.seq),"session":""#.utf8), t = id.upperBound + Self.sessionToT.count
-        guard id.lowerBound >= seqToID.count, line[(id.lowerBound - seqToID.count)..<id.lowerBound].elementsEqual(seqToID),
-              line[id.upperBound..<t].elementsEqual(Self.sessionToT), line.count - Self.startEnd.count - t == 24 else {
-            return nil
-        }
-        let before = Array(line[..<(id.lowerBound - seqToID.count)])
-        if let known = starts[before] { return (known, key, id) }
+        guard let (key, beforeEnd) = startShape(line) else { return nil }
+        let before = Array(line[..<beforeEnd])
+        if let known = starts[before] { return (known, key, key.session) }
         guard let event = try? parser.parse(line) else { return nil }
-        let start = (event: event, template: ScreenProjectionBlock.template(before: before))
+        let start = (event: event, template: before.withUnsafeBytes { ScreenProjectionBlock.template(before: $0) })
         if starts.count >= 4096 { starts.removeAll() }
         starts[before] = start
-        return (start, key, id)
+        return (start, key, key.session)
+    }
+
+    /// The key of a `session.start` line that ends as ``start(_:)`` says, and where its bytes before seq end.
+    private func startShape(_ line: UnsafeRawBufferPointer) -> (key: CanonicalLineSummary, beforeEnd: Int)? {
+        let tEnd = line.count - Self.startEnd.count
+        guard tEnd > 0, Self.holds(line, Self.startEnd, at: tEnd), let key = parser.key(line) else { return nil }
+        let id = key.session
+        guard id.upperBound + Self.sessionToT.count + 24 == tEnd, Self.holds(line, Self.sessionToT, at: id.upperBound),
+              id.lowerBound >= Self.seqToSession.count, Self.holds(line, Self.seqToSession, at: id.lowerBound - Self.seqToSession.count)
+        else { return nil }
+        // Before `,"session":"`: the seq's digits, then `"seq":`.
+        var digits = id.lowerBound - Self.seqToSession.count
+        while digits > 0, line[digits - 1] >= 0x30, line[digits - 1] <= 0x39 { digits -= 1 }
+        guard digits < id.lowerBound - Self.seqToSession.count, digits >= Self.seqKey.count,
+              Self.holds(line, Self.seqKey, at: digits - Self.seqKey.count) else { return nil }
+        return (key, digits - Self.seqKey.count)
+    }
+    private static let seqKey = Array(#""seq":"#.utf8)
+    private static let seqToSession = Array(#","session":""#.utf8)
+
+    /// Whether `line` holds `bytes` at `offset`.
+    private static func holds(_ line: UnsafeRawBufferPointer, _ bytes: [UInt8], at offset: Int) -> Bool {
+        offset >= 0 && offset + bytes.count <= line.count && memcmp(line.baseAddress! + offset, bytes, bytes.count) == 0
     }
 
     /// The runs of sessions `range` of `job`, in order.
@@ -237,7 +261,7 @@ private final class ScreenFollower: @unchecked Sendable {
     private func run(_ session: WriterSession, lines: ArraySlice<CommitPlan.Line>, arena: ByteBuffer,
                      parsed: borrowing ParsedEvents) throws(FollowFailure) -> ScreenProjectionRun {
         var first: (seq: Int, t: Timestamp)?
-        var startTemplate: String?
+        var sawStart = false, startTemplate: String?
         for entry in lines {
             let bytes = UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)
             let followed = parsed.isEmpty ? nil : parsed.event(at: entry.start).map { ($0, template: String?.none) }
@@ -245,10 +269,12 @@ private final class ScreenFollower: @unchecked Sendable {
                 throw FollowFailure(why: "session \(session.key.string): a line does not parse as an event")
             }
             if first == nil { first = (event.seq, event.t) }
-            let hadStart = session.screens!.sessionStart != nil
             session.screens!.add(event, names: names)
-            // The run's session.start: its template from its line (stored lines are canonical).
-            if !hadStart, session.screens!.sessionStart != nil { startTemplate = template ?? start(bytes)?.start.template }
+            // The run's first session.start (the one it keeps, if any): its template from its line (stored lines are canonical).
+            if !sawStart, case .sessionStart = event.kind {
+                sawStart = true
+                startTemplate = template ?? startShape(bytes).map { ScreenProjectionBlock.template(before: UnsafeRawBufferPointer(rebasing: bytes[..<$0.beforeEnd])) }
+            }
         }
         guard let first else { throw FollowFailure(why: "session \(session.key.string): a run without lines") }
         let run = session.screens!.takeRun()
