@@ -83,13 +83,25 @@ public struct ScreenRows: ExportRows {
     mutating func row(_ session: String, _ seq: Int, _ t: Timestamp, _ scene: String, _ screen: String, _ kind: String,
                               to out: inout [UInt8]) {
         if ndjson {
+            // A canonical object: its members in key order (kind, scene, screen, seq, session, t), written in place.
             scratch.reset()
-            var object: [String: JSONValue] = [
-                "session": .string(session), "seq": .number(String(seq)),
-                "t": .string(t.rfc3339), "scene": .string(scene), "screen": .string(screen),
-            ]
-            if withMarks { object["kind"] = .string(kind) }
-            scratch.write(object: object)
+            scratch.bytes.append(UInt8(ascii: "{"))
+            if withMarks {
+                scratch.bytes += #""kind":"#.utf8
+                scratch.writeString(kind)
+                scratch.bytes.append(UInt8(ascii: ","))
+            }
+            scratch.bytes += #""scene":"#.utf8
+            scratch.writeString(scene)
+            scratch.bytes += #","screen":"#.utf8
+            scratch.writeString(screen)
+            scratch.bytes += #","seq":"#.utf8
+            scratch.bytes += String(seq).utf8
+            scratch.bytes += #","session":"#.utf8
+            scratch.writeString(session)
+            scratch.bytes += #","t":""#.utf8
+            t.appendRFC3339(to: &scratch.bytes)
+            scratch.bytes += #""}"#.utf8
             out += scratch.bytes
             out.append(0x0A)
         } else {

@@ -119,81 +119,108 @@ struct ScreenProjectionFile {
         return .success(try file.read(count: Int(size), at: 0))
     }
 
-    /// Parses a whole file's bytes.
+    /// Parses a whole file's bytes: the header, then the block records'
+    /// frames one after another, then each block record checked, unpacked
+    /// and decoded on two threads. The blocks end at the first failure in
+    /// file order, as if read one by one.
     static func parse(_ bytes: [UInt8], segment number: Int, withTemplates: Bool = true) -> ScreenProjectionFile {
         var file = ScreenProjectionFile()
+        let header: [UInt8]
         var at = 0
-        /// The next record's tag (one of `expected`) and body, checked; `nil` with `file.problem` set.
-        func record(_ expected: [UInt32]) -> (tag: UInt32, body: [UInt8])? {
-            let name = expected == [ScreenProjectionFormat.headerTag] ? "header" : "block"
-            func fail(_ why: String) -> (tag: UInt32, body: [UInt8])? {
-                file.problem = (Int64(at), "\(name): \(why)")
-                return nil
-            }
-            guard bytes.count - at >= 8 else {
-                file.cutShort = true
-                return fail("cut short (\(bytes.count - at) bytes)")
-            }
-            guard bytes.loadLE32(at) == NavLogFormat.navlogSkippableMagic else { return fail("not a navlog record") }
-            let size = Int(bytes.loadLE32(at + 4))
-            guard size <= bytes.count - at - 8 else {
-                file.cutShort = true
-                return fail("cut short (\(bytes.count - at - 8) of \(size) bytes)")
-            }
-            let payload = (at + 8)..<(at + 8 + size)
-            let checked = bytes.withUnsafeBytes { SkippableFrame.checkRecord(UnsafeRawBufferPointer(rebasing: $0[payload])) }
-            switch checked {
-            case .failure(let why): return fail(why.description)
-            case .success(let tag) where !expected.contains(tag): return fail("tag \(hex(tag)), not the \(name)'s")
-            case .success: break
-            }
-            at += 8 + size
-            // The tag, and the body alone, copied once.
-            return (bytes.loadLE32(payload.lowerBound), Array(bytes[(payload.lowerBound + 4)..<(payload.upperBound - 4)]))
+        switch frame(bytes, at: 0, "header").flatMap({ payload in
+            check(bytes, payload, [ScreenProjectionFormat.headerTag], "header").map { (payload.upperBound, $0.body) }
+        }) {
+        case .failure(let failure):
+            (file.problem, file.cutShort) = ((0, failure.why), failure.cutShort)
+            return file
+        case .success(let record): (at, header) = record
         }
-        guard let header = record([ScreenProjectionFormat.headerTag])?.body else { return file }
         guard header.count == 12, UInt16(header[0]) | UInt16(header[1]) << 8 == ScreenProjectionFormat.majorVersion,
               header.loadLE32(4) == UInt32(truncatingIfNeeded: number) else {
             file.problem = (0, "header: not a version \(ScreenProjectionFormat.majorVersion) projection of segment \(number)")
             return file
         }
-        // The records one after another (their checksums), then their bodies unpacked and decoded on two threads.
-        var bodies: [(offset: Int, tag: UInt32, body: [UInt8])] = []
+        var records: [(offset: Int, payload: Range<Int>)] = []
+        var ending: RecordFailure?
         while at < bytes.count {
-            let offset = at
-            guard let next = record([ScreenProjectionFormat.blockTag, ScreenProjectionFormat.packedBlockTag]) else { break }
-            bodies.append((offset, next.tag, next.body))
+            switch frame(bytes, at: at, "block") {
+            case .failure(let failure): ending = failure
+            case .success(let payload):
+                records.append((at, payload))
+                at = payload.upperBound
+                continue
+            }
+            break
         }
-        let records = bodies
-        let decoded = ResultSlots<Result<ScreenProjectionBlock, ScreenProjectionError>>(count: records.count)
+        let found = records
+        let blockTags = [ScreenProjectionFormat.blockTag, ScreenProjectionFormat.packedBlockTag]
+        let decoded = ResultSlots<Result<ScreenProjectionBlock, RecordFailure>>(count: found.count)
         let workers = SessionStream.defaultWorkers
-        DispatchQueue.concurrentPerform(iterations: min(workers, max(1, records.count))) { worker in
+        DispatchQueue.concurrentPerform(iterations: min(workers, max(1, found.count))) { worker in
             var decoder: LZ4FrameDecoder?
-            for i in stride(from: worker, to: records.count, by: workers) {
-                decoded.set(i, Result { () throws(ScreenProjectionError) in
-                    var body = records[i].body
-                    if records[i].tag == ScreenProjectionFormat.packedBlockTag {
-                        if decoder == nil { decoder = try? LZ4FrameDecoder() }
-                        guard let decoder else { throw .malformed("packed block: no LZ4 decoder") }
-                        body = try ScreenProjectionFormat.unpack(body, decoder: decoder)
-                    }
-                    return try ScreenProjectionBlock(decoding: body, withTemplates: withTemplates)
+            for i in stride(from: worker, to: found.count, by: workers) {
+                decoded.set(i, check(bytes, found[i].payload, blockTags, "block").flatMap { record in
+                    Result { () throws(ScreenProjectionError) in
+                        var body = record.body
+                        if record.tag == ScreenProjectionFormat.packedBlockTag {
+                            if decoder == nil { decoder = try? LZ4FrameDecoder() }
+                            guard let decoder else { throw .malformed("packed block: no LZ4 decoder") }
+                            body = try ScreenProjectionFormat.unpack(body, decoder: decoder)
+                        }
+                        return try ScreenProjectionBlock(decoding: body, withTemplates: withTemplates)
+                    }.mapError { RecordFailure(why: $0.description, inBlock: true) }
                 })
             }
         }
-        for i in bodies.indices {
+        for i in found.indices {
             switch decoded.value(i) {
             case .success(let block)?:
                 file.blocks.append(block)
-                file.offsets.append(Int64(bodies[i].offset))
-            case .failure(let error)?:
-                file.problem = (Int64(bodies[i].offset), error.description)
+                file.offsets.append(Int64(found[i].offset))
+            case .failure(let failure)?:
+                file.problem = (Int64(found[i].offset), failure.why)
+                // Cut short when the records read one by one reach a last one cut short (a block not read is no record's failure).
+                file.cutShort = failure.inBlock && (ending?.cutShort ?? false) && !found.indices.suffix(from: i + 1).contains { j in
+                    if case .failure(let later)? = decoded.value(j) { return !later.inBlock }
+                    return false
+                }
                 return file
             case nil:
                 return file
             }
         }
+        if let ending { (file.problem, file.cutShort) = ((Int64(at), ending.why), ending.cutShort) }
         return file
+    }
+
+    /// Why a record is not read: its frame, checksum or tag, or (`inBlock`) the block in it.
+    private struct RecordFailure: Error {
+        var why: String
+        /// A last record cut short (a crash while appending).
+        var cutShort = false
+        var inBlock = false
+    }
+
+    /// The payload (tag … checksum) of the record at `at`, its frame checked.
+    private static func frame(_ bytes: [UInt8], at: Int, _ name: String) -> Result<Range<Int>, RecordFailure> {
+        guard bytes.count - at >= 8 else { return .failure(RecordFailure(why: "\(name): cut short (\(bytes.count - at) bytes)", cutShort: true)) }
+        guard bytes.loadLE32(at) == NavLogFormat.navlogSkippableMagic else { return .failure(RecordFailure(why: "\(name): not a navlog record")) }
+        let size = Int(bytes.loadLE32(at + 4))
+        guard size <= bytes.count - at - 8 else {
+            return .failure(RecordFailure(why: "\(name): cut short (\(bytes.count - at - 8) of \(size) bytes)", cutShort: true))
+        }
+        return .success((at + 8)..<(at + 8 + size))
+    }
+
+    /// A record's tag (one of `expected`) and body, its checksum checked; the body copied once.
+    private static func check(_ bytes: [UInt8], _ payload: Range<Int>, _ expected: [UInt32],
+                              _ name: String) -> Result<(tag: UInt32, body: [UInt8]), RecordFailure> {
+        let checked = bytes.withUnsafeBytes { SkippableFrame.checkRecord(UnsafeRawBufferPointer(rebasing: $0[payload])) }
+        switch checked {
+        case .failure(let why): return .failure(RecordFailure(why: "\(name): \(why.description)"))
+        case .success(let tag) where !expected.contains(tag): return .failure(RecordFailure(why: "\(name): tag \(hex(tag)), not the \(name)'s"))
+        case .success(let tag): return .success((tag, Array(bytes[(payload.lowerBound + 4)..<(payload.upperBound - 4)])))
+        }
     }
 
     /// Writes a projection file whole: to `NAME.tmp`, synced, renamed over

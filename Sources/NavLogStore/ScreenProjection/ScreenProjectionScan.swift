@@ -36,18 +36,32 @@ extension ScreenProjectionSet {
                 i += 1
             }
         }
-        func id(_ e: Entry) -> ArraySlice<UInt8> { blocks[Int(e.run.block)].sessionID(Int(e.run.session)) }
-        entries.sort { a, b in
-            if a.hash != b.hash { return a.hash < b.hash }
-            let ia = id(a), ib = id(b)
-            if ia != ib { return ia.lexicographicallyPrecedes(ib) }
-            return a.run.block < b.run.block
+        // By hash, then commit: integers only. Runs of sessions whose ids
+        // share a hash (rare) are then put in id order, each session's in commit order.
+        entries.sort { a, b in a.hash != b.hash ? a.hash < b.hash : a.run.block < b.run.block }
+        func sameID(_ a: ProjectedRun, _ b: ProjectedRun) -> Bool {
+            blocks[Int(a.block)].withSessionID(Int(a.session)) { x in
+                blocks[Int(b.block)].withSessionID(Int(b.session)) { y in x.elementsEqual(y) }
+            }
         }
-        let runs = entries.map(\.run)
         var start = 0
         while start < entries.count {
             var end = start + 1
-            while end < entries.count, entries[end].hash == entries[start].hash, id(entries[end]) == id(entries[start]) { end += 1 }
+            while end < entries.count, entries[end].hash == entries[start].hash { end += 1 }
+            if end - start > 1, entries[(start + 1)..<end].contains(where: { !sameID($0.run, entries[start].run) }) {
+                func id(_ e: Entry) -> ArraySlice<UInt8> { blocks[Int(e.run.block)].sessionID(Int(e.run.session)) }
+                entries[start..<end].sort { a, b in
+                    let ia = id(a), ib = id(b)
+                    return ia != ib ? ia.lexicographicallyPrecedes(ib) : a.run.block < b.run.block
+                }
+            }
+            start = end
+        }
+        let runs = entries.map(\.run)
+        start = 0
+        while start < runs.count {
+            var end = start + 1
+            while end < runs.count, entries[end].hash == entries[start].hash, sameID(runs[end], runs[start]) { end += 1 }
             body(ProjectedSession(projection: projection, runs: runs[start..<end]))
             start = end
         }

@@ -1,13 +1,18 @@
 /// Whose turn it is to write in ``SessionStream/writeRows(redactor:to:_:)``,
-/// the buffers rendered ahead, and the first failure; every member is used
-/// under the lock.
+/// the buffers rendered ahead, buffers written and kept for reuse (so that
+/// rendering does not touch fresh memory for every piece), and the first
+/// failure; every member is used under the lock.
 final class RowTurns: @unchecked Sendable {
     private let sources: [SessionSource]
     private let output: @Sendable ([UInt8]) -> Void
     private var nextToTake = 0
     /// The source whose rows are written next.
     private var turn = 0
-    private var ready: [Int: ([UInt8], SessionStreamError?)] = [:]
+    private var ready: [Int: (bytes: [UInt8], failure: SessionStreamError?)] = [:]
+    /// Written buffers, emptied, for the next renderings.
+    private var spares: [[UInt8]] = []
+    /// The most buffers kept for reuse.
+    private static let spareLimit = 4
     /// Set when the source at `turn` failed: nothing more is written.
     private var stopped: SessionStreamError?
     private let lock = Locked(())
@@ -28,6 +33,11 @@ final class RowTurns: @unchecked Sendable {
             nextToTake += 1
             return (nextToTake - 1, sources[nextToTake - 1])
         }
+    }
+
+    /// An empty buffer to render into: one written before, when there is one.
+    func spareBuffer() -> [UInt8] {
+        lock.withLock { _ in spares.popLast() ?? [] }
     }
 
     /// A rendered source (its rows up to a failure, if any): written now if
@@ -60,9 +70,13 @@ final class RowTurns: @unchecked Sendable {
     /// Writes ready sources in order from `turn`; a failed one stops the
     /// writing after its rows. Under the lock.
     private func drain() {
-        while stopped == nil, let (bytes, failure) = ready.removeValue(forKey: turn) {
-            output(bytes)
-            if let failure {
+        while stopped == nil, var rendered = ready.removeValue(forKey: turn) {
+            output(rendered.bytes)
+            if spares.count < Self.spareLimit, rendered.bytes.capacity > 0 {
+                rendered.bytes.removeAll(keepingCapacity: true)
+                spares.append(rendered.bytes)
+            }
+            if let failure = rendered.failure {
                 stopped = failure
                 break
             }
