@@ -39,8 +39,9 @@ final class SessionEnds {
     private let chunk: Int
     private var spooled: String?
 
-    /// Reads `path` once; `chunk` pairs are sorted in memory before they spill to a file.
-    init(path: String, chunk: Int = 1 << 20) throws(SessionStreamError) {
+    /// Reads `path` once for the sessions of `share` (``NDJSONShare``);
+    /// `chunk` pairs are sorted in memory before they spill to a file.
+    init(path: String, share: NDJSONShare = .whole, chunk: Int = 1 << 20) throws(SessionStreamError) {
         self.path = path
         self.chunk = chunk
         byLine = PairSorter(chunk: chunk)
@@ -51,7 +52,7 @@ final class SessionEnds {
         } else {
             readPath = path
         }
-        let runs = try skimRuns()
+        let runs = try skimRuns(share)
         do throws(LogError) {
             var group: (hash: UInt64, line: UInt64)?
             while let run = try runs.next() {
@@ -80,35 +81,35 @@ final class SessionEnds {
         NDJSONReadError(path: path, problem: error.problem)
     }
 
-    /// Reads the input once: (session hash, last line) for each run of one session's lines.
-    private func skimRuns() throws(SessionStreamError) -> PairSorter {
+    /// Reads the input once: (session hash, last line) for each run of
+    /// `share`'s lines of one session (the other shares' lines between
+    /// them do not end a run).
+    private func skimRuns(_ share: NDJSONShare) throws(SessionStreamError) -> PairSorter {
         let runs = PairSorter(chunk: chunk)
         let reader: NDJSONLineReader
         do { reader = try NDJSONLineReader(path: readPath) } catch { throw .ndjson(named(error)) }
         var parser = EventLineParser()
-        var current: [UInt8] = []
+        var hashes = SessionHashes()
         var run: (hash: UInt64, line: Int)?
         do throws(NDJSONFailure<LogError>) {
             try reader.forEachLine { (line) throws(LogError) in
                 lines = line.number
                 guard !line.isBlank, line.overLimitBytes == nil else { return }
                 // The session as the parser reads it; a line it rejects ends no session.
-                let same: Bool
+                let hash: UInt64
                 if let range = SessionSkim.sessionBytes(in: line.bytes) {
-                    let id = UnsafeRawBufferPointer(rebasing: line.bytes[range])
-                    same = run != nil && id.elementsEqual(current)
-                    if !same { current = Array(id) }
+                    hash = hashes.hash(of: UnsafeRawBufferPointer(rebasing: line.bytes[range]))
                 } else if let event = try? parser.parse(line.bytes) {
-                    same = run != nil && event.session.utf8.elementsEqual(current)
-                    if !same { current = Array(event.session.utf8) }
+                    hash = hashes.hash(of: event.session)
                 } else {
                     return
                 }
-                if !same {
-                    if let run { try runs.add(PairSorter.Pair(run.hash, UInt64(run.line))) }
-                    run = (XXHash64.hash(current), line.number)
-                } else {
+                guard share.owns(hash: hash) else { return }
+                if let current = run, current.hash == hash {
                     run!.line = line.number
+                } else {
+                    if let run { try runs.add(PairSorter.Pair(run.hash, UInt64(run.line))) }
+                    run = (hash, line.number)
                 }
             }
         } catch {

@@ -10,39 +10,110 @@ extension SessionStream {
     /// (``SessionStreamError/rejectedLines(path:count:)``), and a session
     /// whose last line is rejected gets no `endsSession`.
     func forEachNDJSONEvent(_ path: String, _ body: (Event, _ endsSession: Bool) -> Void) throws(SessionStreamError) {
-        let ends = try SessionEnds(path: path)
-        let reader: NDJSONLineReader
-        do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
-        var parser = EventLineParser()
-        var lastSeq: [SessionID: Int] = [:]
+        try notingRejections(path) { (rejecting) throws(SessionStreamError) in
+            try forEachNDJSONEvent(path, share: .whole, rejecting: rejecting, body)
+        }
+    }
+
+    /// Runs `read` with a sink that notes each rejected line it is given, in
+    /// order, numbered from 1; throws ``SessionStreamError/rejectedLines(path:count:)``
+    /// after it when there were any.
+    func notingRejections(
+        _ path: String, _ read: (_ rejecting: (_ line: Int, EventParseError) -> Void) throws(SessionStreamError) -> Void
+    ) throws(SessionStreamError) {
         var rejected = 0
-        var nextEnd = try ends.next()
-        let lines = ends.lines
-        func reject(_ line: Int, _ reason: EventParseError) {
+        try read { line, reason in
             rejected += 1
             onNote(.rejected(RejectedLine(file: path, line: line, reason: reason), ordinal: rejected))
         }
+        if rejected > 0 { throw .rejectedLines(path: path, count: rejected) }
+    }
+
+    /// Calls `body` with each session of one share of an NDJSON input
+    /// (``forEachNDJSONEvent(_:share:rejecting:passed:_:)``), complete, at
+    /// its last line: the sessions under way are followed side by side,
+    /// so memory follows them, not the sessions seen. Sessions with no
+    /// last line (it was rejected, or its id shares a hash with a later
+    /// session's) come at the end, in the order they appeared.
+    func forEachNDJSONSession(_ path: String, share: NDJSONShare, keepsMarks: Bool, names: ScreenNameCache?,
+                              rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
+                              _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
+        // The sessions under way, each with its order of first appearance;
+        // the one of the last line kept apart (consecutive lines of one
+        // session, the common case, do not look it up).
+        var open: [SessionID: (first: Int, recorder: SessionOccurrences)] = [:]
+        var current: (first: Int, recorder: SessionOccurrences)?
+        var appeared = 0
+        try forEachNDJSONEvent(path, share: share, rejecting: rejecting, passed: passed) { event, endsSession in
+            if let held = current, !SessionID.same(held.recorder.session, event.session) {
+                open[SessionID(held.recorder.session)] = held
+                current = nil
+            }
+            if current == nil {
+                current = open.removeValue(forKey: SessionID(event.session)) ?? {
+                    appeared += 1
+                    return (appeared, SessionOccurrences(session: event.session, keepsMarks: keepsMarks))
+                }()
+            }
+            current!.recorder.add(event, names: names)
+            if endsSession {
+                body(current!.recorder)
+                current = nil
+            }
+        }
+        if let current { open[SessionID(current.recorder.session)] = current }
+        for entry in open.values.sorted(by: { $0.first < $1.first }) { body(entry.recorder) }
+    }
+
+    /// ``forEachNDJSONEvent(_:_:)`` for the sessions of one share of the
+    /// input (``NDJSONShare``): the other shares' lines are skimmed for
+    /// their session and passed over. Each of the share's rejected lines
+    /// goes to `rejecting` (its line number and why), nothing is thrown for
+    /// them, and `passed` is told now and then the last line read.
+    func forEachNDJSONEvent(_ path: String, share: NDJSONShare,
+                            rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
+                            _ body: (Event, _ endsSession: Bool) -> Void) throws(SessionStreamError) {
+        let ends = try SessionEnds(path: path, share: share)
+        let reader: NDJSONLineReader
+        do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
+        var parser = EventLineParser()
+        var seqs = LastSeqs()
+        var hashes = SessionHashes()
+        var nextEnd = try ends.next()
+        let lines = ends.lines
         do throws(NDJSONFailure<SessionStreamError>) {
             try reader.forEachLine { (line) throws(SessionStreamError) in
                 // Lines written after the first read are not read.
-                guard line.number <= lines, !line.isBlank else { return }
+                guard line.number <= lines else { return }
+                if line.number & 0xFFF == 0 { passed(line.number) }
+                guard !line.isBlank else { return }
+                // A share's session ends only on a line of its own.
                 let isEnd = line.number == nextEnd
                 if isEnd { nextEnd = try ends.next() }
                 if let length = line.overLimitBytes {
-                    return reject(line.number, .lineTooLong(bytes: length, limit: EventParser.maxLineBytes))
+                    if share.ownsUnknownSessions {
+                        rejecting(line.number, .lineTooLong(bytes: length, limit: EventParser.maxLineBytes))
+                    }
+                    return
+                }
+                // Whether the line's session is known to be the share's, before the parse.
+                var known = share.count == 1
+                if !known, let range = SessionSkim.sessionBytes(in: line.bytes) {
+                    guard share.owns(hash: hashes.hash(of: UnsafeRawBufferPointer(rebasing: line.bytes[range]))) else { return }
+                    known = true
                 }
                 do throws(EventParseError) {
                     var event = try parser.parse(line.bytes)
-                    let key = SessionID(event.session)
+                    if !known, !share.owns(hash: hashes.hash(of: event.session)) { return }
+                    known = true
                     do throws(SeqRefusal) {
-                        event.seq = try Sequencer.seq(for: event.seq, after: lastSeq[key] ?? 0)
+                        event.seq = try seqs.assign(event.seq, session: event.session, ends: isEnd)
                     } catch {
                         throw error.parseError
                     }
-                    lastSeq[key] = isEnd ? nil : event.seq
                     body(event, isEnd)
                 } catch {
-                    reject(line.number, error)
+                    if known || share.ownsUnknownSessions { rejecting(line.number, error) }
                 }
             }
         } catch {
@@ -51,6 +122,33 @@ extension SessionStream {
             case .body(let error): throw error
             }
         }
-        if rejected > 0 { throw .rejectedLines(path: path, count: rejected) }
+    }
+}
+
+/// The last seq of each session under way, the current session's kept
+/// apart: consecutive lines of one session, the common case, do not look
+/// it up.
+private struct LastSeqs {
+    private var others: [SessionID: Int] = [:]
+    private var current: (id: String, seq: Int)?
+
+    /// The seq of a session's next event (``Sequencer/seq(for:after:)``);
+    /// `ends`: it is the session's last, whose seq need not be kept.
+    mutating func assign(_ given: Int, session: String, ends: Bool) throws(SeqRefusal) -> Int {
+        if let current, !SessionID.same(current.id, session) {
+            others[SessionID(current.id)] = current.seq
+            self.current = nil
+        }
+        let after = current?.seq ?? others.removeValue(forKey: SessionID(session)) ?? 0
+        // On a refusal the session's last seq stays as it was.
+        let seq: Int
+        do throws(SeqRefusal) {
+            seq = try Sequencer.seq(for: given, after: after)
+        } catch {
+            current = (session, after)
+            throw error
+        }
+        current = ends ? nil : (session, seq)
+        return seq
     }
 }

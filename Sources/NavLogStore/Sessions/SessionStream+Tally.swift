@@ -24,7 +24,8 @@ extension SessionStream {
 
     /// Runs `body` over every session on ``workers`` threads, each with its
     /// own accumulator from `make`, and returns the accumulators (one a
-    /// worker). A store part whose screen projection covers it goes to
+    /// worker). One NDJSON file is read by all the workers at once, each a
+    /// share of its sessions (``scanShares(_:keepsMarks:make:_:)``). A store part whose screen projection covers it goes to
     /// `projected`, when given, read from the projection's columns (its
     /// `session.start` templates parsed only if `readsSessionStarts`). The
     /// first failure in source order is thrown.
@@ -33,6 +34,7 @@ extension SessionStream {
         projected: (@Sendable (inout Accumulator, ProjectedSession) -> Void)? = nil,
         _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
     ) throws(SessionStreamError) -> [Accumulator] {
+        if let path = sharedNDJSONFile { return try scanShares(path, keepsMarks: keepsMarks, make: make, body) }
         let shared = ScanState(sources: sources, accumulators: (0..<workers).map { _ in make() })
         DispatchQueue.concurrentPerform(iterations: shared.slots.count) { worker in
             let slot = shared.slots[worker]
