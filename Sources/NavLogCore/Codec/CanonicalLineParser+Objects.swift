@@ -46,6 +46,16 @@ extension CanonicalLineParser {
         return members
     }
 
+    /// The members of an object at `i` (`meta`, `app`, `device`) that is
+    /// exactly what the canonical writer writes for it: a flat one read as
+    /// it is checked (``flatMetaObject()``), any other through
+    /// ``metaObject()``.
+    mutating func objectMembers() -> [String: JSONValue]? {
+        let start = i
+        if flatMetaObject(), case .object(let members) = flatObjectValue(start..<i) { return members }
+        return metaObject()
+    }
+
     /// A flat `meta` object at `i` (summarizing): plain keys in ascending
     /// order, each with a plain string, a number, `true`, `false` or `null`
     /// — exactly what the canonical writer writes for it, checked as it is

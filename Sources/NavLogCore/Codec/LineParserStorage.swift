@@ -52,11 +52,15 @@ final class LineParserStorage {
     @exclusivity(unchecked) private var parsedValues = ParsedValues()
     @exclusivity(unchecked) private var holdsParsedValues = false
 
-    /// The route value of `value`, those of `path` or `selection`, and `meta`.
+    /// The route value of `value`, those of `path` or `selection`, `meta`,
+    /// `session.start`'s `app` and `device`, and `tabs.define`'s `tabs`.
     struct ParsedValues {
         var route: RouteValue?
         var routes: [RouteValue] = []
         var meta: [String: JSONValue]?
+        var app: [String: JSONValue]?
+        var device: [String: JSONValue]?
+        var tabs: [String]?
 
         /// `routes`, moved out.
         @inline(__always)
