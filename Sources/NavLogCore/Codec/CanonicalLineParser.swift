@@ -183,8 +183,9 @@ struct CanonicalLineParser {
                     storage.keepParsed { $0.tabs = names }
                 }
             case .app, .device, .meta:
-                if summarizing {
-                    // Checked, not kept (the fold has no use for them; a summary's `meta` is the line's).
+                if summarizing || (key != .meta && !storage.keepsSessionStartObjects) {
+                    // Checked, not kept (the fold has no use for them; a summary's
+                    // `meta` is the line's; `app` and `device` by a reader that never looks).
                     guard flatMetaObject() || metaObject() != nil else { return false }
                 } else {
                     guard let value = objectMembers() else { return false }

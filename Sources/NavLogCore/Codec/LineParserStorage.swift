@@ -32,6 +32,9 @@ final class LineParserStorage {
     @exclusivity(unchecked) var lastLineIsCanonical = false
     /// Whether lines are tried with ``CanonicalLineParser`` first.
     @exclusivity(unchecked) var usesFastPath = true
+    /// Whether the fast path keeps `session.start`'s `app` and `device`;
+    /// when not, it checks them and leaves them out of the event.
+    @exclusivity(unchecked) var keepsSessionStartObjects = true
 
     init(checkingCanonicalForm: Bool) {
         checksCanonicalForm = checkingCanonicalForm

@@ -35,7 +35,10 @@ extension SessionStream {
     /// so memory follows them, not the sessions seen. Sessions with no
     /// last line (it was rejected, or its id shares a hash with a later
     /// session's) come at the end, in the order they appeared.
-    func forEachNDJSONSession(_ path: String, share: NDJSONShare, keepsMarks: Bool, names: ScreenNameCache?,
+    /// `readsSessionStarts: false` (the tally never looks at
+    /// `session.start`'s fields) may leave their `app` and `device` out.
+    func forEachNDJSONSession(_ path: String, share: NDJSONShare, keepsMarks: Bool, readsSessionStarts: Bool = true,
+                              names: ScreenNameCache?,
                               rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
                               _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
         // The sessions under way, each with its order of first appearance;
@@ -44,7 +47,8 @@ extension SessionStream {
         var open: [SessionID: (first: Int, recorder: SessionOccurrences)] = [:]
         var current: (first: Int, recorder: SessionOccurrences)?
         var appeared = 0
-        try forEachNDJSONEvent(path, share: share, rejecting: rejecting, passed: passed) { event, endsSession in
+        try forEachNDJSONEvent(path, share: share, keepsSessionStartObjects: readsSessionStarts,
+                               rejecting: rejecting, passed: passed) { event, endsSession in
             if let held = current, !SessionID.same(held.recorder.session, event.session) {
                 open[SessionID(held.recorder.session)] = held
                 current = nil
@@ -66,46 +70,37 @@ extension SessionStream {
     }
 
     /// ``forEachNDJSONEvent(_:_:)`` for the sessions of one share of the
-    /// input (``NDJSONShare``): the other shares' lines are skimmed for
-    /// their session and passed over. Each of the share's rejected lines
-    /// goes to `rejecting` (its line number and why), nothing is thrown for
-    /// them, and `passed` is told now and then the last line read.
-    func forEachNDJSONEvent(_ path: String, share: NDJSONShare,
+    /// input (``NDJSONShare``): the other shares' lines, which the first
+    /// read found by skimming each line for its session, are passed over.
+    /// Each of the share's rejected lines goes to `rejecting` (its line
+    /// number and why), nothing is thrown for them, and `passed` is told
+    /// now and then the last line read. `keepsSessionStartObjects: false`
+    /// may leave `session.start`'s `app` and `device` out of its events
+    /// (``EventLineParser/init(keepingSessionStartObjects:)``).
+    func forEachNDJSONEvent(_ path: String, share: NDJSONShare, keepsSessionStartObjects: Bool = true,
                             rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
                             _ body: (Event, _ endsSession: Bool) -> Void) throws(SessionStreamError) {
         let ends = try SessionEnds(path: path, share: share)
         let reader: NDJSONLineReader
         do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
-        var parser = EventLineParser()
+        var parser = EventLineParser(keepingSessionStartObjects: keepsSessionStartObjects)
         var seqs = LastSeqs()
-        var hashes = SessionHashes()
         var nextEnd = try ends.next()
         let lines = ends.lines
         do throws(NDJSONFailure<SessionStreamError>) {
             try reader.forEachLine { (line) throws(SessionStreamError) in
-                // Lines written after the first read are not read.
+                // Lines written after the first read are not read, nor
+                // those of other shares (the first read found whose they are).
                 guard line.number <= lines else { return }
                 if line.number & 0xFFF == 0 { passed(line.number) }
-                guard !line.isBlank else { return }
-                // A share's session ends only on a line of its own.
+                guard ends.parses(line.number), !line.isBlank else { return }
                 let isEnd = line.number == nextEnd
                 if isEnd { nextEnd = try ends.next() }
                 if let length = line.overLimitBytes {
-                    if share.ownsUnknownSessions {
-                        rejecting(line.number, .lineTooLong(bytes: length, limit: EventParser.maxLineBytes))
-                    }
-                    return
-                }
-                // Whether the line's session is known to be the share's, before the parse.
-                var known = share.count == 1
-                if !known, let range = SessionSkim.sessionBytes(in: line.bytes) {
-                    guard share.owns(hash: hashes.hash(of: UnsafeRawBufferPointer(rebasing: line.bytes[range]))) else { return }
-                    known = true
+                    return rejecting(line.number, .lineTooLong(bytes: length, limit: EventParser.maxLineBytes))
                 }
                 do throws(EventParseError) {
                     var event = try parser.parse(line.bytes)
-                    if !known, !share.owns(hash: hashes.hash(of: event.session)) { return }
-                    known = true
                     do throws(SeqRefusal) {
                         event.seq = try seqs.assign(event.seq, session: event.session, ends: isEnd)
                     } catch {
@@ -113,7 +108,7 @@ extension SessionStream {
                     }
                     body(event, isEnd)
                 } catch {
-                    if known || share.ownsUnknownSessions { rejecting(line.number, error) }
+                    rejecting(line.number, error)
                 }
             }
         } catch {

@@ -18,7 +18,7 @@ extension SessionStream {
     /// else ``SessionStreamError/rejectedLines(path:count:)`` when lines
     /// were rejected.
     func scanShares<Accumulator>(
-        _ path: String, keepsMarks: Bool, make: () -> Accumulator,
+        _ path: String, keepsMarks: Bool, readsSessionStarts: Bool, make: () -> Accumulator,
         _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
     ) throws(SessionStreamError) -> [Accumulator] {
         let order = RejectionOrder(path: path, shares: workers, onNote: onNote)
@@ -29,7 +29,7 @@ extension SessionStream {
             defer { order.finish(share: index) }
             do throws(SessionStreamError) {
                 try forEachNDJSONSession(
-                    path, share: share, keepsMarks: keepsMarks, names: ScreenNameCache(),
+                    path, share: share, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts, names: ScreenNameCache(),
                     rejecting: { line, reason in order.reject(share: index, line: line, reason) },
                     passed: { line in order.passed(share: index, line: line) }
                 ) { session in body(&slot.value, session) }

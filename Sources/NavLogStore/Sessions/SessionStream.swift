@@ -89,8 +89,10 @@ public struct SessionStream: Sendable {
     /// at its last line (``forEachNDJSONEvent(_:_:)``), so memory follows the
     /// sessions under way; a segment store part's
     /// sessions one after another, each after its last event. `keepsMarks: false` records
-    /// screen views only; `names` finds screen names built before.
-    package func forEachSession(in source: SessionSource, keepsMarks: Bool, scratch: LogScanScratch? = nil,
+    /// screen views only; `readsSessionStarts: false` may leave an NDJSON
+    /// `session.start`'s `app` and `device` out; `names` finds screen names built before.
+    package func forEachSession(in source: SessionSource, keepsMarks: Bool, readsSessionStarts: Bool = true,
+                               scratch: LogScanScratch? = nil,
                                names: ScreenNameCache? = nil,
                                _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
         switch source {
@@ -103,7 +105,8 @@ public struct SessionStream: Sendable {
             if let recorder { body(recorder) }
         case .ndjson(let path):
             try notingRejections(path) { (rejecting) throws(SessionStreamError) in
-                try forEachNDJSONSession(path, share: .whole, keepsMarks: keepsMarks, names: names, rejecting: rejecting, body)
+                try forEachNDJSONSession(path, share: .whole, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts,
+                                         names: names, rejecting: rejecting, body)
             }
         case .segments(let part):
             if let projection = part.projection, let blocks = projection.blocks {
