@@ -41,32 +41,22 @@ extension SessionStream {
                               names: ScreenNameCache?,
                               rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
                               _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
-        // The sessions under way, each with its order of first appearance;
-        // the one of the last line kept apart (consecutive lines of one
-        // session, the common case, do not look it up).
-        var open: [SessionID: (first: Int, recorder: SessionOccurrences)] = [:]
-        var current: (first: Int, recorder: SessionOccurrences)?
+        // The sessions under way, each with its order of first appearance.
+        var open = SessionSlots<(first: Int, recorder: SessionOccurrences)>()
         var appeared = 0
         try forEachNDJSONEvent(path, share: share, keepsSessionStartObjects: readsSessionStarts,
                                rejecting: rejecting, passed: passed) { event, endsSession in
-            if let held = current, !SessionID.same(held.recorder.session, event.session) {
-                open[SessionID(held.recorder.session)] = held
-                current = nil
+            let slot = open.slot(event.session) {
+                appeared += 1
+                return (appeared, SessionOccurrences(session: event.session, keepsMarks: keepsMarks))
             }
-            if current == nil {
-                current = open.removeValue(forKey: SessionID(event.session)) ?? {
-                    appeared += 1
-                    return (appeared, SessionOccurrences(session: event.session, keepsMarks: keepsMarks))
-                }()
-            }
-            current!.recorder.add(event, names: names)
+            open[slot].recorder.add(event, names: names)
             if endsSession {
-                body(current!.recorder)
-                current = nil
+                body(open[slot].recorder)
+                open.remove(event.session, at: slot)
             }
         }
-        if let current { open[SessionID(current.recorder.session)] = current }
-        for entry in open.values.sorted(by: { $0.first < $1.first }) { body(entry.recorder) }
+        for entry in open.remaining.sorted(by: { $0.first < $1.first }) { body(entry.recorder) }
     }
 
     /// ``forEachNDJSONEvent(_:_:)`` for the sessions of one share of the
@@ -120,30 +110,17 @@ extension SessionStream {
     }
 }
 
-/// The last seq of each session under way, the current session's kept
-/// apart: consecutive lines of one session, the common case, do not look
-/// it up.
+/// The last seq of each session under way (``SessionSlots``).
 private struct LastSeqs {
-    private var others: [SessionID: Int] = [:]
-    private var current: (id: String, seq: Int)?
+    private var seqs = SessionSlots<Int>()
 
     /// The seq of a session's next event (``Sequencer/seq(for:after:)``);
-    /// `ends`: it is the session's last, whose seq need not be kept.
+    /// `ends`: it is the session's last, whose seq need not be kept. On a
+    /// refusal the session's last seq stays as it was.
     mutating func assign(_ given: Int, session: String, ends: Bool) throws(SeqRefusal) -> Int {
-        if let current, !SessionID.same(current.id, session) {
-            others[SessionID(current.id)] = current.seq
-            self.current = nil
-        }
-        let after = current?.seq ?? others.removeValue(forKey: SessionID(session)) ?? 0
-        // On a refusal the session's last seq stays as it was.
-        let seq: Int
-        do throws(SeqRefusal) {
-            seq = try Sequencer.seq(for: given, after: after)
-        } catch {
-            current = (session, after)
-            throw error
-        }
-        current = ends ? nil : (session, seq)
+        let slot = seqs.slot(session) { 0 }
+        let seq = try Sequencer.seq(for: given, after: seqs[slot])
+        if ends { seqs.remove(session, at: slot) } else { seqs[slot] = seq }
         return seq
     }
 }
