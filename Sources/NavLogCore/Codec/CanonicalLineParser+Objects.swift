@@ -46,6 +46,16 @@ extension CanonicalLineParser {
         return members
     }
 
+    /// The members of an object at `i` (`meta`, `app`, `device`) that is
+    /// exactly what the canonical writer writes for it: a flat one read as
+    /// it is checked (``flatMetaObject()``), any other through
+    /// ``metaObject()``.
+    mutating func objectMembers() -> [String: JSONValue]? {
+        let start = i
+        if flatMetaObject(), case .object(let members) = flatObjectValue(start..<i) { return members }
+        return metaObject()
+    }
+
     /// A flat `meta` object at `i` (summarizing): plain keys in ascending
     /// order, each with a plain string, a number, `true`, `false` or `null`
     /// — exactly what the canonical writer writes for it, checked as it is
@@ -61,9 +71,12 @@ extension CanonicalLineParser {
     /// The value of the object at `range`, which ``flatMetaObject()`` has
     /// read: plain keys, each with a plain string or a scalar.
     func flatObjectValue(_ range: Range<Int>) -> JSONValue {
-        var members: [String: JSONValue] = [:]
         var k = range.lowerBound + 1
         let end = range.upperBound - 1
+        // Room for every member at once: at most one more than the commas.
+        var commas = 0
+        for j in k..<max(k, end) where base[j] == UInt8(ascii: ",") { commas += 1 }
+        var members: [String: JSONValue] = k < end ? Dictionary(minimumCapacity: commas + 1) : [:]
         func text(_ from: Int, _ to: Int) -> String {
             String(decoding: UnsafeRawBufferPointer(rebasing: b[from..<to]), as: UTF8.self)
         }

@@ -81,6 +81,21 @@ extension CanonicalLineParser {
         }
     }
 
+    /// The strings of an array that ``stringArray()`` read at `range` of
+    /// `line` (`[]` or `["A","B",…]`, no escapes, no string empty), through
+    /// the name cache.
+    static func strings(ofArray range: Range<Int>, in line: UnsafeRawBufferPointer, names: StringInterner) -> [String] {
+        var strings: [String] = []
+        var k = range.lowerBound + 1
+        while k < range.upperBound - 1 {
+            var close = k + 1
+            while line[close] != UInt8(ascii: "\"") { close += 1 }
+            strings.append(names.string(UnsafeRawBufferPointer(rebasing: line[(k + 1)..<close])))
+            k = close + 2
+        }
+        return strings
+    }
+
     /// A non-empty string of printable ASCII without escapes at `i`: the
     /// range of its characters, with `i` moved past its closing quote.
     @inline(__always)

@@ -16,10 +16,9 @@ import Musl
 /// route values as `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}` (with
 /// a leading `"data":…` written canonically, if any), and a
 /// `meta` object of little depth exactly as the writer writes it. Every
-/// event kind is covered but `tabs.define`, `tabs.customize`, `state.restore`,
-/// `session.start` with `app` or `device` and `layout.change` with
-/// `tabPresentation` (a summary covers `tabs.define` without `sections` and
-/// `session.start`); route `data` deeper than a few
+/// event kind is covered but `tabs.customize`, `state.restore`, `tabs.define`
+/// with `sections` and `layout.change` with `tabPresentation`
+/// (`session.start`'s `app` and `device` are read as `meta` is); route `data` deeper than a few
 /// levels or not written canonically, fields a kind does not define, and
 /// anything else outside that layout are left to the general parser (``parse(_:storage:)`` returns `nil`), as is every
 /// line the general parser would refuse. So a line it reads is one the
@@ -175,18 +174,26 @@ struct CanonicalLineParser {
                 }
             case .state where checksRestoredState:
                 guard restoredState() else { return false }
-            case .tabs where summarizing:
+            case .tabs:
                 guard let range = stringArray() else { return false }
-                tabs = range
-            case .app where summarizing, .device where summarizing:
-                // `session.start`'s objects: checked as `meta` is, not kept (the fold has no use for them).
-                guard flatMetaObject() || metaObject() != nil else { return false }
-            case .meta:
                 if summarizing {
+                    tabs = range
+                } else {
+                    let names = Self.strings(ofArray: range, in: b, names: storage.names)
+                    storage.keepParsed { $0.tabs = names }
+                }
+            case .app, .device, .meta:
+                if summarizing || (key != .meta && !storage.keepsSessionStartObjects) {
+                    // Checked, not kept (the fold has no use for them; a summary's
+                    // `meta` is the line's; `app` and `device` by a reader that never looks).
                     guard flatMetaObject() || metaObject() != nil else { return false }
                 } else {
-                    guard let value = metaObject() else { return false }
-                    storage.keepParsed { $0.meta = value }
+                    guard let value = objectMembers() else { return false }
+                    switch key {
+                    case .app: storage.keepParsed { $0.app = value }
+                    case .device: storage.keepParsed { $0.device = value }
+                    default: storage.keepParsed { $0.meta = value }
+                    }
                 }
             default:
                 // Objects, string arrays and restored states are left to the general parser.
@@ -233,8 +240,7 @@ struct CanonicalLineParser {
         // whose key navlog does not know is kept, as it is, by a kind navlog
         // does not know either (its event keeps it in `extra`, and nothing
         // of it reaches the state). A kind whose required fields this path
-        // does not read (`state.restore`; `tabs.define` but when
-        // summarizing) never gets here.
+        // does not read (`state.restore`) never gets here.
         guard spec.requiredMask & ~present == 0, present & ~(spec.mask | CanonicalKey.commonMask) == 0,
               !hasUnknownMember || tag == .other
         else { return nil }
@@ -288,7 +294,7 @@ struct CanonicalLineParser {
         case .stack_popToRoot: kind = .stackPopToRoot(stack: string(s.name!))
         case .stack_set: kind = .stackSet(stack: string(s.name!), path: parsed.takeRoutes())
         case .url_open: kind = .urlOpen(url: string(s.name!))
-        case .session_start: kind = .sessionStart(app: nil, device: nil)
+        case .session_start: kind = .sessionStart(app: parsed.app.take(), device: parsed.device.take())
         case .session_end: kind = .sessionEnd
         case .scene_open: kind = .sceneOpen
         case .scene_close: kind = .sceneClose
@@ -296,7 +302,8 @@ struct CanonicalLineParser {
         case .split_visibility: kind = .splitVisibility(split: string(s.name!), visibility: s.visibility!)
         case .layout_change: kind = .layoutChange(sizeClass: s.sizeClass!)
         case .other: kind = .other(type: String(decoding: UnsafeRawBufferPointer(rebasing: b[s.name!]), as: UTF8.self))
-        case .tabs_define, .tabs_customize, .state_restore: preconditionFailure("no event is built here of this kind")
+        case .tabs_define: kind = .tabsDefine(tabs: parsed.tabs.take()!, sections: nil, searchTab: s.name.map { string($0) })
+        case .tabs_customize, .state_restore: preconditionFailure("no event is built here of this kind")
         }
         // Short ids come from the name cache (interleaved sessions miss the
         // parser's one-entry memory of the last session).

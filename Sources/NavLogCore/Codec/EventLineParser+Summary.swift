@@ -82,7 +82,7 @@ extension EventLineParser {
             _ = projector.changeScene(scene) { scene, _ in scene.sizeClass = summary.sizeClass!; return nil }
         case .tabs_define:
             // Its text field is `searchTab` (a line with `sections` has no summary).
-            let order = tabNames(summary.tabs!, in: line)
+            let order = CanonicalLineParser.strings(ofArray: summary.tabs!, in: line, names: storage.names)
             let searchTab = summary.name.map(string)
             _ = projector.changeScene(scene) { scene, _ in
                 scene.tabs.define(order, sections: nil, searchTab: searchTab)
@@ -94,17 +94,4 @@ extension EventLineParser {
         _ = projector.finish(nil, wasEnded: wasEnded)
     }
 
-    /// The names of a `tabs` array at `range` of `line` (as the fast path
-    /// read it: `[]` or `["A","B",…]`, no escapes, no name empty).
-    private func tabNames(_ range: Range<Int>, in line: UnsafeRawBufferPointer) -> [String] {
-        var names: [String] = []
-        var k = range.lowerBound + 1
-        while k < range.upperBound - 1 {
-            var close = k + 1
-            while line[close] != UInt8(ascii: "\"") { close += 1 }
-            names.append(storage.names.string(UnsafeRawBufferPointer(rebasing: line[(k + 1)..<close])))
-            k = close + 2
-        }
-        return names
-    }
 }

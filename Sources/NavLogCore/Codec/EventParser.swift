@@ -59,6 +59,16 @@ public struct EventLineParser {
         storage.usesFastPath = usingFastPath
     }
 
+    /// A parser for a reader that never looks at `session.start`'s `app`
+    /// and `device` (a funnel without `--by`, paths): a canonical line's
+    /// are checked but not built, so its event has neither; lines the
+    /// general parser reads keep theirs. What is accepted or rejected is
+    /// the same.
+    package init(keepingSessionStartObjects: Bool) {
+        storage = LineParserStorage(checkingCanonicalForm: false)
+        storage.keepsSessionStartObjects = keepingSessionStartObjects
+    }
+
     /// Parses one line (without its newline).
     public mutating func parse(_ line: UnsafeRawBufferPointer) throws(EventParseError) -> Event {
         try parse(line, tryingFastPath: true)

@@ -32,6 +32,9 @@ final class LineParserStorage {
     @exclusivity(unchecked) var lastLineIsCanonical = false
     /// Whether lines are tried with ``CanonicalLineParser`` first.
     @exclusivity(unchecked) var usesFastPath = true
+    /// Whether the fast path keeps `session.start`'s `app` and `device`;
+    /// when not, it checks them and leaves them out of the event.
+    @exclusivity(unchecked) var keepsSessionStartObjects = true
 
     init(checkingCanonicalForm: Bool) {
         checksCanonicalForm = checkingCanonicalForm
@@ -52,11 +55,15 @@ final class LineParserStorage {
     @exclusivity(unchecked) private var parsedValues = ParsedValues()
     @exclusivity(unchecked) private var holdsParsedValues = false
 
-    /// The route value of `value`, those of `path` or `selection`, and `meta`.
+    /// The route value of `value`, those of `path` or `selection`, `meta`,
+    /// `session.start`'s `app` and `device`, and `tabs.define`'s `tabs`.
     struct ParsedValues {
         var route: RouteValue?
         var routes: [RouteValue] = []
         var meta: [String: JSONValue]?
+        var app: [String: JSONValue]?
+        var device: [String: JSONValue]?
+        var tabs: [String]?
 
         /// `routes`, moved out.
         @inline(__always)

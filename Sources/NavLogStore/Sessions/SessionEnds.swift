@@ -35,13 +35,20 @@ final class SessionEnds {
     let readPath: String
     /// Lines read by the first read (the input's lines beyond are not read).
     private(set) var lines = 0
+    /// The share of the input's sessions read (``NDJSONShare``).
+    let share: NDJSONShare
+    /// When the input is read in shares: a bit for each line (from line 1)
+    /// that this share parses (``parses(_:)``).
+    private var parsed: [UInt64] = []
     private let byLine: PairSorter
     private let chunk: Int
     private var spooled: String?
 
-    /// Reads `path` once; `chunk` pairs are sorted in memory before they spill to a file.
-    init(path: String, chunk: Int = 1 << 20) throws(SessionStreamError) {
+    /// Reads `path` once for the sessions of `share` (``NDJSONShare``);
+    /// `chunk` pairs are sorted in memory before they spill to a file.
+    init(path: String, share: NDJSONShare = .whole, chunk: Int = 1 << 20) throws(SessionStreamError) {
         self.path = path
+        self.share = share
         self.chunk = chunk
         byLine = PairSorter(chunk: chunk)
         if path == "-" {
@@ -51,7 +58,7 @@ final class SessionEnds {
         } else {
             readPath = path
         }
-        let runs = try skimRuns()
+        let runs = try skimRuns(share)
         do throws(LogError) {
             var group: (hash: UInt64, line: UInt64)?
             while let run = try runs.next() {
@@ -65,6 +72,17 @@ final class SessionEnds {
     }
 
     deinit { if let spooled { unlink(spooled) } }
+
+    /// Whether the share parses line `number` (1-based): a line of one of
+    /// its sessions, or, for share 0, a line whose session is not known
+    /// (over the length limit, or rejected before its session was read).
+    /// Every line when the input is read whole. A blank line is parsed by none.
+    @inline(__always)
+    func parses(_ number: Int) -> Bool {
+        guard share.count > 1 else { return true }
+        let i = number - 1
+        return i >> 6 < parsed.count && parsed[i >> 6] & (1 << UInt64(i & 63)) != 0
+    }
 
     /// The next line (1-based) that ends a session, in ascending order; `nil` after the last.
     func next() throws(SessionStreamError) -> Int? {
@@ -80,35 +98,49 @@ final class SessionEnds {
         NDJSONReadError(path: path, problem: error.problem)
     }
 
-    /// Reads the input once: (session hash, last line) for each run of one session's lines.
-    private func skimRuns() throws(SessionStreamError) -> PairSorter {
+    /// Reads the input once: (session hash, last line) for each run of
+    /// `share`'s lines of one session (the other shares' lines between
+    /// them do not end a run), and which lines the share parses.
+    private func skimRuns(_ share: NDJSONShare) throws(SessionStreamError) -> PairSorter {
         let runs = PairSorter(chunk: chunk)
         let reader: NDJSONLineReader
         do { reader = try NDJSONLineReader(path: readPath) } catch { throw .ndjson(named(error)) }
         var parser = EventLineParser()
-        var current: [UInt8] = []
+        var hashes = SessionHashes()
         var run: (hash: UInt64, line: Int)?
+        var parsed: [UInt64] = []
+        let marks = share.count > 1
+        // The lines the share parses, marked as they are read.
+        func mark(_ number: Int) {
+            let i = number - 1
+            while parsed.count <= i >> 6 { parsed.append(0) }
+            parsed[i >> 6] |= 1 << UInt64(i & 63)
+        }
         do throws(NDJSONFailure<LogError>) {
             try reader.forEachLine { (line) throws(LogError) in
                 lines = line.number
-                guard !line.isBlank, line.overLimitBytes == nil else { return }
-                // The session as the parser reads it; a line it rejects ends no session.
-                let same: Bool
-                if let range = SessionSkim.sessionBytes(in: line.bytes) {
-                    let id = UnsafeRawBufferPointer(rebasing: line.bytes[range])
-                    same = run != nil && id.elementsEqual(current)
-                    if !same { current = Array(id) }
-                } else if let event = try? parser.parse(line.bytes) {
-                    same = run != nil && event.session.utf8.elementsEqual(current)
-                    if !same { current = Array(event.session.utf8) }
-                } else {
+                guard !line.isBlank else { return }
+                guard line.overLimitBytes == nil else {
+                    if marks, share.ownsUnknownSessions { mark(line.number) }
                     return
                 }
-                if !same {
-                    if let run { try runs.add(PairSorter.Pair(run.hash, UInt64(run.line))) }
-                    run = (XXHash64.hash(current), line.number)
+                // The session as the parser reads it; a line it rejects ends no session.
+                let hash: UInt64
+                if let range = SessionSkim.sessionBytes(in: line.bytes) {
+                    hash = hashes.hash(of: UnsafeRawBufferPointer(rebasing: line.bytes[range]))
+                } else if let event = try? parser.parse(line.bytes) {
+                    hash = hashes.hash(of: event.session)
                 } else {
+                    if marks, share.ownsUnknownSessions { mark(line.number) }
+                    return
+                }
+                guard share.owns(hash: hash) else { return }
+                if marks { mark(line.number) }
+                if let current = run, current.hash == hash {
                     run!.line = line.number
+                } else {
+                    if let run { try runs.add(PairSorter.Pair(run.hash, UInt64(run.line))) }
+                    run = (hash, line.number)
                 }
             }
         } catch {
@@ -122,6 +154,7 @@ final class SessionEnds {
         } catch {
             throw .log(error)
         }
+        self.parsed = parsed
         return runs
     }
 

@@ -10,39 +10,95 @@ extension SessionStream {
     /// (``SessionStreamError/rejectedLines(path:count:)``), and a session
     /// whose last line is rejected gets no `endsSession`.
     func forEachNDJSONEvent(_ path: String, _ body: (Event, _ endsSession: Bool) -> Void) throws(SessionStreamError) {
-        let ends = try SessionEnds(path: path)
-        let reader: NDJSONLineReader
-        do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
-        var parser = EventLineParser()
-        var lastSeq: [SessionID: Int] = [:]
+        try notingRejections(path) { (rejecting) throws(SessionStreamError) in
+            try forEachNDJSONEvent(path, share: .whole, rejecting: rejecting, body)
+        }
+    }
+
+    /// Runs `read` with a sink that notes each rejected line it is given, in
+    /// order, numbered from 1; throws ``SessionStreamError/rejectedLines(path:count:)``
+    /// after it when there were any.
+    func notingRejections(
+        _ path: String, _ read: (_ rejecting: (_ line: Int, EventParseError) -> Void) throws(SessionStreamError) -> Void
+    ) throws(SessionStreamError) {
         var rejected = 0
-        var nextEnd = try ends.next()
-        let lines = ends.lines
-        func reject(_ line: Int, _ reason: EventParseError) {
+        try read { line, reason in
             rejected += 1
             onNote(.rejected(RejectedLine(file: path, line: line, reason: reason), ordinal: rejected))
         }
+        if rejected > 0 { throw .rejectedLines(path: path, count: rejected) }
+    }
+
+    /// Calls `body` with each session of one share of an NDJSON input
+    /// (``forEachNDJSONEvent(_:share:rejecting:passed:_:)``), complete, at
+    /// its last line: the sessions under way are followed side by side,
+    /// so memory follows them, not the sessions seen. Sessions with no
+    /// last line (it was rejected, or its id shares a hash with a later
+    /// session's) come at the end, in the order they appeared.
+    /// `readsSessionStarts: false` (the tally never looks at
+    /// `session.start`'s fields) may leave their `app` and `device` out.
+    func forEachNDJSONSession(_ path: String, share: NDJSONShare, keepsMarks: Bool, readsSessionStarts: Bool = true,
+                              names: ScreenNameCache?,
+                              rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
+                              _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
+        // The sessions under way, each with its order of first appearance.
+        var open = SessionSlots<(first: Int, recorder: SessionOccurrences)>()
+        var appeared = 0
+        try forEachNDJSONEvent(path, share: share, keepsSessionStartObjects: readsSessionStarts,
+                               rejecting: rejecting, passed: passed) { event, endsSession in
+            let slot = open.slot(event.session) {
+                appeared += 1
+                return (appeared, SessionOccurrences(session: event.session, keepsMarks: keepsMarks))
+            }
+            open[slot].recorder.add(event, names: names)
+            if endsSession {
+                body(open[slot].recorder)
+                open.remove(event.session, at: slot)
+            }
+        }
+        for entry in open.remaining.sorted(by: { $0.first < $1.first }) { body(entry.recorder) }
+    }
+
+    /// ``forEachNDJSONEvent(_:_:)`` for the sessions of one share of the
+    /// input (``NDJSONShare``): the other shares' lines, which the first
+    /// read found by skimming each line for its session, are passed over.
+    /// Each of the share's rejected lines goes to `rejecting` (its line
+    /// number and why), nothing is thrown for them, and `passed` is told
+    /// now and then the last line read. `keepsSessionStartObjects: false`
+    /// may leave `session.start`'s `app` and `device` out of its events
+    /// (``EventLineParser/init(keepingSessionStartObjects:)``).
+    func forEachNDJSONEvent(_ path: String, share: NDJSONShare, keepsSessionStartObjects: Bool = true,
+                            rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
+                            _ body: (Event, _ endsSession: Bool) -> Void) throws(SessionStreamError) {
+        let ends = try SessionEnds(path: path, share: share)
+        let reader: NDJSONLineReader
+        do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
+        var parser = EventLineParser(keepingSessionStartObjects: keepsSessionStartObjects)
+        var seqs = LastSeqs()
+        var nextEnd = try ends.next()
+        let lines = ends.lines
         do throws(NDJSONFailure<SessionStreamError>) {
             try reader.forEachLine { (line) throws(SessionStreamError) in
-                // Lines written after the first read are not read.
-                guard line.number <= lines, !line.isBlank else { return }
+                // Lines written after the first read are not read, nor
+                // those of other shares (the first read found whose they are).
+                guard line.number <= lines else { return }
+                if line.number & 0xFFF == 0 { passed(line.number) }
+                guard ends.parses(line.number), !line.isBlank else { return }
                 let isEnd = line.number == nextEnd
                 if isEnd { nextEnd = try ends.next() }
                 if let length = line.overLimitBytes {
-                    return reject(line.number, .lineTooLong(bytes: length, limit: EventParser.maxLineBytes))
+                    return rejecting(line.number, .lineTooLong(bytes: length, limit: EventParser.maxLineBytes))
                 }
                 do throws(EventParseError) {
                     var event = try parser.parse(line.bytes)
-                    let key = SessionID(event.session)
                     do throws(SeqRefusal) {
-                        event.seq = try Sequencer.seq(for: event.seq, after: lastSeq[key] ?? 0)
+                        event.seq = try seqs.assign(event.seq, session: event.session, ends: isEnd)
                     } catch {
                         throw error.parseError
                     }
-                    lastSeq[key] = isEnd ? nil : event.seq
                     body(event, isEnd)
                 } catch {
-                    reject(line.number, error)
+                    rejecting(line.number, error)
                 }
             }
         } catch {
@@ -51,6 +107,20 @@ extension SessionStream {
             case .body(let error): throw error
             }
         }
-        if rejected > 0 { throw .rejectedLines(path: path, count: rejected) }
+    }
+}
+
+/// The last seq of each session under way (``SessionSlots``).
+private struct LastSeqs {
+    private var seqs = SessionSlots<Int>()
+
+    /// The seq of a session's next event (``Sequencer/seq(for:after:)``);
+    /// `ends`: it is the session's last, whose seq need not be kept. On a
+    /// refusal the session's last seq stays as it was.
+    mutating func assign(_ given: Int, session: String, ends: Bool) throws(SeqRefusal) -> Int {
+        let slot = seqs.slot(session) { 0 }
+        let seq = try Sequencer.seq(for: given, after: seqs[slot])
+        if ends { seqs.remove(session, at: slot) } else { seqs[slot] = seq }
+        return seq
     }
 }

@@ -24,15 +24,20 @@ extension SessionStream {
 
     /// Runs `body` over every session on ``workers`` threads, each with its
     /// own accumulator from `make`, and returns the accumulators (one a
-    /// worker). A store part whose screen projection covers it goes to
+    /// worker). One NDJSON file is read by all the workers at once, each a
+    /// share of its sessions (``scanShares(_:keepsMarks:readsSessionStarts:make:_:)``). A store part whose screen projection covers it goes to
     /// `projected`, when given, read from the projection's columns (its
-    /// `session.start` templates parsed only if `readsSessionStarts`). The
+    /// `session.start` templates parsed only if `readsSessionStarts`; NDJSON's
+    /// `session.start` objects likewise built only if it). The
     /// first failure in source order is thrown.
     func scan<Accumulator>(
         keepsMarks: Bool, readsSessionStarts: Bool = true, make: () -> Accumulator,
         projected: (@Sendable (inout Accumulator, ProjectedSession) -> Void)? = nil,
         _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
     ) throws(SessionStreamError) -> [Accumulator] {
+        if let path = sharedNDJSONFile {
+            return try scanShares(path, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts, make: make, body)
+        }
         let shared = ScanState(sources: sources, accumulators: (0..<workers).map { _ in make() })
         DispatchQueue.concurrentPerform(iterations: shared.slots.count) { worker in
             let slot = shared.slots[worker]
@@ -44,7 +49,8 @@ extension SessionStream {
                     continue
                 }
                 do throws(SessionStreamError) {
-                    try forEachSession(in: source, keepsMarks: keepsMarks, scratch: scratch, names: names) { session in
+                    try forEachSession(in: source, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts,
+                                       scratch: scratch, names: names) { session in
                         body(&slot.value, session)
                     }
                 } catch {

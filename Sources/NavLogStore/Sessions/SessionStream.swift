@@ -10,8 +10,9 @@ import NavLogCore
 /// Logs, stores and NDJSON files read as one stream of sessions: what
 /// `navlog funnel`, `paths` and `export` read. Each source is read whole by
 /// one thread, several sources at once (``tally(_:)``,
-/// ``writeRows(redactor:to:_:)``); results come out as if the sources were
-/// read one by one, in order.
+/// ``writeRows(redactor:to:_:)``), except that a tally of one NDJSON file
+/// reads it on every worker, each a share of its sessions; results come out
+/// as if the sources were read one by one, in order.
 ///
 /// ```swift
 /// let stream = try SessionStream(paths: ["store/", "more.ndjson"]) { note in print(note) }
@@ -88,8 +89,10 @@ public struct SessionStream: Sendable {
     /// at its last line (``forEachNDJSONEvent(_:_:)``), so memory follows the
     /// sessions under way; a segment store part's
     /// sessions one after another, each after its last event. `keepsMarks: false` records
-    /// screen views only; `names` finds screen names built before.
-    package func forEachSession(in source: SessionSource, keepsMarks: Bool, scratch: LogScanScratch? = nil,
+    /// screen views only; `readsSessionStarts: false` may leave an NDJSON
+    /// `session.start`'s `app` and `device` out; `names` finds screen names built before.
+    package func forEachSession(in source: SessionSource, keepsMarks: Bool, readsSessionStarts: Bool = true,
+                               scratch: LogScanScratch? = nil,
                                names: ScreenNameCache? = nil,
                                _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
         switch source {
@@ -101,25 +104,10 @@ public struct SessionStream: Sendable {
             }
             if let recorder { body(recorder) }
         case .ndjson(let path):
-            // The sessions under way, each with its order of first appearance.
-            var open: [SessionID: (first: Int, recorder: SessionOccurrences)] = [:]
-            var appeared = 0
-            try forEachNDJSONEvent(path) { event, endsSession in
-                let key = SessionID(event.session)
-                if endsSession {
-                    var recorder = open.removeValue(forKey: key)?.recorder
-                        ?? SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
-                    recorder.add(event, names: names)
-                    body(recorder)
-                } else {
-                    open[key, default: {
-                        appeared += 1
-                        return (appeared, SessionOccurrences(session: event.session, keepsMarks: keepsMarks))
-                    }()].recorder.add(event, names: names)
-                }
+            try notingRejections(path) { (rejecting) throws(SessionStreamError) in
+                try forEachNDJSONSession(path, share: .whole, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts,
+                                         names: names, rejecting: rejecting, body)
             }
-            // Sessions whose last line was rejected, or that share a hash with a later one.
-            for entry in open.values.sorted(by: { $0.first < $1.first }) { body(entry.recorder) }
         case .segments(let part):
             if let projection = part.projection, let blocks = projection.blocks {
                 projection.forEachSession(of: part, blocks: blocks, keepsMarks: keepsMarks, body)

@@ -1,0 +1,56 @@
+import NavLogCore
+
+/// One of ``count`` disjoint shares of an NDJSON input's sessions, so that
+/// several threads can read one file at once, each the whole file but
+/// parsing only its own sessions' lines. A line belongs to the share its
+/// session's hash (XXH64 of the id, the hash ``SessionEnds`` groups by)
+/// picks, so a session's lines all go to one share, in file order; a line
+/// whose session is not known (over the length limit, or rejected before
+/// its session could be read) belongs to share 0.
+///
+/// ```swift
+/// let share = NDJSONShare(index: 1, count: 2)
+/// var ids = SessionHashes()
+/// if share.owns(hash: ids.hash(of: idBytes)) { /* parse the line */ }
+/// ```
+struct NDJSONShare: Hashable, Sendable {
+    /// Which share, from 0.
+    let index: Int
+    /// How many shares the input is read in.
+    let count: Int
+
+    /// The whole input: every line.
+    static let whole = NDJSONShare(index: 0, count: 1)
+
+    /// Whether the lines of a session whose id hashes to `hash` are this share's.
+    @inline(__always)
+    func owns(hash: UInt64) -> Bool { count == 1 || Int(hash % UInt64(count)) == index }
+
+    /// Whether the lines whose session is not known are this share's.
+    var ownsUnknownSessions: Bool { index == 0 }
+}
+
+/// Session ids' hashes (XXH64), the last one kept: consecutive lines of
+/// one session, the common case, hash their id once.
+struct SessionHashes {
+    private var last: [UInt8] = []
+    private var lastHash: UInt64 = 0
+    private var known = false
+
+    /// The hash of the id whose UTF-8 is `id`.
+    @inline(__always)
+    mutating func hash(of id: UnsafeRawBufferPointer) -> UInt64 {
+        if known, id.elementsEqual(last) { return lastHash }
+        last.removeAll(keepingCapacity: true)
+        last.append(contentsOf: id)
+        lastHash = XXHash64.hash(id)
+        known = true
+        return lastHash
+    }
+
+    /// The hash of `id`.
+    mutating func hash(of id: String) -> UInt64 {
+        var id = id
+        return id.withUTF8 { hash(of: UnsafeRawBufferPointer($0)) }
+    }
+}

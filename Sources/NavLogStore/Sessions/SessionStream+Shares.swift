@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NavLogCore
+
+extension SessionStream {
+    /// The NDJSON file the stream reads in ``workers`` shares at once
+    /// (``NDJSONShare``), one thread each: a stream of that one file, a
+    /// regular file (not standard input or a pipe, which can be read only
+    /// once), with more than one worker.
+    var sharedNDJSONFile: String? {
+        guard workers > 1, sources.count == 1, case .ndjson(let path) = sources[0], path != "-" else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return path
+    }
+
+    /// ``scan(keepsMarks:readsSessionStarts:make:projected:_:)`` of one
+    /// NDJSON file in ``workers`` shares, each on a thread of its own with
+    /// its own accumulator: every thread reads the whole file and parses
+    /// only its share's lines, so each session is counted once, whole, its
+    /// seqs assigned in file order. Rejected lines are noted as one reader
+    /// notes them (``RejectionOrder``). The first share's failure is thrown,
+    /// else ``SessionStreamError/rejectedLines(path:count:)`` when lines
+    /// were rejected.
+    func scanShares<Accumulator>(
+        _ path: String, keepsMarks: Bool, readsSessionStarts: Bool, make: () -> Accumulator,
+        _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
+    ) throws(SessionStreamError) -> [Accumulator] {
+        let order = RejectionOrder(path: path, shares: workers, onNote: onNote)
+        let slots = (0..<workers).map { _ in ShareSlot(make()) }
+        let read: @Sendable (Int) -> Void = { index in
+            let slot = slots[index]
+            let share = NDJSONShare(index: index, count: slots.count)
+            defer { order.finish(share: index) }
+            do throws(SessionStreamError) {
+                try forEachNDJSONSession(
+                    path, share: share, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts, names: ScreenNameCache(),
+                    rejecting: { line, reason in order.reject(share: index, line: line, reason) },
+                    passed: { line in order.passed(share: index, line: line) }
+                ) { session in body(&slot.value, session) }
+            } catch {
+                slot.failure = error
+            }
+        }
+        let threads = (1..<slots.count).map { index in WorkerThread { read(index) } }
+        read(0)
+        for thread in threads { thread.join() }
+        if let failure = slots.lazy.compactMap(\.failure).first { throw failure }
+        if order.count > 0 { throw .rejectedLines(path: path, count: order.count) }
+        return slots.map(\.value)
+    }
+}
+
+/// One share's accumulator and failure: touched by its own thread until
+/// that thread is joined, then by the caller.
+private final class ShareSlot<Accumulator>: @unchecked Sendable {
+    var value: Accumulator
+    var failure: SessionStreamError?
+    init(_ value: Accumulator) { self.value = value }
+}
