@@ -3,56 +3,113 @@ import NavLogCore
 
 /// Builds the screen projection of a store's commits from their events
 /// (schemas/screen-projection.md §6): every session is read whole, in
-/// ``SegmentStorePart/defaultParts`` parts on two threads, and followed by
-/// ``SessionOccurrences`` — the rows `funnel` records from the events —
-/// whose rows are cut where the session's lines change commit.
+/// ``parts`` parts on two threads, and followed by ``SessionOccurrences`` —
+/// the rows `funnel` records from the events — whose rows are cut where the
+/// session's lines change commit.
+///
+/// Memory: the runs of the two parts being read (each about 1/``parts`` of
+/// the store's sessions) and, for every part, its rows of each commit as a
+/// block packed as in a projection file (§2.1: the piece's string tables
+/// and columns compress well, which matters since every piece repeats the
+/// `session.start` events and names its sessions share); the blocks are
+/// then handed out one commit at a time (``Built/nextBlock()``), each made
+/// from its parts' pieces, which are dropped as it is made. The caller
+/// compares or writes each block as it comes, so the whole projection is
+/// never held unpacked.
 enum ScreenProjectionBuilder {
-    /// What a build gives: each commit's block body, in store order, and the sessions seen.
-    struct Built {
-        var blocks: [[UInt8]]
-        var sessions: Int
+    /// How many parts a build reads the store in, two at a time: the runs of a
+    /// part are objects (ids, `session.start` events, occurrences), hundreds
+    /// of bytes a session, so a part is kept a small share of the store.
+    static let parts = 64
+
+    /// A part's rows of one commit: a block body, packed (§2.1) when that is shorter; empty when the part has no run in it.
+    struct Piece {
+        var packed = false
+        var bytes: [UInt8] = []
     }
 
-    /// The block bodies of the first `commits` commits of the store at `path`.
-    /// Memory: the runs of the parts being read (two at a time) and every
-    /// part's rows encoded as a block per commit (a few bytes a row); a
-    /// commit's block is then made from its parts' blocks, one commit at a time.
+    /// What a build gives: the sessions seen, and each commit's block body, in store order, made on demand.
+    struct Built {
+        let sessions: Int
+        /// Each part's piece of each commit, dropped once used.
+        private var pieces: [[Piece]]
+        private let commits: [ScreenProjectionSet.CommitID]
+        private let decoder: LZ4FrameDecoder
+        private var next = 0
+
+        fileprivate init(sessions: Int, pieces: [[Piece]], commits: [ScreenProjectionSet.CommitID], decoder: LZ4FrameDecoder) {
+            self.sessions = sessions
+            self.pieces = pieces
+            self.commits = commits
+            self.decoder = decoder
+        }
+
+        /// The block body of the next commit, in store order: its parts' runs, in part order.
+        mutating func nextBlock() -> [UInt8] {
+            precondition(next < commits.count, "a block asked for past the last commit built")
+            let c = next, commit = commits[c]
+            next += 1
+            var runs: [ScreenProjectionRun] = []
+            for part in pieces.indices where !pieces[part][c].bytes.isEmpty {
+                let piece = pieces[part][c]
+                pieces[part][c] = Piece()
+                // Made by this build from runs: a piece that does not unpack or decode is a bug here, not damage.
+                guard let body = piece.packed ? try? ScreenProjectionFormat.unpack(piece.bytes, decoder: decoder) : piece.bytes,
+                      let block = try? ScreenProjectionBlock(decoding: body) else {
+                    preconditionFailure("a part's piece of commit \(commit.number) made here does not decode")
+                }
+                runs += (0..<block.sessionCount).map(block.run)
+            }
+            return ScreenProjectionBlock.encode(commit: commit.number, indexOffset: commit.indexOffset, runs: runs)
+        }
+
+        /// Passes over the next `count` commits (a segment not compared), dropping their pieces.
+        mutating func skip(_ count: Int) {
+            for c in next..<min(commits.count, next + count) {
+                for part in pieces.indices { pieces[part][c] = Piece() }
+            }
+            next = min(commits.count, next + count)
+        }
+    }
+
+    /// Reads the runs of the first `commits` commits of the store at `path`; their blocks come from the result.
     static func build(store path: String, commits: [ScreenProjectionSet.CommitID]) throws(SessionStreamError) -> Built {
-        let parts = SegmentStorePart.defaultParts
-        let results = ResultSlots<Result<(partials: [[UInt8]], sessions: Int), SessionStreamError>>(count: parts)
+        let decoder: LZ4FrameDecoder
+        do { decoder = try LZ4FrameDecoder() } catch { throw .store(.io(LogError(path: path, kind: .compression(error)))) }
+        let results = ResultSlots<Result<(pieces: [Piece], sessions: Int), SessionStreamError>>(count: parts)
         DispatchQueue.concurrentPerform(iterations: min(SessionStream.defaultWorkers, parts)) { worker in
             var part = worker
             while part < parts {
-                let piece = SegmentStorePart(store: path, commits: commits.count, part: part, parts: parts)
+                let share = SegmentStorePart(store: path, commits: commits.count, part: part, parts: parts)
                 results.set(part, Result { () throws(SessionStreamError) in
-                    let built = try runs(of: piece)
-                    return (built.runs.map { ScreenProjectionBlock.encode(commit: 0, indexOffset: 0, runs: $0) }, built.sessions)
+                    var built = try runs(of: share)
+                    var pieces: [Piece] = []
+                    for c in built.runs.indices {
+                        guard !built.runs[c].isEmpty else {
+                            pieces.append(Piece())
+                            continue
+                        }
+                        let body = ScreenProjectionBlock.encode(commit: 0, indexOffset: 0, runs: built.runs[c])
+                        built.runs[c] = []
+                        do throws(LogError) {
+                            let packed = try ScreenProjectionFormat.packed(body, file: path)
+                            pieces.append(Piece(packed: packed != nil, bytes: packed ?? body.withUnsafeBufferPointer { Array($0) }))
+                        } catch { throw .store(.io(error)) }
+                    }
+                    return (pieces, built.sessions)
                 })
                 part += SessionStream.defaultWorkers
             }
         }
-        var partials: [[[UInt8]]] = []
+        var pieces: [[Piece]] = []
         var sessions = 0
         for part in 0..<parts {
             guard let result = results.value(part) else { continue }
             let built = try result.get()
-            partials.append(built.partials)
+            pieces.append(built.pieces)
             sessions += built.sessions
         }
-        var blocks: [[UInt8]] = []
-        for (c, commit) in commits.enumerated() {
-            var runs: [ScreenProjectionRun] = []
-            for part in partials.indices {
-                // Made just above from runs: a block that does not decode is a bug here, not damage.
-                guard let block = try? ScreenProjectionBlock(decoding: partials[part][c]) else {
-                    preconditionFailure("a part's block of commit \(commit.number) made here does not decode")
-                }
-                runs += (0..<block.sessionCount).map(block.run)
-                partials[part][c] = []
-            }
-            blocks.append(ScreenProjectionBlock.encode(commit: commit.number, indexOffset: commit.indexOffset, runs: runs))
-        }
-        return Built(blocks: blocks, sessions: sessions)
+        return Built(sessions: sessions, pieces: pieces, commits: commits, decoder: decoder)
     }
 
     /// One part's runs, by commit (index into the store's commits), each

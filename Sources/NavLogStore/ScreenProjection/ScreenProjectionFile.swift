@@ -55,16 +55,19 @@ enum ScreenProjectionFormat {
     /// every block plain, as minor 0 did (tests of files written before packing).
     /// `file` names the file in an error (liblz4 failing: out of memory).
     static func appendBlock(_ body: [UInt8], to out: inout [UInt8], file: String, packs: Bool = true) throws(LogError) {
-        guard packs, let planar = try? ProjectionPlanes.planar(body) else {
-            return SkippableFrame.appendRecord(tagValue: blockTag, body: body, to: &out)
-        }
+        let frame = packs ? try packed(body, file: file) : nil
+        SkippableFrame.appendRecord(tagValue: frame == nil ? blockTag : packedBlockTag, body: frame ?? body, to: &out)
+    }
+
+    /// A block body packed (§2.1): its planes in an LZ4 frame; `nil` when that is not shorter.
+    static func packed(_ body: [UInt8], file: String) throws(LogError) -> [UInt8]? {
+        guard let planar = try? ProjectionPlanes.planar(body) else { return nil }
         let frame = ByteBuffer(capacity: body.count / 2)
         do throws(LZ4FrameError) {
             let encoder = try LZ4FrameEncoder(settings: packing)
             try planar.withUnsafeBytes { p in Result { () throws(LZ4FrameError) in try encoder.compressFrame(p, into: frame) } }.get()
         } catch { throw LogError(path: file, kind: .compression(error)) }
-        let packed = frame.count < body.count
-        SkippableFrame.appendRecord(tagValue: packed ? packedBlockTag : blockTag, body: packed ? Array(frame.bytes) : body, to: &out)
+        return frame.count < body.count ? Array(frame.bytes) : nil
     }
 
     /// A packed block's body (§2.1) back: its frame undone, its planes interleaved.
@@ -123,10 +126,10 @@ struct ScreenProjectionFile {
     static func parse(_ bytes: [UInt8], segment number: Int, withTemplates: Bool = true) -> ScreenProjectionFile {
         var file = ScreenProjectionFile()
         var at = 0
-        /// The next record's tag (one of `expected`) and body, checked; `nil` with `file.problem` set.
-        func record(_ expected: [UInt32]) -> (tag: UInt32, body: [UInt8])? {
+        /// The next record's tag (one of `expected`) and where its body is, checked; `nil` with `file.problem` set.
+        func record(_ expected: [UInt32]) -> (tag: UInt32, body: Range<Int>)? {
             let name = expected == [ScreenProjectionFormat.headerTag] ? "header" : "block"
-            func fail(_ why: String) -> (tag: UInt32, body: [UInt8])? {
+            func fail(_ why: String) -> (tag: UInt32, body: Range<Int>)? {
                 file.problem = (Int64(at), "\(name): \(why)")
                 return nil
             }
@@ -148,17 +151,17 @@ struct ScreenProjectionFile {
             case .success: break
             }
             at += 8 + size
-            // The tag, and the body alone, copied once.
-            return (bytes.loadLE32(payload.lowerBound), Array(bytes[(payload.lowerBound + 4)..<(payload.upperBound - 4)]))
+            // The tag, and the body alone (copied only when decoded, one block at a time: the file is held once).
+            return (bytes.loadLE32(payload.lowerBound), (payload.lowerBound + 4)..<(payload.upperBound - 4))
         }
-        guard let header = record([ScreenProjectionFormat.headerTag])?.body else { return file }
+        guard let header = record([ScreenProjectionFormat.headerTag]).map({ Array(bytes[$0.body]) }) else { return file }
         guard header.count == 12, UInt16(header[0]) | UInt16(header[1]) << 8 == ScreenProjectionFormat.majorVersion,
               header.loadLE32(4) == UInt32(truncatingIfNeeded: number) else {
             file.problem = (0, "header: not a version \(ScreenProjectionFormat.majorVersion) projection of segment \(number)")
             return file
         }
         // The records one after another (their checksums), then their bodies unpacked and decoded on two threads.
-        var bodies: [(offset: Int, tag: UInt32, body: [UInt8])] = []
+        var bodies: [(offset: Int, tag: UInt32, body: Range<Int>)] = []
         while at < bytes.count {
             let offset = at
             guard let next = record([ScreenProjectionFormat.blockTag, ScreenProjectionFormat.packedBlockTag]) else { break }
@@ -171,7 +174,7 @@ struct ScreenProjectionFile {
             var decoder: LZ4FrameDecoder?
             for i in stride(from: worker, to: records.count, by: workers) {
                 decoded.set(i, Result { () throws(ScreenProjectionError) in
-                    var body = records[i].body
+                    var body = Array(bytes[records[i].body])
                     if records[i].tag == ScreenProjectionFormat.packedBlockTag {
                         if decoder == nil { decoder = try? LZ4FrameDecoder() }
                         guard let decoder else { throw .malformed("packed block: no LZ4 decoder") }
@@ -204,7 +207,7 @@ struct ScreenProjectionFile {
 
     /// The bytes of segment `number`'s file holding `blocks` (bodies), as the
     /// writer writes them (`packs` false: as minor 0 did, for tests).
-    static func bytes(segment number: Int, blocks: [[UInt8]], packs: Bool = true) throws(LogError) -> [UInt8] {
+    static func bytes(segment number: Int, blocks: some Sequence<[UInt8]>, packs: Bool = true) throws(LogError) -> [UInt8] {
         var bytes = ScreenProjectionFormat.header(segment: number, minor: packs ? ScreenProjectionFormat.minorVersion : 0)
         for body in blocks { try ScreenProjectionFormat.appendBlock(body, to: &bytes, file: ScreenProjectionFormat.fileName(number), packs: packs) }
         return bytes
