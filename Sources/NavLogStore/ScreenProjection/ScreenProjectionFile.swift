@@ -199,6 +199,22 @@ struct ScreenProjectionFile {
         return file
     }
 
+    /// For a file read without its templates: parses each block's
+    /// `session.start` templates in turn, holding one block's at a time, and
+    /// ends the file at the first block whose templates do not parse, as
+    /// reading it with them would have.
+    mutating func checkTemplates() {
+        for k in blocks.indices {
+            do throws(ScreenProjectionError) { _ = try ScreenProjectionBlock(decoding: blocks[k].bytes, withTemplates: true) } catch {
+                problem = (offsets[k], error.description)
+                cutShort = false
+                blocks.removeSubrange(k...)
+                offsets.removeSubrange(k...)
+                return
+            }
+        }
+    }
+
     /// Writes a projection file whole: to `NAME.tmp`, synced, renamed over
     /// `NAME`, the directory synced (§1).
     static func write(store: String, segment number: Int, bytes: [UInt8]) throws(LogError) {

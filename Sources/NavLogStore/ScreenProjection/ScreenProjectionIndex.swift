@@ -25,8 +25,9 @@ public struct ReindexSummary: Hashable, Sendable {
 ///
 /// Memory: what the build holds (see there), and one segment at a time: the
 /// file `reindex` would write (packed, as on disk) and the one it has, or
-/// the file `verify` reads, decoded. Each expected block is made when its
-/// turn comes and dropped once compared or packed.
+/// the file `verify` reads, its blocks unpacked (their `session.start`
+/// templates parsed one block at a time). Each expected block is made when
+/// its turn comes and dropped once compared or packed.
 public enum ScreenProjectionIndex {
     /// Rebuilds every projection file that is missing or not what the events
     /// give, holding the store's lock; idempotent.
@@ -86,8 +87,12 @@ public enum ScreenProjectionIndex {
         // how many blocks each covers is kept for the hole below (`nil`: no file).
         var covered: [Int?] = []
         for (segment, present) in zip(set.segments, present) {
-            let file: ScreenProjectionFile?
-            do { file = present ? try ScreenProjectionFile.read(store: path, segment: segment.number) : nil } catch { throw .io(error) }
+            // Read without its blocks' templates (they can be many), which are then checked one block at a time.
+            var file: ScreenProjectionFile?
+            do { file = present ? try ScreenProjectionFile.read(store: path, segment: segment.number, withTemplates: false) : nil } catch {
+                throw .io(error)
+            }
+            file?.checkTemplates()
             covered.append(file?.blocks.count)
             guard let file else {
                 built.skip(segment.commits.count)
