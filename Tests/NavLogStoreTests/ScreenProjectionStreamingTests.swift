@@ -46,6 +46,16 @@ import NavLogTestSupport
         #expect(!Self.sessionIDs(first).isDisjoint(with: Self.sessionIDs(second)), "no session spans the first two segments")
         #expect(try Self.problems(store).isEmpty)
 
+        // Built with the runs set down every few sessions: each commit's block made from many pieces, in order.
+        let catalog = try SegmentCatalog(store: SegmentStore.open(at: store))
+        let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
+        var built = try ScreenProjectionBuilder.build(store: store, commits: set.segments.flatMap(\.commits), inFlight: 3)
+        for segment in set.segments {
+            let file = try Self.read(store, segment.number)
+            #expect(file.blocks.count == segment.commits.count)
+            for block in file.blocks { #expect(built.nextBlock() == block.bytes, "segment \(segment.number), commit \(block.commit)") }
+        }
+
         for file in kept { try FileManager.default.removeItem(atPath: store + "/" + ScreenProjectionFormat.fileName(file.number)) }
         let summary = try ScreenProjectionIndex.reindex(store: store)
         #expect(summary.written == kept.count && summary.kept == 0 && summary.sessions == 60, "\(summary)")
