@@ -55,16 +55,19 @@ enum ScreenProjectionFormat {
     /// every block plain, as minor 0 did (tests of files written before packing).
     /// `file` names the file in an error (liblz4 failing: out of memory).
     static func appendBlock(_ body: [UInt8], to out: inout [UInt8], file: String, packs: Bool = true) throws(LogError) {
-        guard packs, let planar = try? ProjectionPlanes.planar(body) else {
-            return SkippableFrame.appendRecord(tagValue: blockTag, body: body, to: &out)
-        }
+        let frame = packs ? try packed(body, file: file) : nil
+        SkippableFrame.appendRecord(tagValue: frame == nil ? blockTag : packedBlockTag, body: frame ?? body, to: &out)
+    }
+
+    /// A block body packed (§2.1): its planes in an LZ4 frame; `nil` when that is not shorter.
+    static func packed(_ body: [UInt8], file: String) throws(LogError) -> [UInt8]? {
+        guard let planar = try? ProjectionPlanes.planar(body) else { return nil }
         let frame = ByteBuffer(capacity: body.count / 2)
         do throws(LZ4FrameError) {
             let encoder = try LZ4FrameEncoder(settings: packing)
             try planar.withUnsafeBytes { p in Result { () throws(LZ4FrameError) in try encoder.compressFrame(p, into: frame) } }.get()
         } catch { throw LogError(path: file, kind: .compression(error)) }
-        let packed = frame.count < body.count
-        SkippableFrame.appendRecord(tagValue: packed ? packedBlockTag : blockTag, body: packed ? Array(frame.bytes) : body, to: &out)
+        return frame.count < body.count ? Array(frame.bytes) : nil
     }
 
     /// A packed block's body (§2.1) back: its frame undone, its planes interleaved.
@@ -223,6 +226,22 @@ struct ScreenProjectionFile {
         }
     }
 
+    /// For a file read without its templates: parses each block's
+    /// `session.start` templates in turn, holding one block's at a time, and
+    /// ends the file at the first block whose templates do not parse, as
+    /// reading it with them would have.
+    mutating func checkTemplates() {
+        for k in blocks.indices {
+            do throws(ScreenProjectionError) { _ = try ScreenProjectionBlock(decoding: blocks[k].bytes, withTemplates: true) } catch {
+                problem = (offsets[k], error.description)
+                cutShort = false
+                blocks.removeSubrange(k...)
+                offsets.removeSubrange(k...)
+                return
+            }
+        }
+    }
+
     /// Writes a projection file whole: to `NAME.tmp`, synced, renamed over
     /// `NAME`, the directory synced (§1).
     static func write(store: String, segment number: Int, bytes: [UInt8]) throws(LogError) {
@@ -231,7 +250,7 @@ struct ScreenProjectionFile {
 
     /// The bytes of segment `number`'s file holding `blocks` (bodies), as the
     /// writer writes them (`packs` false: as minor 0 did, for tests).
-    static func bytes(segment number: Int, blocks: [[UInt8]], packs: Bool = true) throws(LogError) -> [UInt8] {
+    static func bytes(segment number: Int, blocks: some Sequence<[UInt8]>, packs: Bool = true) throws(LogError) -> [UInt8] {
         var bytes = ScreenProjectionFormat.header(segment: number, minor: packs ? ScreenProjectionFormat.minorVersion : 0)
         for body in blocks { try ScreenProjectionFormat.appendBlock(body, to: &bytes, file: ScreenProjectionFormat.fileName(number), packs: packs) }
         return bytes

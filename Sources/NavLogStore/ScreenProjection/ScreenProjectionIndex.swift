@@ -22,6 +22,12 @@ public struct ReindexSummary: Hashable, Sendable {
 /// (schemas/screen-projection.md §6): both build the expected blocks from
 /// the events (``ScreenProjectionBuilder``) and compare them, byte for
 /// byte, with each segment's file.
+///
+/// Memory: what the build holds (see there), and one segment at a time: the
+/// file `reindex` would write (packed, as on disk) and the one it has, or
+/// the file `verify` reads, its blocks unpacked (their `session.start`
+/// templates parsed one block at a time). Each expected block is made when
+/// its turn comes and dropped once compared or packed.
 public enum ScreenProjectionIndex {
     /// Rebuilds every projection file that is missing or not what the events
     /// give, holding the store's lock; idempotent.
@@ -36,15 +42,13 @@ public enum ScreenProjectionIndex {
         defer { store.releaseLock() }
         if let damage = catalog.damage { throw .storeDamaged(path: store.path, damage) }
         let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
-        let built = try ScreenProjectionBuilder.build(store: store.path, commits: set.segments.flatMap(\.commits))
+        var built = try ScreenProjectionBuilder.build(store: store.path, commits: set.segments.flatMap(\.commits))
         var summary = ReindexSummary(commits: catalog.commits.count, sessions: built.sessions)
-        var next = 0
         for segment in set.segments {
-            let expected = Array(built.blocks[next..<(next + segment.commits.count)])
-            next += segment.commits.count
             do throws(LogError) {
+                // One segment's file at a time, made block by block (packed, about what it takes on disk).
                 // Kept only when byte for byte what would be written: a right file written before packing is rewritten packed.
-                let bytes = try ScreenProjectionFile.bytes(segment: segment.number, blocks: expected)
+                let bytes = try ScreenProjectionFile.bytes(segment: segment.number, blocks: segment.commits.lazy.map { _ in built.nextBlock() })
                 if case .success(bytes)? = try ScreenProjectionFile.contents(store: store.path, segment: segment.number) {
                     summary.kept += 1
                 } else {
@@ -75,37 +79,52 @@ public enum ScreenProjectionIndex {
     /// reported already).
     static func check(_ catalog: SegmentCatalog, report: inout SegmentStoreReport) throws(SegmentStoreError) {
         let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
-        var files: [Int: ScreenProjectionFile] = [:]
-        for segment in set.segments {
-            do { files[segment.number] = try ScreenProjectionFile.read(store: catalog.store.path, segment: segment.number) } catch { throw .io(error) }
-        }
-        guard !files.isEmpty, let built = try? ScreenProjectionBuilder.build(store: catalog.store.path, commits: set.segments.flatMap(\.commits)) else { return }
-        var next = 0
-        for segment in set.segments {
-            let expected = Array(built.blocks[next..<(next + segment.commits.count)])
-            next += segment.commits.count
+        let path = catalog.store.path
+        let present = set.segments.map { LogFile.exists(path + "/" + ScreenProjectionFormat.fileName($0.number)) }
+        guard present.contains(true),
+              var built = try? ScreenProjectionBuilder.build(store: path, commits: set.segments.flatMap(\.commits)) else { return }
+        // One segment's file at a time, compared block by block with what the events give, then dropped;
+        // how many blocks each covers is kept for the hole below (`nil`: no file).
+        var covered: [Int?] = []
+        for (segment, present) in zip(set.segments, present) {
+            // Read without its blocks' templates (they can be many), which are then checked one block at a time.
+            var file: ScreenProjectionFile?
+            do { file = present ? try ScreenProjectionFile.read(store: path, segment: segment.number, withTemplates: false) : nil } catch {
+                throw .io(error)
+            }
+            file?.checkTemplates()
+            covered.append(file?.blocks.count)
+            guard let file else {
+                built.skip(segment.commits.count)
+                continue
+            }
             let name = ScreenProjectionFormat.fileName(segment.number)
             func damage(_ offset: Int64, _ commit: UInt64?, _ why: String) {
                 report.problems.append(SegmentDamage(segment: name, offset: offset, commit: commit, kind: .projection(why)))
             }
-            guard let file = files[segment.number] else { continue }
+            for (k, commit) in segment.commits.enumerated() {
+                guard k < file.blocks.count else {
+                    built.skip(1)
+                    continue
+                }
+                if file.blocks[k].bytes != built.nextBlock() {
+                    damage(file.offsets[k], commit.number, "block \(k + 1) is not what the events of its commit give")
+                }
+            }
             // Blocks past the last segment's commits went with a tail of its events cut off: the next writer cuts them too.
-            let isLastSegment = segment.number == catalog.segments.last?.contents.number
-            for (k, block) in file.blocks.enumerated() {
-                if k >= expected.count {
-                    if !isLastSegment { damage(file.offsets[k], block.commit, "a block for a commit the segment does not hold") }
-                } else if block.bytes != expected[k] {
-                    damage(file.offsets[k], segment.commits[k].number, "block \(k + 1) is not what the events of its commit give")
+            if segment.number != catalog.segments.last?.contents.number {
+                for k in file.blocks.indices.dropFirst(segment.commits.count) {
+                    damage(file.offsets[k], file.blocks[k].commit, "a block for a commit the segment does not hold")
                 }
             }
             if let problem = file.problem, !file.cutShort { damage(problem.offset, nil, problem.why) }
         }
         // A hole: a segment not covered whole, before one with a projection.
-        guard let short = set.segments.firstIndex(where: { (files[$0.number]?.blocks.count ?? 0) < $0.commits.count }),
-              set.segments[(short + 1)...].contains(where: { files[$0.number] != nil }) else { return }
+        guard let short = set.segments.indices.first(where: { (covered[$0] ?? 0) < set.segments[$0].commits.count }),
+              covered[(short + 1)...].contains(where: { $0 != nil }) else { return }
         let segment = set.segments[short]
         let name = ScreenProjectionFormat.fileName(segment.number)
-        let why = files[segment.number].map { "covers \($0.blocks.count) of the segment's \(segment.commits.count) commits" } ?? "missing"
+        let why = covered[short].map { "covers \($0) of the segment's \(segment.commits.count) commits" } ?? "missing"
         report.problems.append(SegmentDamage(segment: name, offset: 0, kind: .projection(why + ", where later segments have a projection")))
     }
 }
