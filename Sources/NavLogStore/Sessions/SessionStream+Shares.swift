@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NavLogCore
 
 extension SessionStream {
@@ -13,9 +6,8 @@ extension SessionStream {
     /// regular file (not standard input or a pipe, which can be read only
     /// once), with more than one worker.
     var sharedNDJSONFile: String? {
-        guard workers > 1, sources.count == 1, case .ndjson(let path) = sources[0], path != "-" else { return nil }
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard workers > 1, sources.count == 1, case .ndjson(let path) = sources[0], path != "-",
+              case .regularFile = FileSystem.status(path) else { return nil }
         return path
     }
 
