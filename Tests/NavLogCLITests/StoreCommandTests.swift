@@ -67,6 +67,22 @@ import Darwin
             """)
     }
 
+    /// `append` reports rejected lines as ingest and import do: the first 20,
+    /// every one counted, the closing line saying how many were not shown.
+    @Test func appendShowsTheFirstTwentyRejectedLines() throws {
+        let dir = try TemporaryDirectory()
+        let log = dir.file("s.navlog")
+        var lines = (1...25).map { _ in #"{"session":"s-1","t":"not a time","type":"mark"}"# }
+        lines.append(#"{"session":"s-1","t":"2026-11-20T10:00:00Z","type":"mark","label":"kept"}"#)
+        let r = navlog("append", log, stdin: lines.joined(separator: "\n") + "\n")
+        #expect(r.status == 1)
+        let shown = r.stderr.split(separator: "\n").filter { $0.contains("<stdin>:") }
+        #expect(shown.count == 20)
+        #expect(shown.last?.contains("<stdin>:20: ") == true)
+        #expect(r.stderr.contains("\(log): 25 lines rejected (5 not shown); the others were appended"), "\(r.stderr)")
+        #expect(navlog("cat", log).stdout.contains(#""label":"kept""#))
+    }
+
     /// SIGKILL a writer at random moments, many times: every event it
     /// acknowledged (printed after it was durable) is in the log, the log
     /// always holds a prefix of the input, and the next writer carries on.

@@ -81,18 +81,7 @@ extension CollectorUpload {
         guard fd >= 0 else { throw .spool("mkstemps in \(directory): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { all in
-            while written < all.count {
-                let n = write(fd, all.baseAddress! + written, all.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += n
-            }
-            return nil
-        }
+        let failure = bytes.withUnsafeBytes { DescriptorWrite.all($0, to: fd) }
         if let failure {
             try? FileSystem.remove(path)
             throw .spool("write: \(FileSystem.reason(failure))")

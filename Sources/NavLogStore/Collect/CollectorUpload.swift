@@ -97,37 +97,28 @@ public struct CollectorUpload: Sendable {
         var parser = EventLineParser(checkingCanonicalForm: true)
         var canonical = CanonicalWriter(capacity: 1024)
         var lines: [Line] = []
-        var number = 0
-        var start = 0
         let failure: Refusal? = body.withUnsafeBytes { all -> Refusal? in
-            while start < all.count {
-                let end = all[start...].firstIndex(of: 0x0A) ?? all.count
-                number += 1
-                let text = UnsafeRawBufferPointer(rebasing: all[start..<end])
-                defer { start = end + 1 }
-                if NDJSONLineReader.isBlank(text) { continue }
-                if let problem = Self.notNDJSON(text) { return .notNDJSON("line \(number): \(problem)") }
-                guard lines.count < limits.maxEvents else {
-                    return .tooManyEvents(count: Self.countEvents(all, from: start) + lines.count, limit: limits.maxEvents)
+            do throws(Refusal) {
+                try NDJSONLineReader.forEachLine(in: all) { (number, text, start) throws(Refusal) in
+                    if NDJSONLineReader.isBlank(text) { return }
+                    if let problem = Self.notNDJSON(text) { throw .notNDJSON("line \(number): \(problem)") }
+                    guard lines.count < limits.maxEvents else {
+                        throw .tooManyEvents(count: Self.countEvents(all, from: start) + lines.count, limit: limits.maxEvents)
+                    }
+                    let verdict = IngestValidator.verdict(text, &parser, &canonical)
+                    let found: String?
+                    switch verdict {
+                    case .event(let event) where event.seq == 0: throw .missingSeq(line: number)
+                    case .event(let event): found = event.session
+                    case .canonical(let range, _, _): found = String(decoding: UnsafeRawBufferPointer(rebasing: text[range]), as: UTF8.self)
+                    case .blank, .rejected: found = nil
+                    }
+                    if let session, let found, found != session {
+                        throw .otherSession(line: number, expected: session, found: found)
+                    }
+                    lines.append(Line(number: number, start: start, length: text.count, verdict: verdict))
                 }
-                let verdict: IngestChunk.Verdict
-                if text.count > EventParser.maxLineBytes {
-                    verdict = .rejected(.line(.lineTooLong(bytes: text.count, limit: EventParser.maxLineBytes)))
-                } else {
-                    verdict = IngestValidator.verdict(text, &parser, &canonical)
-                }
-                let found: String?
-                switch verdict {
-                case .event(let event) where event.seq == 0: return .missingSeq(line: number)
-                case .event(let event): found = event.session
-                case .canonical(let range, _, _): found = String(decoding: UnsafeRawBufferPointer(rebasing: text[range]), as: UTF8.self)
-                case .blank, .rejected: found = nil
-                }
-                if let session, let found, found != session {
-                    return .otherSession(line: number, expected: session, found: found)
-                }
-                lines.append(Line(number: number, start: start, length: text.count, verdict: verdict))
-            }
+            } catch { return error }
             return nil
         }
         if let failure { throw failure }
@@ -148,11 +139,8 @@ public struct CollectorUpload: Sendable {
     /// Non-blank lines from `start` on (to say how many events a request over the limit has).
     private static func countEvents(_ all: UnsafeRawBufferPointer, from start: Int) -> Int {
         var count = 0
-        var position = start
-        while position < all.count {
-            let end = all[position...].firstIndex(of: 0x0A) ?? all.count
-            if !NDJSONLineReader.isBlank(UnsafeRawBufferPointer(rebasing: all[position..<end])) { count += 1 }
-            position = end + 1
+        NDJSONLineReader.forEachLine(in: UnsafeRawBufferPointer(rebasing: all[start...])) { _, text, _ in
+            if !NDJSONLineReader.isBlank(text) { count += 1 }
         }
         return count
     }

@@ -168,14 +168,7 @@ public final class StoreCollector: @unchecked Sendable {
             for line in upload.lines {
                 let text = UnsafeRawBufferPointer(rebasing: all[line.start..<(line.start + line.length)])
                 let refusal: Refusal?
-                do throws(SegmentStoreError) {
-                    switch line.verdict {
-                    case .blank: continue
-                    case .rejected(let why): refusal = why
-                    case .canonical(let session, let seq, let t): refusal = try sink.store(line: text, session: session, seq: seq, t: t)
-                    case .event(let event): refusal = try sink.store(event: event)
-                    }
-                } catch {
+                do throws(SegmentStoreError) { refusal = try sink.store(line.verdict, line: text) } catch {
                     trouble = error
                     return
                 }

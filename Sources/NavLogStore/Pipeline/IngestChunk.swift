@@ -141,19 +141,20 @@ final class IngestValidator: @unchecked Sendable {
         output.close()
     }
 
-    /// What line `text` (within the length limit) is.
+    /// What line `text` is.
     static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser,
                         _ canonical: inout CanonicalWriter) -> IngestChunk.Verdict {
         var wrote = false
         return verdict(text, &parser, &canonical, wrote: &wrote)
     }
 
-    /// What line `text` (within the length limit) is; `wrote` tells whether
-    /// `canonical` holds the canonical line of the event it gives (one with
-    /// a seq, not canonical already), which is then stored as it is.
+    /// What line `text` is; `wrote` tells whether `canonical` holds the
+    /// canonical line of the event it gives (one with a seq, not canonical
+    /// already), which is then stored as it is.
     static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser,
                         _ canonical: inout CanonicalWriter, wrote: inout Bool) -> IngestChunk.Verdict {
         wrote = false
+        if text.count > EventParser.maxLineBytes { return .rejected(.line(.lineTooLong(bytes: text.count, limit: EventParser.maxLineBytes))) }
         if NDJSONLineReader.isBlank(text) { return .blank }
         // `key`: a canonical line read without building its event, `state.restore` ones included.
         if let summary = parser.key(text) { return .canonical(session: summary.session, seq: summary.seq, t: summary.t) }

@@ -42,9 +42,15 @@ public final class NDJSONLineReader {
     /// Whether reads may wait for a writer (a pipe, a socket, a terminal: not a regular file).
     private let waitsForWriter: Bool
 
-    /// Opens `path` for reading; `-` reads standard input.
-    public init(path: String, maxLineBytes: Int = EventParser.maxLineBytes) throws(NDJSONReadError) {
+    /// Asked while the reader waits for a quiet writer (``forEachLine(wait:paused:atBoundary:_:)``).
+    private let shouldStop: () -> Bool
+
+    /// Opens `path` for reading; `-` reads standard input. `shouldStop` is
+    /// asked while a read waits for a writer: `true` ends the reading there.
+    public init(path: String, maxLineBytes: Int = EventParser.maxLineBytes,
+                shouldStop: @escaping () -> Bool = { false }) throws(NDJSONReadError) {
         self.path = path
+        self.shouldStop = shouldStop
         self.limit = maxLineBytes
         self.chunk = 1 << 20
         if path == "-" {
@@ -67,30 +73,34 @@ public final class NDJSONLineReader {
 
     deinit { if ownsFD { close(fd) } }
 
-    /// Calls `body` for every line, in order. The last line needs no `\n`.
+    /// Calls `body` for every line, in order (the last needs no `\n`).
     public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
         let buffer = ByteBuffer(capacity: bufferCapacity)
-        try forEachLine(readingInto: { buffer }, body)
+        _ = try forEachLine(readingInto: { buffer }, body)
     }
 
-    /// ``forEachLine(_:)``, told when the input pauses. When it is a pipe
-    /// or a terminal (whose reads wait for a writer), `wait` says before
-    /// each read how many milliseconds it may wait (`nil`: as long as it
-    /// takes); when that passes with no input, `paused` is called (what a
-    /// collector's pipe does between bursts), and the read then waits as
-    /// long as it takes. While it waits, `stopIfAsked` is called before
-    /// every read and at least every ``stopCheckMilliseconds`` (it throws
-    /// to stop), so a writer that goes quiet cannot keep a stop waiting.
-    func forEachLine<E: Error>(wait: () -> Int?, paused: () throws(E) -> Void, stopIfAsked: () throws(E) -> Void,
-                               _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
+    /// ``forEachLine(_:)``, told when the input pauses and asked to stop. When
+    /// the input is a pipe or a terminal (whose reads wait for a writer),
+    /// `wait` says before each read how many milliseconds it may wait
+    /// (`nil`: as long as it takes); when that passes with no input,
+    /// `paused` is called (what a collector's pipe does between bursts), and
+    /// the read then waits as long as it takes. While it waits, the reader's
+    /// `shouldStop` is asked before every read and at least every
+    /// ``stopCheckMilliseconds``: once it answers `true` where `atBoundary`
+    /// does too (between records: a CSV record may span lines), reading ends
+    /// there, so a writer that goes quiet cannot keep a stop waiting.
+    ///
+    /// - Returns: `true` when reading ended so, before the end of the input.
+    func forEachLine<E: Error>(wait: () -> Int?, paused: () throws(E) -> Void, atBoundary: () -> Bool,
+                               _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) -> Bool {
         let buffer = ByteBuffer(capacity: bufferCapacity)
-        try forEachLine(readingInto: { buffer }, wait: wait, paused: paused, stopIfAsked: stopIfAsked, body)
+        return try forEachLine(readingInto: { buffer }, wait: wait, paused: paused, atBoundary: atBoundary, body)
     }
 
-    /// How long a wait for a quiet writer lasts between two calls of `stopIfAsked`.
+    /// How long a wait for a quiet writer lasts between two questions whether to stop.
     static let stopCheckMilliseconds = 100
 
-    /// The capacity a buffer given to ``forEachLine(readingInto:_:)`` must have.
+    /// The capacity a buffer given to ``forEachLine(readingInto:wait:paused:atBoundary:_:)`` must have.
     var bufferCapacity: Int { limit + chunk + 1 }
 
     /// ``forEachLine(_:)``, reading into buffers that `nextBuffer` gives
@@ -102,8 +112,8 @@ public final class NDJSONLineReader {
     /// the bytes only during `body`.
     @inline(__always)
     func forEachLine<E: Error>(readingInto nextBuffer: () -> ByteBuffer, wait: () -> Int? = { nil },
-                               paused: () throws(E) -> Void = {}, stopIfAsked: () throws(E) -> Void = {},
-                               _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
+                               paused: () throws(E) -> Void = {}, atBoundary: () -> Bool = { true },
+                               _ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) -> Bool {
         var buffer = nextBuffer()
         precondition(buffer.capacity >= bufferCapacity)
         var base = buffer.base
@@ -147,7 +157,7 @@ public final class NDJSONLineReader {
                                                overLimitBytes: nil))
                     }
                 }
-                return
+                return false
             }
             // Keep the partial line (in the next buffer); drop it if it is
             // already over the limit.
@@ -166,7 +176,7 @@ public final class NDJSONLineReader {
             start = 0
             let room = bufferCapacity - filled
             while waitsForWriter {
-                do { try stopIfAsked() } catch { throw .body(error) }
+                if shouldStop(), atBoundary() { return true }
                 let due = pausedSinceInput ? nil : wait()
                 if let due, due <= 0 {
                     do { try paused() } catch { throw .body(error) }
@@ -192,6 +202,24 @@ public final class NDJSONLineReader {
             }
             filled += n
         }
+    }
+
+    /// Calls `body` with each line of `bytes` held in memory (a log's
+    /// block, an upload's body), numbered on from `number`, without its
+    /// `\n`; the last needs none. Returns the last line's number.
+    @discardableResult
+    static func forEachLine<E: Error>(in bytes: UnsafeRawBufferPointer, after number: Int = 0,
+                                      _ body: (_ number: Int, _ line: UnsafeRawBufferPointer, _ start: Int) throws(E) -> Void) throws(E) -> Int {
+        var number = number
+        var start = 0
+        while start < bytes.count {
+            let end = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start)
+                .map { bytes.baseAddress!.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
+            number += 1
+            try body(number, UnsafeRawBufferPointer(rebasing: bytes[start..<end]), start)
+            start = end + 1
+        }
+        return number
     }
 
     /// Whether input can be read from `fd` within `milliseconds` (or the

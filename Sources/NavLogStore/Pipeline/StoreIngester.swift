@@ -76,12 +76,6 @@ public final class StoreIngester {
     /// What an ingest did (counting lines).
     public typealias Report = StoreWriteReport
 
-    /// Why the reading of an input ended early.
-    private enum ReadingEnd: Error {
-        case failed(SegmentStoreError)
-        case stopped
-    }
-
     /// What the last ``ingest(paths:onReject:onProgress:shouldStop:)`` did,
     /// set when it returns and when it throws: after a failure, the events
     /// stored before it (they stay stored) and the rejections reported.
@@ -114,10 +108,10 @@ public final class StoreIngester {
     /// writer (the last commit synced, the lock released): what it returns
     /// is durable. `onReject` and `onProgress` run on the calling thread
     /// (`onProgress` every 16,384 lines and once at the end). `shouldStop`
-    /// is asked after every chunk of lines handed out and between inputs:
-    /// once it answers `true`, nothing more is read, what was read is
-    /// stored or rejected, the store is closed, and the report says where
-    /// reading stopped (``Report/stoppedAfter``).
+    /// is asked after every chunk of lines handed out, while a pipe's
+    /// writer is quiet, and between inputs: once it answers `true`, nothing
+    /// more is read, what was read is stored or rejected, the store is
+    /// closed, and the report says where reading stopped (``Report/stoppedAfter``).
     ///
     /// - Throws: ``SegmentStoreError`` when an input cannot be read
     ///   (``SegmentStoreError/io(_:)``) or the store cannot be written; what
@@ -128,113 +122,64 @@ public final class StoreIngester {
         onProgress: (Progress) -> Void = { _ in },
         shouldStop: () -> Bool = { false }
     ) throws(SegmentStoreError) -> Report {
-        var report = Report(counting: .lines)
-        lastReport = report
-        let writer = try SegmentWriter(store: store, options: options.writerOptions)
-        let sink = StoreSink(writer: writer)
+        lastReport = Report(counting: .lines)
         let toValidate = BoundedQueue<IngestChunk>(capacity: Self.chunksInFlight)
         let validated = BoundedQueue<IngestChunk>(capacity: Self.chunksInFlight)
         let validator = IngestValidator(input: toValidate, output: validated)
         let thread = WorkerThread { validator.run() }
-        var failure: SegmentStoreError?
-        do {
-            try read(paths: paths, sink: sink, toValidate: toValidate, validated: validated, report: &report,
-                     onReject: onReject, onProgress: onProgress, shouldStop: shouldStop)
-        } catch {
-            failure = error
+        defer {
+            toValidate.close()
+            thread.join()
         }
-        toValidate.close()
-        thread.join()
-        report.stored = sink.stored
-        report.duplicates = sink.duplicates
-        report.sessions = sink.sessionsStored
-        report.newSessions = sink.newSessions
-        lastReport = report
-        // Even after a failure: what was accepted is committed.
-        do { try writer.close() } catch { failure = failure ?? error }
-        // What the store holds of this run: a commit that failed (and what followed it) is not counted.
-        report.stored = sink.committed
-        report.projectionBehind = writer.projectionBehind
-        lastReport = report
-        if let failure { throw failure }
-        return report
-    }
-
-    /// The reading side: reads lines into chunks, hands them to the
-    /// validating thread, and stores what each chunk's lines came to, in
-    /// input order.
-    private func read(
-        paths: [String], sink: StoreSink, toValidate: BoundedQueue<IngestChunk>, validated: BoundedQueue<IngestChunk>,
-        report: inout Report, onReject: (Rejection) -> Void, onProgress: (Progress) -> Void, shouldStop: () -> Bool
-    ) throws(SegmentStoreError) {
-        var progress = Progress(bytesRead: 0, linesRead: 0, rejected: 0)
+        // The reading side: lines into chunks, handed to the validating thread; what each chunk's
+        // lines came to is stored in input order (a chunk may be stored while the next input is read).
+        typealias End = StoreWriteRun.End
         var inFlight = 0
         var spare: [IngestChunk] = []
         var parser = EventLineParser()
         var canonical = CanonicalWriter(capacity: 1024)
-        var lastCommit = LogFile.monotonicMilliseconds()
         /// The input whose lines are being stored: each is numbered on its own (§8 "Numbering").
         var storing = 0
 
-        func reject(_ refusal: Refusal, file: Int, line: Int, bytes: [UInt8]?) {
-            report.rejected += 1
-            progress.rejected += 1
-            onReject(Rejection(file: paths[file], line: line, refusal: refusal, bytes: bytes))
-        }
-
-        /// Stores (or rejects) one validated line.
-        /// `written`: the event's canonical line, when the validating thread wrote it.
+        /// Stores (or rejects) one validated line; `written`: its canonical line, when the validating thread wrote it.
         func storeLine(_ verdict: IngestChunk.Verdict, _ text: UnsafeRawBufferPointer, written: UnsafeRawBufferPointer? = nil,
-                       file: Int, line: Int, overLimit: Bool) throws(SegmentStoreError) {
+                   file: Int, line: Int, overLimit: Bool, _ run: StoreWriteRun) throws(End) {
             if file != storing {
                 storing = file
-                sink.startInput()
+                run.sink.startInput()
             }
-            let refusal: Refusal?
-            switch verdict {
-            case .blank:
-                report.blankLines += 1
-                return
-            case .rejected(let why): refusal = why
-            case .canonical(let session, let seq, let t): refusal = try sink.store(line: text, session: session, seq: seq, t: t)
-            case .event(let event): refusal = try sink.store(event: event, written: written)
+            if case .blank = verdict { return run.countBlank() }
+            if let refusal = try run.storing({ () throws(SegmentStoreError) in try run.sink.store(verdict, line: text, written: written) }) {
+                run.reject(refusal, file: file, line: line, bytes: overLimit ? nil : [UInt8](text))
             }
-            if let refusal { reject(refusal, file: file, line: line, bytes: overLimit ? nil : [UInt8](text)) }
         }
 
-        func countLine(bytes: Int) {
-            report.read += 1
-            progress.linesRead += 1
-            progress.bytesRead += Int64(bytes + 1)
-            if progress.linesRead & 0x3FFF == 0 { onProgress(progress) }
-        }
-
-        /// Waits for the oldest chunk in flight and stores its lines.
-        func finishOldest() throws(SegmentStoreError) {
-            guard let chunk = validated.pop() else { throw .closed(store: store.path) }
-            try finish(chunk)
+        /// Waits for the chunks in flight (`all`, or the oldest) and stores their lines.
+        func finishInFlight(_ run: StoreWriteRun, all: Bool = true) throws(End) {
+            repeat {
+                guard inFlight > 0 else { return }
+                guard let chunk = validated.pop() else { throw .store(.closed(store: store.path)) }
+                try finish(chunk, run)
+            } while all
         }
 
         /// Stores the lines of `chunk`, the oldest in flight, validated.
-        func finish(_ chunk: IngestChunk) throws(SegmentStoreError) {
+        func finish(_ chunk: IngestChunk, _ run: StoreWriteRun) throws(End) {
             inFlight -= 1
             for (i, line) in chunk.lines.enumerated() {
                 try storeLine(chunk.verdicts[i], chunk.bytes(i), written: chunk.written(i), file: chunk.file, line: line.number,
-                              overLimit: line.overLimit != nil)
+                              overLimit: line.overLimit != nil, run)
             }
             spare.append(chunk)
-            if let interval = options.commitInterval, LogFile.monotonicMilliseconds() - lastCommit >= Int64(interval) {
-                try sink.writer.commit()
-                lastCommit = LogFile.monotonicMilliseconds()
-            }
+            try run.commitIfDue()
         }
 
-        func handOut(_ chunk: IngestChunk) throws(SegmentStoreError) {
-            guard toValidate.push(chunk) else { throw .closed(store: store.path) }
+        func handOut(_ chunk: IngestChunk, _ run: StoreWriteRun) throws(End) {
+            guard toValidate.push(chunk) else { throw .store(.closed(store: store.path)) }
             inFlight += 1
-            while inFlight >= Self.chunksInFlight { try finishOldest() }
+            while inFlight >= Self.chunksInFlight { try finishInFlight(run, all: false) }
             // Those already validated are stored now, not when the next input comes.
-            while let done = validated.tryPop() { try finish(done) }
+            while let done = validated.tryPop() { try finish(done, run) }
         }
 
         func newChunk(file: Int) -> IngestChunk {
@@ -245,99 +190,84 @@ public final class StoreIngester {
 
         /// Stores the events of a `.navlog` input, in order; damage other
         /// than a torn tail is rejected as the line after the last event read.
-        func ingestLog(_ fileIndex: Int) throws(SegmentStoreError) -> Int {
-            let path = paths[fileIndex]
+        func readLog(_ run: StoreWriteRun, _ index: Int) throws(End) {
+            let path = run.paths[index]
             let log: LogReader
-            do { log = try LogReader(path: path) } catch { throw .io(error) }
+            do { log = try LogReader(path: path) } catch { throw .read(error) }
             var number = 0
-            var failure: SegmentStoreError?
+            var failure: End?
             do {
                 try log.forEachContent { content in
-                    var start = 0
-                    while failure == nil, start < content.count {
-                        let end = content[start...].firstIndex(of: 0x0A) ?? content.count
-                        let text = UnsafeRawBufferPointer(rebasing: content[start..<end])
-                        start = end + 1
-                        number += 1
-                        countLine(bytes: text.count)
-                        do throws(SegmentStoreError) {
-                            try storeLine(IngestValidator.verdict(text, &parser, &canonical), text, file: fileIndex, line: number, overLimit: false)
-                        } catch { failure = error }
-                    }
+                    guard failure == nil else { return }
+                    do throws(End) {
+                        number = try NDJSONLineReader.forEachLine(in: content, after: number) { (number, text, _) throws(End) in
+                            run.readBytes(text.count)
+                            run.countRead()
+                            try storeLine(IngestValidator.verdict(text, &parser, &canonical), text, file: index, line: number, overLimit: false, run)
+                        }
+                    } catch { failure = error }
                 }
-            } catch { throw .io(error) }
+            } catch { throw .read(error) }
             if let failure { throw failure }
             if let damage = log.damage, !damage.isTornTail {
                 number += 1
-                report.read += 1
-                reject(.store(.corrupt(segment: path, offset: damage.offset, reason: damage.reason)), file: fileIndex,
-                       line: number, bytes: nil)
+                run.countRead()
+                run.reject(.store(.corrupt(segment: path, offset: damage.offset, reason: damage.reason)), file: index, line: number, bytes: nil)
             }
-            return number
+            run.lastLine = number
         }
 
-        for (fileIndex, path) in paths.enumerated() {
-            var lastLine = 0
-            var stopped = false
-            if InputKind.of(path).isLog {
-                while inFlight > 0 { try finishOldest() }
-                lastLine = try ingestLog(fileIndex)
-            } else {
-                let reader: NDJSONLineReader
-                do { reader = try NDJSONLineReader(path: path) } catch {
-                    while inFlight > 0 { try finishOldest() }
-                    throw .io(LogError(reading: error))
-                }
-                var chunk = newChunk(file: fileIndex)
+        /// Reads input `index`: a `.navlog` log, or NDJSON.
+        func read(_ run: StoreWriteRun, _ index: Int) throws(End) {
+            if InputKind.of(run.paths[index]).isLog {
+                try finishInFlight(run)
+                return try readLog(run, index)
+            }
+            let reader: NDJSONLineReader
+            do { reader = try run.lines(index) } catch {
+                try finishInFlight(run)
+                throw error
+            }
+            var chunk = newChunk(file: index)
+            do {
                 // A pipe whose input pauses: what was read is stored and committed
                 // once the commit interval has passed, without waiting for a full chunk.
-                func commitWhatWasRead() throws(ReadingEnd) {
-                    do throws(SegmentStoreError) {
-                        if !chunk.lines.isEmpty {
-                            try handOut(chunk)
-                            chunk = newChunk(file: fileIndex)
-                        }
-                        while inFlight > 0 { try finishOldest() }
-                        try sink.writer.commit()
-                        lastCommit = LogFile.monotonicMilliseconds()
-                    } catch { throw .failed(error) }
-                }
-                let interval = options.commitInterval
-                do throws(NDJSONFailure<ReadingEnd>) {
-                    try reader.forEachLine(wait: { interval.map { Int(lastCommit + Int64($0) - LogFile.monotonicMilliseconds()) } },
-                                           paused: commitWhatWasRead,
-                                           stopIfAsked: { () throws(ReadingEnd) in if shouldStop() { throw .stopped } }) { (line) throws(ReadingEnd) in
-                        countLine(bytes: line.overLimitBytes ?? line.bytes.count)
-                        chunk.add(line)
-                        lastLine = line.number
-                        if chunk.isFull {
-                            do throws(SegmentStoreError) { try handOut(chunk) } catch { throw .failed(error) }
-                            chunk = newChunk(file: fileIndex)
-                            if shouldStop() { throw .stopped }
-                        }
+                try run.forEachLine(reader, paused: { () throws(End) in
+                    if !chunk.lines.isEmpty {
+                        try handOut(chunk, run)
+                        chunk = newChunk(file: index)
                     }
-                } catch {
-                    switch error {
-                    case .read(let e):
-                        // Lines read before the failure are still stored.
-                        if !chunk.lines.isEmpty { try handOut(chunk) }
-                        while inFlight > 0 { try finishOldest() }
-                        throw .io(LogError(reading: e))
-                    case .body(.failed(let e)): throw e
-                    case .body(.stopped): stopped = true
+                    try finishInFlight(run)
+                }) { (line) throws(End) in
+                    run.readBytes(line.overLimitBytes ?? line.bytes.count)
+                    run.countRead()
+                    chunk.add(line)
+                    run.lastLine = line.number
+                    if chunk.isFull {
+                        try handOut(chunk, run)
+                        chunk = newChunk(file: index)
+                        if run.askStop() { throw .stopped }
                     }
                 }
-                if !chunk.lines.isEmpty { try handOut(chunk) }
+            } catch {
+                if case .store = error { throw error }
+                // Stopped, or the input failed: the lines read before are still stored.
+                if !chunk.lines.isEmpty { try handOut(chunk, run) }
+                if case .read = error { try finishInFlight(run) }
+                throw error
             }
-            // Asked between inputs too, so that a stop is not missed for
-            // lack of a whole chunk; after the last input, there is nothing left to stop.
-            if stopped || (fileIndex < paths.count - 1 && shouldStop()) {
-                report.stoppedAfter = (path, lastLine)
-                break
-            }
+            if !chunk.lines.isEmpty { try handOut(chunk, run) }
         }
-        while inFlight > 0 { try finishOldest() }
-        onProgress(progress)
+
+        let (report, failure) = try StoreWriteRun.run(
+            store: store, options: options, counting: .lines, paths: paths, onReject: onReject, onProgress: onProgress,
+            shouldStop: shouldStop, readInput: read, afterInputs: { run throws(End) in try finishInFlight(run) })
+        lastReport = report
+        switch failure {
+        case .store(let e): throw e
+        case .read(let e): throw .io(e)
+        case nil, .stopped, .header: return report  // an ingest reads no CSV header
+        }
     }
 
     /// Chunks handed out and not yet stored.

@@ -49,6 +49,20 @@ final class StoreSink {
         return try add { () throws(SegmentStoreError) in try writer.add(line, seq: seq, t: t.milliseconds, session: session) }
     }
 
+    /// Stores one line as the validating thread judged it
+    /// (``IngestValidator``): `written` is the canonical line it wrote, if
+    /// it wrote one. Returns why it is refused, or `nil` (stored, already
+    /// stored, or blank).
+    func store(_ verdict: IngestChunk.Verdict, line: UnsafeRawBufferPointer,
+               written: UnsafeRawBufferPointer? = nil) throws(SegmentStoreError) -> Refusal? {
+        switch verdict {
+        case .blank: nil
+        case .rejected(let why): why
+        case .canonical(let session, let seq, let t): try store(line: line, session: session, seq: seq, t: t)
+        case .event(let event): try store(event: event, written: written)
+        }
+    }
+
     /// Runs one of the writer's `add`s (which counts what it did); returns why it was refused, or `nil`.
     private func add(_ write: () throws(SegmentStoreError) -> SegmentWriter.Outcome) throws(SegmentStoreError) -> Refusal? {
         do { _ = try write() } catch {

@@ -9,9 +9,9 @@ struct AppendCommand: ParsableCommand {
         commandName: "append",
         abstract: "Append NDJSON events from standard input to a log; durable when it returns.",
         discussion: """
-            Every line is appended or rejected with its line number and reason (exit 1 \
-            when any was rejected). A line without seq gets the log's last seq + 1. The \
-            log is created when absent; a torn tail left by a crash is cut first (the cut \
+            Every line is appended or rejected with its line number and reason (the \
+            first 20 on standard error, all counted; exit 1 when any was rejected). A line \
+            without seq gets the log's last seq + 1. The log is created when absent; a torn tail left by a crash is cut first (the cut \
             bytes are kept in LOG.torn-<offset>).
 
             --durability says when events reach the disk while input is still coming: \
@@ -48,7 +48,12 @@ struct AppendCommand: ParsableCommand {
         let input: NDJSONLineReader
         do { input = try NDJSONLineReader(path: "-") } catch { throw CLIFailure.trouble(error.description) }
         var parser = EventLineParser()
+        let reporter = RejectionReporter()
         var rejected = 0
+        func reject(_ line: Int, _ reason: String) {
+            rejected += 1
+            reporter.reject("<stdin>:\(line): \(reason)", bytes: nil)
+        }
         var storeError: LogError?
         let acksEveryEvent = ack && policy == .everyAppend
         do throws(NDJSONFailure<LogError>) {
@@ -56,15 +61,9 @@ struct AppendCommand: ParsableCommand {
                 if line.isBlank { return }
                 let event: Event
                 if let length = line.overLimitBytes {
-                    rejected += 1
-                    Output.error("<stdin>:\(line.number): \(EventParseError.lineTooLong(bytes: length, limit: EventParser.maxLineBytes))")
-                    return
+                    return reject(line.number, EventParseError.lineTooLong(bytes: length, limit: EventParser.maxLineBytes).description)
                 }
-                do { event = try parser.parse(line.bytes) } catch {
-                    rejected += 1
-                    Output.error("<stdin>:\(line.number): \(error)")
-                    return
-                }
+                do { event = try parser.parse(line.bytes) } catch { return reject(line.number, "\(error)") }
                 do throws(LogError) {
                     let seq = try writer.append(event)
                     if acksEveryEvent {
@@ -73,8 +72,7 @@ struct AppendCommand: ParsableCommand {
                     }
                 } catch {
                     if case .rejected = error.kind {
-                        rejected += 1
-                        Output.error("<stdin>:\(line.number): \(error.reason)")
+                        reject(line.number, error.reason)
                     } else {
                         throw error
                     }
@@ -92,7 +90,8 @@ struct AppendCommand: ParsableCommand {
             Output.line(String(writer.lastSeq))
         }
         if rejected > 0 {
-            throw CLIFailure.no("\(log): \(rejected) line\(rejected == 1 ? "" : "s") rejected; the others were appended")
+            throw CLIFailure.no("\(log): \(rejected) line\(rejected == 1 ? "" : "s") rejected\(RejectionReporter.notShown(rejected)); "
+                                + "the others were appended")
         }
     }
 }

@@ -42,9 +42,10 @@ struct StoreWriteOptions: ParsableArguments {
     }
 }
 
-/// How a store write reports what it rejects: the first
-/// ``OneSession/rejectsShown`` on standard error, every one copied verbatim
-/// to `--rejects`, and the progress bar (on a terminal) cleared around them.
+/// How every write (`ingest`, `import`, `append`) reports what it rejects:
+/// the first ``OneSession/rejectsShown`` on standard error, every one
+/// counted and copied verbatim to `--rejects`, and the progress bar (on a
+/// terminal) cleared around them.
 final class RejectionReporter {
     /// The progress bar, when standard error is a terminal.
     let progress: ProgressBar?
@@ -54,6 +55,11 @@ final class RejectionReporter {
     private var shown = 0
     /// Rejections whose bytes were not at hand to keep (lines over the length limit).
     private(set) var notKept = 0
+
+    /// Reports on standard error only (no `--rejects`, no progress bar): `navlog append`.
+    init() {
+        progress = nil
+    }
 
     /// Creates the `--rejects` file, if any.
     init(_ options: StoreWriteOptions) throws {
@@ -108,10 +114,15 @@ final class RejectionReporter {
         if let rejectsError { throw CLIFailure.trouble(rejectsError) }
     }
 
+    /// What the summary adds when more than ``OneSession/rejectsShown`` were rejected.
+    static func notShown(_ count: Int) -> String {
+        count > OneSession.rejectsShown ? " (\(count - OneSession.rejectsShown) not shown)" : ""
+    }
+
     /// Exit status 1 when `count` lines or records were rejected.
     func failIfRejected(_ count: Int, noun: String) throws {
         guard count > 0 else { return }
-        let more = count > OneSession.rejectsShown ? " (\(count - OneSession.rejectsShown) not shown)" : ""
+        let more = Self.notShown(count)
         var kept = rejectsPath.map { "; kept in \($0)" } ?? ""
         if notKept > 0 {
             kept += notKept == count ? " (none: over the line length limit, not copied)"
