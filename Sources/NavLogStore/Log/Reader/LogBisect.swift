@@ -10,7 +10,7 @@ import NavLogCore
 /// ```
 ///
 /// 1. **Chain.** Where both logs' blocks line up (block i of each ends at the
-///    same event count), a binary search over the entries' state-chain hashes
+///    same event count), ``ChainSearch`` over the entries' state-chain hashes
 ///    finds the last block L whose chains agree: the states agree at every
 ///    block end up to L (up to hash collisions). No block is decompressed.
 /// 2. **Certify.** The chain says nothing about the positions *inside* the
@@ -52,17 +52,10 @@ public enum LogBisect {
     public static func search(_ a: LogReader, _ b: LogReader, context: Int = 5) throws(LogError) -> Outcome {
         let startA = a.blocksDecompressed, startB = b.blocksDecompressed
         let sessionA = try a.session() ?? "", sessionB = try b.session() ?? ""
-        // Blocks line up while block i of each holds the same number of events.
-        var aligned = 0
-        let shared = min(a.blocks.count, b.blocks.count)
-        while aligned < shared, a.blocks[aligned].eventCount == b.blocks[aligned].eventCount { aligned += 1 }
-        // 1. The last aligned block whose chain agrees (chains agree on a prefix).
-        var low = 0, high = aligned
-        while low < high {
-            let mid = (low + high) / 2
-            if a.blocks[mid].stateHash == b.blocks[mid].stateHash { low = mid + 1 } else { high = mid }
-        }
-        let chainEnd = low   // blocks 0..<chainEnd agree
+        // 1. Blocks line up while block i of each ends at the same event count;
+        // of those, the leading ones whose chains agree: blocks 0..<chainEnd.
+        let aligned = ChainSearch.sharedPositions(blockEnds(a), blockEnds(b), untilApart: true).count
+        let chainEnd = ChainSearch.agreeingPrefix(count: aligned) { a.blocks[$0].stateHash == b.blocks[$0].stateHash }
         // 2. Of those, the leading blocks with identical content.
         var same = 0
         var skipped = 0
@@ -91,6 +84,12 @@ public enum LogBisect {
         return Outcome(search: search, skippedEvents: skipped,
                        chainAgreesThroughBlock: chainEnd > 0 ? chainEnd - 1 : nil,
                        blocksDecompressed: (a.blocksDecompressed - startA, b.blocksDecompressed - startB))
+    }
+
+    /// The event count at each block's end.
+    private static func blockEnds(_ log: LogReader) -> [Int] {
+        var total = 0
+        return log.blocks.map { total += $0.eventCount; return total }
     }
 
     /// Whether two entries describe the same bytes (up to XXH32 collisions).

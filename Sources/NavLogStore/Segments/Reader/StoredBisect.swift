@@ -5,7 +5,7 @@ import NavLogCore
 /// found through the sessions' checkpoint chains (schemas/segment-store.md §7).
 ///
 /// 1. **Chain.** The positions at which both sessions have a checkpoint are
-///    binary-searched for the last one, P, whose chain hashes agree: the
+///    searched (``ChainSearch``) for the last one, P, whose chain hashes agree: the
 ///    scenes agree at every position up to P (the chain leaves out ids,
 ///    seqs, times, causes and meta). O(log n) checkpoints are read.
 /// 2. **Exact.** From the checkpoint before P (for the context lines), both
@@ -31,9 +31,7 @@ public enum StoredBisect {
     /// Searches two stored sessions; `context` earlier events of each are kept.
     public static func search(_ a: StoredSession, _ b: StoredSession, context: Int = 5) throws(SegmentStoreError) -> Outcome {
         let refsA = a.checkpointRefs(), refsB = b.checkpointRefs()
-        var byPosition: [Int: Int] = [:]
-        for (i, entry) in refsB.enumerated() { byPosition[entry.ref.position] = i }
-        let shared = refsA.indices.compactMap { i in byPosition[refsA[i].ref.position].map { (a: i, b: $0) } }
+        let shared = ChainSearch.sharedPositions(refsA.map(\.ref.position), refsB.map(\.ref.position))
         var read = 0
         typealias Point = (commit: Int, SessionCheckpoint, NavigationState)
         var loaded: [Int: (Point, Point)] = [:]
@@ -45,11 +43,10 @@ public enum StoredBisect {
             loaded[s] = pair
             return pair
         }
-        // 1. The last shared checkpoint whose chains agree (chains agree on a prefix).
-        var low = 0, high = shared.count
-        while low < high {
-            let mid = (low + high) / 2
-            if let (x, y) = try load(mid), x.1.chain == y.1.chain { low = mid + 1 } else { high = mid }
+        // 1. The last shared checkpoint whose chains agree.
+        let low = try ChainSearch.agreeingPrefix(count: shared.count) { (mid) throws(SegmentStoreError) in
+            guard let (x, y) = try load(mid) else { return false }
+            return x.1.chain == y.1.chain
         }
         // 2. Start one checkpoint earlier, replay to P without comparing, then step.
         var search: DivergenceSearch
