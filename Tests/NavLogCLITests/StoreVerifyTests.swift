@@ -50,11 +50,18 @@ import NavLogTestSupport
             #expect(text.status == 1, "\(kind): \(text.stdout)\(text.stderr)")
             #expect(text.stdout.contains("\(copy)/00000001.nls: byte \(at)") && text.stdout.contains(words), "\(kind): \(text.stdout)")
             #expect(text.stdout.split(separator: "\n").last?.contains("problem") == true, "\(text.stdout)")
+            // Each problem says its place once, and no problem carries repair's advice (stderr's closing line does).
+            for line in text.stdout.split(separator: "\n") {
+                #expect(line.components(separatedBy: "00000001.nls").count <= 2 && !line.contains("navlog repair"), "\(kind): \(line)")
+            }
+            #expect(text.stderr.contains("1 of 1 store damaged"), "\(kind): \(text.stderr)")
             let entry = try #require((json?["files"] as? [[String: Any]])?.first)
             let problems = try #require(entry["problems"] as? [[String: Any]])
             #expect(entry["status"] as? String == "damaged" && entry["tornTailOnly"] as? Bool == false)
             #expect(problems.contains { $0["kind"] as? String == kind && $0["offset"] as? Int == at }, "\(kind): \(problems)")
         }
+        let both = navlog("verify", store, dir.file("copy-dataFrame"))
+        #expect(both.status == 1 && both.stderr.contains("1 of 2 stores damaged"), "\(both.stderr)")
     }
 
     @Test("A torn tail alone: exit 1, reported as a torn tail; readers still read the committed commits")

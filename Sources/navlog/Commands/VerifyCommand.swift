@@ -75,7 +75,7 @@ struct VerifyCommand: ParsableCommand {
         }
         if json { Output.line(output.jsonValue.canonicalText) }
         Output.flushStandardOutput()
-        let of = "of \(logs.count) log\(logs.count == 1 ? "" : "s")"
+        let of = "of \(logs.count) \(Self.noun(for: logs))"
         if unreadable > 0 {
             let damaged = bad > 0 ? "; \(bad) damaged" : ""
             throw CLIFailure.trouble("\(unreadable) \(of) could not be read\(damaged)")
@@ -86,6 +86,14 @@ struct VerifyCommand: ParsableCommand {
 
 extension VerifyCommand {
     enum Outcome { case ok, damaged, trouble }
+
+    /// What the inputs are called in the closing count: logs, stores, or
+    /// inputs when both are given.
+    static func noun(for inputs: [String]) -> String {
+        let stores = inputs.filter(SegmentStore.isSegmentStore).count
+        let noun = stores == 0 ? "log" : stores == inputs.count ? "store" : "input"
+        return inputs.count == 1 ? noun : noun + "s"
+    }
 
     /// Verifies a segment store (SegmentVerifier): its lines, or its `--json` entry.
     func verifyStore(_ path: String, into output: inout VerifyJSON) -> Outcome {

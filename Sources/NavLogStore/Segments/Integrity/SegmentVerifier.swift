@@ -71,7 +71,7 @@ struct CommitChecker {
                 wanted[checkpoint.key, default: []].append(checkpoint.position)
                 decoded.append((checkpointRef, checkpoint))
             } catch {
-                damage(checkpointRef.offset, nil, .checkpoint("\(error)"))
+                damage(checkpointRef.offset, nil, .checkpoint(error.reason))
             }
         }
         var previous: SessionKey?
@@ -80,7 +80,7 @@ struct CommitChecker {
         for (b, block) in index.blocks.enumerated() {
             let bytes: UnsafeRawBufferPointer
             do { bytes = try catalog.blockContent(ref, block: b) } catch {
-                damage(block.offset, nil, .dataFrame("\(error)"))
+                damage(block.offset, nil, .dataFrame(error.reason))
                 lastHash = nil
                 continue
             }
@@ -137,7 +137,7 @@ struct CommitChecker {
             do {
                 replay = try catalog.replay(checkpoint.key, toPosition: checkpoint.position, checkpointsBelow: checkpoint.position)
             } catch {
-                damage(checkpointRef.offset, id, .checkpoint("state cannot be recomputed: \(error)"))
+                damage(checkpointRef.offset, id, .checkpoint("state cannot be recomputed: \(error.reason)"))
                 continue
             }
             guard let replay, replay.position == checkpoint.position,
