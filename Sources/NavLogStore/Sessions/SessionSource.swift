@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One input of a read over many sessions: a `.navlog` log (one session) or
 /// an NDJSON file (any number of sessions, interleaved or not).
 ///
@@ -82,7 +74,7 @@ public enum SessionSource: Hashable, Sendable {
     var fileSize: Int64 {
         if case .ndjson("-") = self { return .max }
         if case .segments = self { return .max }
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : .max
+        if case .regularFile(let size) = FileSystem.status(path) { return size }
+        return .max
     }
 }
