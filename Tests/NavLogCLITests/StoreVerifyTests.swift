@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogStore
 import NavLogTestSupport
 
 /// `navlog verify STORE` on a segment store through the real binary:
@@ -32,6 +33,33 @@ import NavLogTestSupport
         let entry = try #require((json?["files"] as? [[String: Any]])?.first)
         #expect(entry["status"] as? String == "ok" && entry["sessions"] as? Int == 12 && (entry["checkpoints"] as? Int ?? 0) > 0)
         #expect(navlog("verify", store, "--json").status == 0)
+        // Written without a screen projection: not a problem, but said.
+        #expect(entry["projectionBehind"] as? String == "the store has none", "\(entry)")
+    }
+
+    @Test("A screen projection cut to nothing or deleted is behind, not damage: exit 0 with a note naming reindex; after it, no note")
+    func projectionBehind() throws {
+        let (dir, _, store) = try generatedInputs(sessions: 12)
+        _ = dir
+        let views = store + "/00000001.views"
+        #expect(navlog("reindex", store).status == 0)
+        let whole = Self.verify(store)
+        let entry = try #require((whole.json?["files"] as? [[String: Any]])?.first)
+        #expect(whole.text.status == 0 && whole.text.stderr.isEmpty && entry["projectionBehind"] is NSNull, "\(whole.text.stderr) \(entry)")
+        #expect(try SegmentReader(store: SegmentStore.open(at: store)).commitCount > 1)
+        for (cut, why) in [(true, "it covers 0 of the store's \(try SegmentReader(store: SegmentStore.open(at: store)).commitCount) commits"), (false, "the store has none")] {
+            if cut { #expect(truncate(views, 0) == 0) } else { try FileManager.default.removeItem(atPath: views) }
+            let (text, json) = Self.verify(store)
+            #expect(text.status == 0 && text.stdout.hasPrefix("\(store): ok, "), "\(text.stdout)\(text.stderr)")
+            #expect(text.stderr.contains("note: the screen projection is behind (\(why))") && text.stderr.contains("navlog reindex \(store)"),
+                    "\(text.stderr)")
+            let entry = try #require((json?["files"] as? [[String: Any]])?.first)
+            #expect(entry["projectionBehind"] as? String == why, "\(entry)")
+            // The advice followed: reindex, then verify has nothing to say.
+            #expect(navlog("reindex", store).status == 0)
+            let after = Self.verify(store)
+            #expect(after.text.status == 0 && after.text.stderr.isEmpty, "\(after.text.stderr)")
+        }
     }
 
     @Test("A flipped bit in a data frame, a commit index or a checkpoint: exit 1, each with its segment, byte and kind")

@@ -107,6 +107,7 @@ extension VerifyCommand {
         }
         let store = StoreVerifyOutput(store: path, report: report)
         if json { output.add(store) } else { store.lines.forEach(Output.line) }
+        Output.projectionNote(report.projectionBehind, store: path)
         return store.isIntact ? .ok : .damaged
     }
 }

@@ -34,6 +34,7 @@ struct StoreVerifyOutput {
             "events": .integer(report.events),
             "checkpoints": .integer(report.checkpoints),
             "problems": .array(report.problems.map(\.jsonValue)),
+            "projectionBehind": report.projectionBehind.map(JSONValue.string) ?? .null,
         ])
     }
 }

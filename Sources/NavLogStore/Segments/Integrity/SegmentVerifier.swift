@@ -9,6 +9,10 @@ public struct SegmentStoreReport: Hashable, Sendable {
     public var checkpoints = 0
     /// Every problem, in store order.
     public var problems: [SegmentDamage] = []
+    /// Why the screen projection is behind the events, when it is and is
+    /// not damaged (schemas/screen-projection.md §6): not a problem, but
+    /// funnel, paths and export read the events until `reindex`.
+    public var projectionBehind: String?
     /// Whether nothing is wrong but (at most) a torn tail: bytes after the durable point (§9.1).
     public var isIntactButTail: Bool { problems.allSatisfy(\.isTornTail) }
 }
