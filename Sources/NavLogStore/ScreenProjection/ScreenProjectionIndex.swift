@@ -133,6 +133,8 @@ public enum ScreenProjectionIndex {
         // A hole: a segment not covered whole, before one with a projection.
         guard let short = set.segments.indices.first(where: { (covered[$0] ?? 0) < set.segments[$0].commits.count }) else { return }
         guard covered[(short + 1)...].contains(where: { $0 != nil }) else {
+            // Damage already said is not also called behind.
+            guard !report.problems.contains(where: { if case .projection = $0.kind { true } else { false } }) else { return }
             let covers = zip(set.segments, covered).reduce(0) { $0 + min($1.0.commits.count, $1.1 ?? 0) }
             report.projectionBehind = "it covers \(covers) of the store's \(catalog.commits.count) commit\(catalog.commits.count == 1 ? "" : "s")"
             return

@@ -75,7 +75,7 @@ struct CommitChecker {
                 wanted[checkpoint.key, default: []].append(checkpoint.position)
                 decoded.append((checkpointRef, checkpoint))
             } catch {
-                damage(checkpointRef.offset, nil, .checkpoint(error.reason))
+                damage(checkpointRef.offset, nil, .checkpoint(String(error.reason.trimmingPrefix("checkpoint: "))))
             }
         }
         var previous: SessionKey?
@@ -84,7 +84,7 @@ struct CommitChecker {
         for (b, block) in index.blocks.enumerated() {
             let bytes: UnsafeRawBufferPointer
             do { bytes = try catalog.blockContent(ref, block: b) } catch {
-                damage(block.offset, nil, .dataFrame(error.reason))
+                damage(block.offset, nil, .dataFrame(String(error.reason.trimmingPrefix("data frame: "))))
                 lastHash = nil
                 continue
             }
