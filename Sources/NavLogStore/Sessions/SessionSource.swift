@@ -25,7 +25,7 @@ public enum SessionSource: Hashable, Sendable {
     /// on standard input; a segment store is read in
     /// ``SegmentStorePart/defaultParts`` parts as of its commits now
     /// (``segmentParts(_:)``); a version-1 store (``StoreLayout/versionOne``)
-    /// is its `*.navlog` files sorted by name (``Store/logPaths()``); any
+    /// is its `*.navlog` files sorted by name (``VersionOneStore/logPaths()``); any
     /// other directory is not a store; a file is a log when it starts as one
     /// (a segment file too, which its reader refuses), else NDJSON.
     ///
@@ -42,7 +42,7 @@ public enum SessionSource: Hashable, Sendable {
             case .directory(.segmentStore): sources += try segmentParts(path)
             case .directory(.versionOne):
                 do throws(LogError) {
-                    sources += try Store(directory: path).logPaths().map(SessionSource.log)
+                    sources += try VersionOneStore(directory: path).logPaths().map(SessionSource.log)
                 } catch {
                     throw .log(error)
                 }
