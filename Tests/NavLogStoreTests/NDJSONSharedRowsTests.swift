@@ -80,4 +80,23 @@ import Testing
         #expect(written.withLock { $0 } == ["abcdefg", "kl", "u"])
         #expect(merge.chunk(of: 10) == 0 && merge.chunk(of: 11) == 1)
     }
+
+    /// After a share fails, nothing more is written, and a share that runs ahead does not wait.
+    @Test(.timeLimit(.minutes(1))) func aFailureStopsTheWriting() {
+        let written = Locked<[String]>([])
+        let merge = ShareRowMerge(shares: 2, chunkLines: 10) { bytes in
+            written.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
+        }
+        var chunk = ShareRowMerge.Chunk()
+        chunk.add(line: 1) { $0 += Array("a".utf8) }
+        merge.deposit(share: 0, chunk: 0, chunk)
+        merge.finish(share: 1, failure: .rejectedLines(path: "x", count: 1))
+        for index in 1...(2 * ShareRowMerge.aheadLimit) { merge.deposit(share: 0, chunk: index, chunk) }
+        merge.finish(share: 0, failure: nil)
+        #expect(written.withLock { $0 } == [])
+        guard case .rejectedLines("x", 1)? = merge.failure else {
+            Issue.record("expected the failure, got \(String(describing: merge.failure))")
+            return
+        }
+    }
 }

@@ -81,9 +81,10 @@ final class ShareRowMerge: Sendable {
     /// Share `share`'s rows of chunk `index` (handed in in index order):
     /// written when every share has them. Unless it is the share's last
     /// (`waits: false`), waits while the share is ``aheadLimit`` chunks
-    /// ahead of the writing.
+    /// ahead of the writing. After a failure nothing more is kept.
     func deposit(share: Int, chunk index: Int, _ chunk: Chunk, waits: Bool = true) {
         state.withLock { s in
+            guard s.failure == nil else { return }
             s.ready[share][index] = chunk
             drain(&s)
         }
