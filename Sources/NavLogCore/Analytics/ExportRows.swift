@@ -11,6 +11,11 @@ public protocol ExportRows: Sendable {
     /// events (``ProjectedSession/sessionStart``): when not, the projection
     /// is loaded without parsing them.
     var readsSessionStarts: Bool { get }
+    /// Whether an event's rows depend on its own session's events alone
+    /// (not on other sessions' or on the order of sessions), so that
+    /// writers on several threads, each given whole sessions, can render
+    /// rows that are then merged back in event order.
+    static var rowsFollowSessions: Bool { get }
     /// Appends the rows of one whole session read from a screen projection; called only when ``readsProjection``.
     mutating func write(projected session: ProjectedSession, to out: inout [UInt8])
 }
@@ -18,6 +23,7 @@ public protocol ExportRows: Sendable {
 extension ExportRows {
     public static var readsProjection: Bool { false }
     public var readsSessionStarts: Bool { true }
+    public static var rowsFollowSessions: Bool { false }
 
     public mutating func write(projected session: ProjectedSession, to out: inout [UInt8]) {
         preconditionFailure("\(Self.self) writes rows from events only")

@@ -22,12 +22,19 @@ struct NDJSONShare: Hashable, Sendable {
     /// The whole input: every line.
     static let whole = NDJSONShare(index: 0, count: 1)
 
+    /// Which of `count` shares has the lines of a session whose id hashes to `hash`.
+    @inline(__always)
+    static func index(of hash: UInt64, count: Int) -> Int { count == 1 ? 0 : Int(hash % UInt64(count)) }
+
     /// Whether the lines of a session whose id hashes to `hash` are this share's.
     @inline(__always)
-    func owns(hash: UInt64) -> Bool { count == 1 || Int(hash % UInt64(count)) == index }
+    func owns(hash: UInt64) -> Bool { Self.index(of: hash, count: count) == index }
+
+    /// Which share has the lines whose session is not known.
+    static let unknownSessions = 0
 
     /// Whether the lines whose session is not known are this share's.
-    var ownsUnknownSessions: Bool { index == 0 }
+    var ownsUnknownSessions: Bool { index == Self.unknownSessions }
 }
 
 /// Session ids' hashes (XXH64), the last one kept: consecutive lines of

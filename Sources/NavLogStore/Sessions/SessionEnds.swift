@@ -45,8 +45,12 @@ final class SessionEnds {
     private var spooled: String?
 
     /// Reads `path` once for the sessions of `share` (``NDJSONShare``);
-    /// `chunk` pairs are sorted in memory before they spill to a file.
-    init(path: String, share: NDJSONShare = .whole, chunk: Int = 1 << 20) throws(SessionStreamError) {
+    /// `chunk` pairs are sorted in memory before they spill to a file. With
+    /// `firstRead` of several parts, this thread skims part `share.index`
+    /// of the input for every share, and waits for the threads of the other
+    /// parts (``SessionFirstRead``).
+    init(path: String, share: NDJSONShare = .whole, chunk: Int = 1 << 20,
+         firstRead: SessionFirstRead = .whole) throws(SessionStreamError) {
         self.path = path
         self.share = share
         self.chunk = chunk
@@ -58,8 +62,23 @@ final class SessionEnds {
         } else {
             readPath = path
         }
-        let runs = try skimRuns(share)
+        let part = firstRead.parts == 1 ? 0 : share.index
+        let found = try firstRead.read(part: part) { () throws(SessionStreamError) in
+            try skimPart(firstRead.range(of: part), shares: share.count)
+        }
+        lines = found.last?.lines ?? 0
+        // The lines this share parses, as every part marked them (parts mark disjoint lines).
+        var parsed: [UInt64] = []
+        for part in found {
+            let marks = part.parsed[share.index]
+            if parsed.count < marks.count { parsed += repeatElement(0, count: marks.count - parsed.count) }
+            for (i, word) in marks.enumerated() where word != 0 { parsed[i] |= word }
+        }
+        self.parsed = parsed
         do throws(LogError) {
+            // A session's runs, by hash then line: its last line ends it
+            // (a run cut where two parts meet is two runs of one session).
+            var runs = try MergedPairs(found.map { $0.runs[share.index] })
             var group: (hash: UInt64, line: UInt64)?
             while let run = try runs.next() {
                 if let g = group, g.hash != run.first { try byLine.add(PairSorter.Pair(g.line, 0)) }
@@ -98,30 +117,38 @@ final class SessionEnds {
         NDJSONReadError(path: path, problem: error.problem)
     }
 
-    /// Reads the input once: (session hash, last line) for each run of
-    /// `share`'s lines of one session (the other shares' lines between
-    /// them do not end a run), and which lines the share parses.
-    private func skimRuns(_ share: NDJSONShare) throws(SessionStreamError) -> PairSorter {
-        let runs = PairSorter(chunk: chunk)
+    /// Reads the lines of the input that start in `range` (its byte
+    /// offsets; `to: nil`, to the end): for each of `shares` shares,
+    /// (session hash, last line) for each run of its lines of one session
+    /// (the other shares' lines between them do not end a run), and which
+    /// lines it parses. A part that ends before the input's end stops reading there.
+    private func skimPart(_ range: (from: Int64, to: Int64?), shares: Int) throws(SessionStreamError) -> SessionFirstRead.Part {
+        let runs = (0..<shares).map { _ in PairSorter(chunk: chunk) }
         let reader: NDJSONLineReader
         do { reader = try NDJSONLineReader(path: readPath) } catch { throw .ndjson(named(error)) }
         var parser = EventLineParser()
         var hashes = SessionHashes()
-        var run: (hash: UInt64, line: Int)?
-        var parsed: [UInt64] = []
-        let marks = share.count > 1
-        // The lines the share parses, marked as they are read.
-        func mark(_ number: Int) {
+        var run: [(hash: UInt64, line: Int)?] = Array(repeating: nil, count: shares)
+        var parsed: [[UInt64]] = Array(repeating: [], count: shares)
+        var lines = 0
+        var offset: Int64 = 0
+        let marks = shares > 1
+        let end = range.to ?? .max
+        // The lines share `s` parses, marked as they are read.
+        func mark(_ number: Int, _ s: Int) {
             let i = number - 1
-            while parsed.count <= i >> 6 { parsed.append(0) }
-            parsed[i >> 6] |= 1 << UInt64(i & 63)
+            while parsed[s].count <= i >> 6 { parsed[s].append(0) }
+            parsed[s][i >> 6] |= 1 << UInt64(i & 63)
         }
-        do throws(NDJSONFailure<LogError>) {
-            try reader.forEachLine { (line) throws(LogError) in
+        do throws(NDJSONFailure<SkimStop>) {
+            try reader.forEachLine { (line) throws(SkimStop) in
+                let start = offset
+                offset += Int64(line.overLimitBytes ?? line.bytes.count) + 1
+                guard start < end else { throw .partEnds }
                 lines = line.number
-                guard !line.isBlank else { return }
+                guard start >= range.from, !line.isBlank else { return }
                 guard line.overLimitBytes == nil else {
-                    if marks, share.ownsUnknownSessions { mark(line.number) }
+                    if marks { mark(line.number, NDJSONShare.unknownSessions) }
                     return
                 }
                 // The session as the parser reads it; a line it rejects ends no session.
@@ -131,31 +158,42 @@ final class SessionEnds {
                 } else if let event = try? parser.parse(line.bytes) {
                     hash = hashes.hash(of: event.session)
                 } else {
-                    if marks, share.ownsUnknownSessions { mark(line.number) }
+                    if marks { mark(line.number, NDJSONShare.unknownSessions) }
                     return
                 }
-                guard share.owns(hash: hash) else { return }
-                if marks { mark(line.number) }
-                if let current = run, current.hash == hash {
-                    run!.line = line.number
+                let s = NDJSONShare.index(of: hash, count: shares)
+                if marks { mark(line.number, s) }
+                if let current = run[s], current.hash == hash {
+                    run[s]!.line = line.number
                 } else {
-                    if let run { try runs.add(PairSorter.Pair(run.hash, UInt64(run.line))) }
-                    run = (hash, line.number)
+                    do throws(LogError) {
+                        if let current = run[s] { try runs[s].add(PairSorter.Pair(current.hash, UInt64(current.line))) }
+                    } catch {
+                        throw .log(error)
+                    }
+                    run[s] = (hash, line.number)
                 }
             }
         } catch {
             switch error {
             case .read(let error): throw .ndjson(named(error))
-            case .body(let error): throw .log(error)
+            case .body(.log(let error)): throw .log(error)
+            case .body(.partEnds): break
             }
         }
         do throws(LogError) {
-            if let run { try runs.add(PairSorter.Pair(run.hash, UInt64(run.line))) }
+            for s in 0..<shares { if let current = run[s] { try runs[s].add(PairSorter.Pair(current.hash, UInt64(current.line))) } }
         } catch {
             throw .log(error)
         }
-        self.parsed = parsed
-        return runs
+        return SessionFirstRead.Part(runs: runs, parsed: parsed, lines: range.to == nil ? lines : nil)
+    }
+
+    /// Why a part's skim stops before the input's end.
+    private enum SkimStop: Error {
+        case log(LogError)
+        /// The part's range ends: the next part skims the lines from here.
+        case partEnds
     }
 
     /// Copies standard input to a new temporary file; its path.

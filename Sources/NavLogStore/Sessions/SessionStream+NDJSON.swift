@@ -11,7 +11,7 @@ extension SessionStream {
     /// whose last line is rejected gets no `endsSession`.
     func forEachNDJSONEvent(_ path: String, _ body: (Event, _ endsSession: Bool) -> Void) throws(SessionStreamError) {
         try notingRejections(path) { (rejecting) throws(SessionStreamError) in
-            try forEachNDJSONEvent(path, share: .whole, rejecting: rejecting, body)
+            try forEachNDJSONEvent(path, share: .whole, rejecting: rejecting) { event, endsSession, _ in body(event, endsSession) }
         }
     }
 
@@ -37,15 +37,15 @@ extension SessionStream {
     /// session's) come at the end, in the order they appeared.
     /// `readsSessionStarts: false` (the tally never looks at
     /// `session.start`'s fields) may leave their `app` and `device` out.
-    func forEachNDJSONSession(_ path: String, share: NDJSONShare, keepsMarks: Bool, readsSessionStarts: Bool = true,
-                              names: ScreenNameCache?,
+    func forEachNDJSONSession(_ path: String, share: NDJSONShare, firstRead: SessionFirstRead = .whole,
+                              keepsMarks: Bool, readsSessionStarts: Bool = true, names: ScreenNameCache?,
                               rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
                               _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
         // The sessions under way, each with its order of first appearance.
         var open = SessionSlots<(first: Int, recorder: SessionOccurrences)>()
         var appeared = 0
-        try forEachNDJSONEvent(path, share: share, keepsSessionStartObjects: readsSessionStarts,
-                               rejecting: rejecting, passed: passed) { event, endsSession in
+        try forEachNDJSONEvent(path, share: share, firstRead: firstRead, keepsSessionStartObjects: readsSessionStarts,
+                               rejecting: rejecting, passed: passed) { event, endsSession, _ in
             let slot = open.slot(event.session) {
                 appeared += 1
                 return (appeared, SessionOccurrences(session: event.session, keepsMarks: keepsMarks))
@@ -62,15 +62,19 @@ extension SessionStream {
     /// ``forEachNDJSONEvent(_:_:)`` for the sessions of one share of the
     /// input (``NDJSONShare``): the other shares' lines, which the first
     /// read found by skimming each line for its session, are passed over.
+    /// The first read is `firstRead`'s part `share.index` when it has
+    /// several (the other shares' threads read the others).
     /// Each of the share's rejected lines goes to `rejecting` (its line
     /// number and why), nothing is thrown for them, and `passed` is told
     /// now and then the last line read. `keepsSessionStartObjects: false`
     /// may leave `session.start`'s `app` and `device` out of its events
-    /// (``EventLineParser/init(keepingSessionStartObjects:)``).
-    func forEachNDJSONEvent(_ path: String, share: NDJSONShare, keepsSessionStartObjects: Bool = true,
+    /// (``EventLineParser/init(keepingSessionStartObjects:)``). `body` is
+    /// told each event's line number too.
+    func forEachNDJSONEvent(_ path: String, share: NDJSONShare, firstRead: SessionFirstRead = .whole,
+                            keepsSessionStartObjects: Bool = true,
                             rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
-                            _ body: (Event, _ endsSession: Bool) -> Void) throws(SessionStreamError) {
-        let ends = try SessionEnds(path: path, share: share)
+                            _ body: (Event, _ endsSession: Bool, _ line: Int) -> Void) throws(SessionStreamError) {
+        let ends = try SessionEnds(path: path, share: share, firstRead: firstRead)
         let reader: NDJSONLineReader
         do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
         var parser = EventLineParser(keepingSessionStartObjects: keepsSessionStartObjects)
@@ -96,7 +100,7 @@ extension SessionStream {
                     } catch {
                         throw error.parseError
                     }
-                    body(event, isEnd)
+                    body(event, isEnd, line.number)
                 } catch {
                     rejecting(line.number, error)
                 }

@@ -39,6 +39,9 @@ extension SessionStream {
         redactor: EventRedactor?, rowsPerPiece: Int, to output: @escaping @Sendable ([UInt8]) -> Void,
         _ make: @escaping @Sendable () -> Rows
     ) throws(SessionStreamError) {
+        if Rows.rowsFollowSessions, let path = sharedNDJSONFile {
+            return try writeSharedRows(path, redactor: redactor, to: output, make)
+        }
         let projected = redactor == nil && Rows.readsProjection
         let withTemplates = projected && make().readsSessionStarts
         let work = projected ? Self.projectedPieces(sources, withTemplates: withTemplates, rowsPerPiece: rowsPerPiece) : sources
@@ -118,24 +121,17 @@ extension SessionStream {
     /// Every event of one source, redacted when asked, with the screen view it emitted.
     private func events(of source: SessionSource, redactor: EventRedactor?, scratch: LogScanScratch,
                         _ body: (Event, ScreenView?) -> Void) throws(SessionStreamError) {
-        var states: [SessionID: NavigationProjector] = [:]
-        var views: [ScreenView] = []
         if case .ndjson(let path) = source {
             // A session's state goes at its last line: memory follows the sessions under way.
+            var screens = NDJSONScreenViews()
             try forEachNDJSONEvent(path) { original, endsSession in
                 let event = redactor.map { $0.redact(original) } ?? original
-                let id = SessionID(event.session)
-                if endsSession {
-                    var state = states.removeValue(forKey: id) ?? NavigationProjector(session: event.session)
-                    state.apply(event, screenViews: &views)
-                } else {
-                    states[id, default: NavigationProjector(session: event.session)].apply(event, screenViews: &views)
-                }
-                body(event, views.last)
-                views.removeAll(keepingCapacity: true)
+                body(event, screens.view(after: event, endsSession: endsSession))
             }
             return
         }
+        var states: [SessionID: NavigationProjector] = [:]
+        var views: [ScreenView] = []
         // A segment store's sessions come one after another: one state at a time.
         var oneAtATime = false
         if case .segments = source { oneAtATime = true }

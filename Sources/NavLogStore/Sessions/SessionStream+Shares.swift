@@ -13,9 +13,10 @@ extension SessionStream {
 
     /// ``scan(keepsMarks:readsSessionStarts:make:projected:_:)`` of one
     /// NDJSON file in ``workers`` shares, each on a thread of its own with
-    /// its own accumulator: every thread reads the whole file and parses
-    /// only its share's lines, so each session is counted once, whole, its
-    /// seqs assigned in file order. Rejected lines are noted as one reader
+    /// its own accumulator: the threads first skim a part of the file each
+    /// for the sessions' ends (``SessionFirstRead``), then every thread reads
+    /// the whole file and parses only its share's lines, so each session is
+    /// counted once, whole, its seqs assigned in file order. Rejected lines are noted as one reader
     /// notes them (``RejectionOrder``). The first share's failure is thrown,
     /// else ``SessionStreamError/rejectedLines(path:count:)`` when lines
     /// were rejected.
@@ -25,13 +26,15 @@ extension SessionStream {
     ) throws(SessionStreamError) -> [Accumulator] {
         let order = RejectionOrder(path: path, shares: workers, onNote: onNote)
         let slots = (0..<workers).map { _ in ShareSlot(make()) }
+        let firstRead = SessionFirstRead(parts: workers, bytes: SessionSource.ndjson(path).fileSize)
         let read: @Sendable (Int) -> Void = { index in
             let slot = slots[index]
             let share = NDJSONShare(index: index, count: slots.count)
             defer { order.finish(share: index) }
             do throws(SessionStreamError) {
                 try forEachNDJSONSession(
-                    path, share: share, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts, names: ScreenNameCache(),
+                    path, share: share, firstRead: firstRead, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts,
+                    names: ScreenNameCache(),
                     rejecting: { line, reason in order.reject(share: index, line: line, reason) },
                     passed: { line in order.passed(share: index, line: line) }
                 ) { session in body(&slot.value, session) }

@@ -40,6 +40,9 @@ struct EventRows: ExportRows {
 
     init(ndjson: Bool) { self.ndjson = ndjson }
 
+    /// An event's rows are its own (and its screen view's).
+    static var rowsFollowSessions: Bool { true }
+
     mutating func write(_ event: Event, view: ScreenView?, to out: inout [UInt8]) {
         if ndjson {
             scratch.reset()
