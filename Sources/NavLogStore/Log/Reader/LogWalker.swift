@@ -240,9 +240,7 @@ struct LogWalker: UnitGrammar {
         }
         guard let record = CheckpointRecord(payload: payload.bytes) else { return .failure(.fieldsOutOfRange) }
         guard afterBlock, let last = index.entries.last else { return .failure(.notAfterBlock) }
-        guard record.blockIndex == last.blockIndex, record.seq == last.lastSeq, record.stateHash == last.stateHash else {
-            return .failure(.mismatch(block: record.blockIndex, seq: record.seq, lastBlock: last.blockIndex, lastSeq: last.lastSeq))
-        }
+        if let why = record.mismatch(after: last) { return .failure(why) }
         return .success(CheckpointRef(offset: offset, frameLength: 8 + size, seq: record.seq,
                                       blockIndex: record.blockIndex, frameIndex: frame))
     }
