@@ -32,6 +32,25 @@ extension CLIFailure {
         self = error.isCorruption ? .no(error.description) : .trouble(error.description)
     }
 
+    /// A log or store `verify` could not read at all: a log's error as
+    /// above; a store that lost its manifest or durable point is damaged
+    /// (exit 1), any other store error trouble (exit 2).
+    init(verifying failure: Integrity.Failure) {
+        switch failure {
+        case .log(let error): self.init(error)
+        case .store(let error): self = failure.isStoreDamage ? .no(error.description) : .trouble(error.description)
+        }
+    }
+
+    /// What `repair` could not do: a log's damage it cannot cut away is
+    /// exit 1; everything else, a store's failures included, exit 2.
+    init(repairing failure: Integrity.Failure) {
+        switch failure {
+        case .log(let error): self = error.isCorruption ? .no(error.description) : .trouble(error.description)
+        case .store(let error): self = .trouble(error.description)
+        }
+    }
+
     /// An NDJSON input that cannot be read or is not NDJSON: exit 2.
     init(_ error: NDJSONReadError) {
         if case .system(_, let code) = error.problem, let misuse = Self.misuse(error.path, errno: code) {

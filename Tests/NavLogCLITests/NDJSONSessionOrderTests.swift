@@ -25,7 +25,7 @@ import NavLogTestSupport
             for i in 0..<(group.map(\.count).max() ?? 0) { mixed += group.compactMap { i < $0.count ? $0[i] : nil } }
         }
         #expect(mixed.count == lines.count)
-        try (mixed.joined(separator: "\n") + "\n").write(toFile: interleaved, atomically: true, encoding: .utf8)
+        try (mixed.joined(separator: "\n") + "\n").write(toFile: interleaved, atomically: false, encoding: .utf8)
         let ingest = navlog("ingest", sequential, "--store", store)
         #expect(ingest.status == 0, "\(ingest.stderr)")
         let piped = try String(contentsOfFile: interleaved, encoding: .utf8)

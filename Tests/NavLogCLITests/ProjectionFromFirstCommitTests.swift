@@ -114,7 +114,7 @@ import Darwin
         #expect(try ScreenProjectionTests.projectionFiles(store).isEmpty)
         let more = dir.file("more.ndjson")
         let g = navlog("generate", "--sessions", "4", "--seed", "8")
-        try g.stdout.replacingOccurrences(of: "\"session\":\"s-", with: "\"session\":\"n-").write(toFile: more, atomically: true, encoding: .utf8)
+        try g.stdout.replacingOccurrences(of: "\"session\":\"s-", with: "\"session\":\"n-").write(toFile: more, atomically: false, encoding: .utf8)
         let r = navlog("ingest", more, "--store", store, "--json")
         #expect(r.status == 0 && r.stdout.contains("\"projectionBehind\":\"the store has none\""), "\(r.stdout)")
         #expect(r.stderr.contains("note: the screen projection is behind (the store has none)") && r.stderr.contains("navlog reindex \(store)"),

@@ -15,7 +15,7 @@ import NavLogTestSupport
         let store = dir.file("st")
         #expect(navlog("ingest", ndjson, "--store", store).status == 0)
         let plain = dir.file("plain.csv")
-        try navlog("export", "screens", store).stdout.write(toFile: plain, atomically: true, encoding: .utf8)
+        try navlog("export", "screens", store).stdout.write(toFile: plain, atomically: false, encoding: .utf8)
         let withMarks = "navlog export screens STORE --with-marks --output DIR"
         let cases: [(tool: String, input: String, line: String)] = [
             ("duckdb-funnel", dir.file("nope"), "\(dir.file("nope")): no such file or directory"),

@@ -93,7 +93,7 @@ import NavLogTestSupport
         let parts = [lines[..<(lines.count / 3)], lines[(lines.count / 3)..<(lines.count * 2 / 3)], lines[(lines.count * 2 / 3)...]]
         func ingest(_ k: Int) -> (status: Int32, stdout: String, stderr: String) {
             let input = dir.file("part-\(k).ndjson")
-            try? (parts[k].joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+            try? (parts[k].joined(separator: "\n") + "\n").write(toFile: input, atomically: false, encoding: .utf8)
             let r = navlog("ingest", input, "--store", store, "--json")
             return (r.status, r.stdout, r.stderr)
         }
@@ -117,7 +117,7 @@ import NavLogTestSupport
         try Data().write(to: URL(fileURLWithPath: path))
         let more = dir.file("more.ndjson")
         let g = navlog("generate", "--sessions", "6", "--seed", "8")
-        try g.stdout.replacingOccurrences(of: "\"session\":\"s-", with: "\"session\":\"n-").write(toFile: more, atomically: true, encoding: .utf8)
+        try g.stdout.replacingOccurrences(of: "\"session\":\"s-", with: "\"session\":\"n-").write(toFile: more, atomically: false, encoding: .utf8)
         let behind = navlog("ingest", more, "--store", store)
         #expect(behind.status == 0 && behind.stderr.contains("note: the screen projection is behind") && behind.stderr.contains("navlog reindex"),
                 "\(behind.stderr)")

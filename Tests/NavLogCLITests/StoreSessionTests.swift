@@ -173,7 +173,7 @@ import Testing
         let v1 = dir.file("v1")
         try FileManager.default.createDirectory(atPath: v1, withIntermediateDirectories: true)
         for id in ids {
-            let store = try Store(directory: v1)
+            let store = try VersionOneStore(directory: v1)
             let writer = try store.openWriter(forSession: id)
             for line in lines[id]! { try writer.append(line: Array(line.utf8)) }
             try writer.close()

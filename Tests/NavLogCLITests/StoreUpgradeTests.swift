@@ -16,7 +16,7 @@ import NavLogTestSupport
         for line in text.split(separator: "\n") { lines[try EventParser.parse(String(line)).session, default: []].append(String(line)) }
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         for (session, events) in lines {
-            let log = path + "/" + Store.fileName(forSession: session)
+            let log = path + "/" + VersionOneStore.fileName(forSession: session)
             #expect(navlog("append", log, stdin: events.joined(separator: "\n") + "\n").status == 0)
         }
         return lines

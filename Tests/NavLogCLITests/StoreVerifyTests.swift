@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NavLogStore
 import NavLogTestSupport
 
 /// `navlog verify STORE` on a segment store through the real binary:
@@ -32,6 +33,33 @@ import NavLogTestSupport
         let entry = try #require((json?["files"] as? [[String: Any]])?.first)
         #expect(entry["status"] as? String == "ok" && entry["sessions"] as? Int == 12 && (entry["checkpoints"] as? Int ?? 0) > 0)
         #expect(navlog("verify", store, "--json").status == 0)
+        // Written without a screen projection: not a problem, but said.
+        #expect(entry["projectionBehind"] as? String == "the store has none", "\(entry)")
+    }
+
+    @Test("A screen projection cut to nothing or deleted is behind, not damage: exit 0 with a note naming reindex; after it, no note")
+    func projectionBehind() throws {
+        let (dir, _, store) = try generatedInputs(sessions: 12)
+        _ = dir
+        let views = store + "/00000001.views"
+        #expect(navlog("reindex", store).status == 0)
+        let whole = Self.verify(store)
+        let entry = try #require((whole.json?["files"] as? [[String: Any]])?.first)
+        #expect(whole.text.status == 0 && whole.text.stderr.isEmpty && entry["projectionBehind"] is NSNull, "\(whole.text.stderr) \(entry)")
+        #expect(try SegmentReader(store: SegmentStore.open(at: store)).commitCount > 1)
+        for (cut, why) in [(true, "it covers 0 of the store's \(try SegmentReader(store: SegmentStore.open(at: store)).commitCount) commits"), (false, "the store has none")] {
+            if cut { #expect(truncate(views, 0) == 0) } else { try FileManager.default.removeItem(atPath: views) }
+            let (text, json) = Self.verify(store)
+            #expect(text.status == 0 && text.stdout.hasPrefix("\(store): ok, "), "\(text.stdout)\(text.stderr)")
+            #expect(text.stderr.contains("note: the screen projection is behind (\(why))") && text.stderr.contains("navlog reindex \(store)"),
+                    "\(text.stderr)")
+            let entry = try #require((json?["files"] as? [[String: Any]])?.first)
+            #expect(entry["projectionBehind"] as? String == why, "\(entry)")
+            // The advice followed: reindex, then verify has nothing to say.
+            #expect(navlog("reindex", store).status == 0)
+            let after = Self.verify(store)
+            #expect(after.text.status == 0 && after.text.stderr.isEmpty, "\(after.text.stderr)")
+        }
     }
 
     @Test("A flipped bit in a data frame, a commit index or a checkpoint: exit 1, each with its segment, byte and kind")
@@ -50,11 +78,18 @@ import NavLogTestSupport
             #expect(text.status == 1, "\(kind): \(text.stdout)\(text.stderr)")
             #expect(text.stdout.contains("\(copy)/00000001.nls: byte \(at)") && text.stdout.contains(words), "\(kind): \(text.stdout)")
             #expect(text.stdout.split(separator: "\n").last?.contains("problem") == true, "\(text.stdout)")
+            // Each problem says its place once, and no problem carries repair's advice (stderr's closing line does).
+            for line in text.stdout.split(separator: "\n") {
+                #expect(line.components(separatedBy: "00000001.nls").count <= 2 && !line.contains("navlog repair") && !line.contains("\(words) \(words)"), "\(kind): \(line)")
+            }
+            #expect(text.stderr.contains("1 of 1 store damaged"), "\(kind): \(text.stderr)")
             let entry = try #require((json?["files"] as? [[String: Any]])?.first)
             let problems = try #require(entry["problems"] as? [[String: Any]])
             #expect(entry["status"] as? String == "damaged" && entry["tornTailOnly"] as? Bool == false)
             #expect(problems.contains { $0["kind"] as? String == kind && $0["offset"] as? Int == at }, "\(kind): \(problems)")
         }
+        let both = navlog("verify", store, dir.file("copy-dataFrame"))
+        #expect(both.status == 1 && both.stderr.contains("1 of 2 stores damaged"), "\(both.stderr)")
     }
 
     @Test("A torn tail alone: exit 1, reported as a torn tail; readers still read the committed commits")

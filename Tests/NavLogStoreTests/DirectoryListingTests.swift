@@ -26,7 +26,7 @@ struct DirectoryListingTests {
         for other in ["notes.txt", ".hidden.navlog", "s-1.navlog.torn-55"] {
             #expect(close(open(dir.file(other), O_CREAT | O_WRONLY, 0o644)) == 0)
         }
-        let listed = try Store(directory: dir.path).logPaths()
+        let listed = try VersionOneStore(directory: dir.path).logPaths()
         #expect(listed == expected.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         let names = try DirectoryListing.names(in: dir.path)
         #expect(names.count == 3_003)

@@ -18,7 +18,7 @@ struct InputKindTests {
         for line in interleaved(segmentSessions(3, maxEvents: 10)) { try writer.add(line) }
         try writer.close()
         let versionOne = dir.file("v1")
-        let logs = try Store(directory: versionOne, create: true)
+        let logs = try VersionOneStore(directory: versionOne, create: true)
         let v1writer = try logs.openWriter(forSession: "a")
         try v1writer.append(sampleEvents(2, session: "a")[0])
         try v1writer.close()

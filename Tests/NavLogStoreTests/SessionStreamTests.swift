@@ -15,8 +15,8 @@ import Testing
         var all: [[Event]] = []
         for i in 0..<count {
             let events = sampleEvents(20 + i % 7 * 30, session: "s-\(i)", seed: UInt64(i + 1))
-            let name = Store.fileName(forSession: String(format: "s-%02d", i))
-            if i == 0 { _ = try Store(directory: store, create: true) }
+            let name = VersionOneStore.fileName(forSession: String(format: "s-%02d", i))
+            if i == 0 { _ = try VersionOneStore(directory: store, create: true) }
             try writeLog(store + "/" + name, events).close()
             all.append(events)
         }
@@ -61,9 +61,9 @@ import Testing
         let dir = try TemporaryDirectory()
         let (store, _) = try Self.store(in: dir, count: 3)
         writeFile(dir.file("more.ndjson"), ndjson(sampleEvents(5, session: "n-1")))
-        let sources = try SessionSource.resolve([dir.file("more.ndjson"), store, "-", store + "/" + Store.fileName(forSession: "s-01")])
-        #expect(sources == [.ndjson(dir.file("more.ndjson")), .log(store + "/" + Store.fileName(forSession: "s-00")), .log(store + "/" + Store.fileName(forSession: "s-01")),
-                            .log(store + "/" + Store.fileName(forSession: "s-02")), .ndjson("-"), .log(store + "/" + Store.fileName(forSession: "s-01"))])
+        let sources = try SessionSource.resolve([dir.file("more.ndjson"), store, "-", store + "/" + VersionOneStore.fileName(forSession: "s-01")])
+        #expect(sources == [.ndjson(dir.file("more.ndjson")), .log(store + "/" + VersionOneStore.fileName(forSession: "s-00")), .log(store + "/" + VersionOneStore.fileName(forSession: "s-01")),
+                            .log(store + "/" + VersionOneStore.fileName(forSession: "s-02")), .ndjson("-"), .log(store + "/" + VersionOneStore.fileName(forSession: "s-01"))])
         #expect(throws: SessionStreamError.self) { try SessionSource.resolve([dir.file("absent")]) }
     }
 
@@ -79,7 +79,7 @@ import Testing
             if i < b.count { mixed.append(b[i]) }
         }
         writeFile(dir.file("mixed.ndjson"), ndjson(mixed))
-        let paths = [store, dir.file("mixed.ndjson"), store + "/" + Store.fileName(forSession: "s-03")]
+        let paths = [store, dir.file("mixed.ndjson"), store + "/" + VersionOneStore.fileName(forSession: "s-03")]
         let parallel = Self.rows(try SessionStream(paths: paths, workers: 2))
         #expect(parallel.error == nil)
         #expect(parallel.text == Self.expected(logs + [mixed, logs[3]]))
@@ -91,7 +91,7 @@ import Testing
     @Test func aFailureStopsTheRowsAfterIt() throws {
         let dir = try TemporaryDirectory()
         let (store, logs) = try Self.store(in: dir, count: 60)
-        let broken = store + "/" + Store.fileName(forSession: "s-20")
+        let broken = store + "/" + VersionOneStore.fileName(forSession: "s-20")
         var bytes = fileBytes(broken)
         bytes.replaceSubrange(0..<8, with: [UInt8](repeating: 0x41, count: 8))
         writeFile(broken, bytes)

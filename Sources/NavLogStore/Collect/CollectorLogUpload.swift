@@ -75,28 +75,17 @@ extension CollectorUpload {
 
     /// Writes `bytes` to a new temporary file and returns its path.
     private static func spool(_ bytes: [UInt8]) throws(Refusal) -> String {
-        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((DirectoryPath.trimmed(directory) + "/navlog-upload-XXXXXX.navlog").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 7) }
-        guard fd >= 0 else { throw .spool("mkstemps in \(directory): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { all in
-            while written < all.count {
-                let n = write(fd, all.baseAddress! + written, all.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += n
+        do throws(LogError) {
+            let file = try TemporaryFile(named: "navlog-upload-", suffix: ".navlog")
+            do throws(LogError) {
+                try file.write(bytes)
+            } catch {
+                try? FileSystem.remove(file.path)
+                throw error
             }
-            return nil
+            return file.path
+        } catch {
+            throw .spool(error.description)
         }
-        if let failure {
-            try? FileSystem.remove(path)
-            throw .spool("write: \(FileSystem.reason(failure))")
-        }
-        return path
     }
 }

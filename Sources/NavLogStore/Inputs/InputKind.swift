@@ -1,4 +1,4 @@
-// Inputs/: What a path names (InputKind) and one session wherever it lives (OneSession); a new kind of input is added here.
+// Inputs/: What a path names (InputKind), one session wherever it lives (OneSession), and verify and repair of whatever it is (Integrity); a new kind of input is added here.
 
 #if canImport(Glibc)
 import Glibc

@@ -41,7 +41,7 @@ public enum SessionLookup {
         }
         let found: String?
         do throws(LogError) {
-            let logs = try Store(directory: store)
+            let logs = try VersionOneStore(directory: store)
             // A log not under its session's name (renamed by hand) is still found, as `sessions` lists it.
             var path = try logs.path(forSession: id)
             if path == nil {

@@ -24,7 +24,7 @@ public enum StoreLayout: Hashable, Sendable {
     /// A segment store (it has the manifest).
     case segmentStore
     /// A version-1 store: only logs named as that layout names them, and
-    /// their side files, at least one log, no manifest (``Store/isVersionOne(names:)``).
+    /// their side files, at least one log, no manifest (``VersionOneStore/isVersionOne(names:)``).
     case versionOne
     /// Anything else: a file, or a directory of other files.
     case other
@@ -35,8 +35,8 @@ public enum StoreLayout: Hashable, Sendable {
     public static func of(_ path: String) -> StoreLayout {
         guard LogFile.exists(path) else { return .empty }
         if SegmentStore.isSegmentStore(path) { return .segmentStore }
-        guard Store.isStore(path), let names = try? DirectoryListing.names(in: path) else { return .other }
-        if Store.isVersionOne(names: names) { return .versionOne }
+        guard VersionOneStore.isStore(path), let names = try? DirectoryListing.names(in: path) else { return .other }
+        if VersionOneStore.isVersionOne(names: names) { return .versionOne }
         return names.allSatisfy(SegmentFormat.creationLeftovers.contains) ? .empty : .other
     }
 

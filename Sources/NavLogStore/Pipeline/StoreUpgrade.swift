@@ -99,7 +99,7 @@ public enum StoreUpgrade {
     /// Ingests every log of the version-1 store at `path` into a new store at `building`, synced.
     private static func build(from path: String, into building: String, report: inout Report) throws(Failure) {
         let logs: [String]
-        do { logs = try Store(directory: path).logPaths() } catch { throw .store(.io(error)) }
+        do { logs = try VersionOneStore(directory: path).logPaths() } catch { throw .store(.io(error)) }
         let store: SegmentStore
         do { store = try SegmentStore.create(at: building) } catch { throw .store(error) }
         var rejection: StoreIngester.Rejection?

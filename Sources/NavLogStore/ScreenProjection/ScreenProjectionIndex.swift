@@ -81,8 +81,19 @@ public enum ScreenProjectionIndex {
         let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
         let path = catalog.store.path
         let present = set.segments.map { LogFile.exists(path + "/" + ScreenProjectionFormat.fileName($0.number)) }
-        guard present.contains(true),
-              var built = try? ScreenProjectionBuilder.build(store: path, commits: set.segments.flatMap(\.commits)) else { return }
+        guard present.contains(true) else {
+            if !catalog.commits.isEmpty { report.projectionBehind = "the store has none" }
+            return
+        }
+        var built: ScreenProjectionBuilder.Built
+        do { built = try ScreenProjectionBuilder.build(store: path, commits: set.segments.flatMap(\.commits)) } catch {
+            switch error {
+            case .store(let error): throw error
+            case .storeDamaged(let store, let damage): throw .damaged(store: store, damage)
+            case .log(let error): throw .io(error)
+            default: throw .corrupt(segment: path, offset: 0, reason: "the screen projection cannot be built from the events: \(error)")
+            }
+        }
         // One segment's file at a time, compared block by block with what the events give, then dropped;
         // how many blocks each covers is kept for the hole below (`nil`: no file).
         var covered: [Int?] = []
@@ -120,8 +131,14 @@ public enum ScreenProjectionIndex {
             if let problem = file.problem, !file.cutShort { damage(problem.offset, nil, problem.why) }
         }
         // A hole: a segment not covered whole, before one with a projection.
-        guard let short = set.segments.indices.first(where: { (covered[$0] ?? 0) < set.segments[$0].commits.count }),
-              covered[(short + 1)...].contains(where: { $0 != nil }) else { return }
+        guard let short = set.segments.indices.first(where: { (covered[$0] ?? 0) < set.segments[$0].commits.count }) else { return }
+        guard covered[(short + 1)...].contains(where: { $0 != nil }) else {
+            // Damage already said is not also called behind.
+            guard !report.problems.contains(where: { if case .projection = $0.kind { true } else { false } }) else { return }
+            let covers = zip(set.segments, covered).reduce(0) { $0 + min($1.0.commits.count, $1.1 ?? 0) }
+            report.projectionBehind = "it covers \(covers) of the store's \(catalog.commits.count) commit\(catalog.commits.count == 1 ? "" : "s")"
+            return
+        }
         let segment = set.segments[short]
         let name = ScreenProjectionFormat.fileName(segment.number)
         let why = covered[short].map { "covers \($0) of the segment's \(segment.commits.count) commits" } ?? "missing"

@@ -71,7 +71,7 @@ final class SessionEnds {
         }
     }
 
-    deinit { if let spooled { unlink(spooled) } }
+    deinit { if let spooled { try? FileSystem.remove(spooled) } }
 
     /// Whether the share parses line `number` (1-based): a line of one of
     /// its sessions, or, for share 0, a line whose session is not known
@@ -160,32 +160,23 @@ final class SessionEnds {
 
     /// Copies standard input to a new temporary file; its path.
     private static func spoolStandardInput() throws(SessionStreamError) -> String {
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(directory)/navlog-stdin-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        let spool = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard fd >= 0 else { throw .log(.io(path: spool, call: "mkstemp", errno: errno)) }
-        defer { close(fd) }
+        let spool: TemporaryFile
+        do { spool = try TemporaryFile(named: "navlog-stdin-", suffix: "") } catch { throw .log(error) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 let code = errno
-                unlink(spool)
+                try? FileSystem.remove(spool.path)
                 throw .ndjson(NDJSONReadError(path: "-", operation: "read", errno: code))
             }
-            if n == 0 { return spool }
-            var done = 0
-            while done < n {
-                let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + done, n - done) }
-                if w < 0 {
-                    if errno == EINTR { continue }
-                    let code = errno
-                    unlink(spool)
-                    throw .log(.io(path: spool, call: "write", errno: code))
-                }
-                done += w
+            if n == 0 { return spool.path }
+            do throws(LogError) {
+                try spool.write(buffer, count: n)
+            } catch {
+                try? FileSystem.remove(spool.path)
+                throw .log(error)
             }
         }
     }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One input of a read over many sessions: a `.navlog` log (one session) or
 /// an NDJSON file (any number of sessions, interleaved or not).
 ///
@@ -33,7 +25,7 @@ public enum SessionSource: Hashable, Sendable {
     /// on standard input; a segment store is read in
     /// ``SegmentStorePart/defaultParts`` parts as of its commits now
     /// (``segmentParts(_:)``); a version-1 store (``StoreLayout/versionOne``)
-    /// is its `*.navlog` files sorted by name (``Store/logPaths()``); any
+    /// is its `*.navlog` files sorted by name (``VersionOneStore/logPaths()``); any
     /// other directory is not a store; a file is a log when it starts as one
     /// (a segment file too, which its reader refuses), else NDJSON.
     ///
@@ -50,7 +42,7 @@ public enum SessionSource: Hashable, Sendable {
             case .directory(.segmentStore): sources += try segmentParts(path)
             case .directory(.versionOne):
                 do throws(LogError) {
-                    sources += try Store(directory: path).logPaths().map(SessionSource.log)
+                    sources += try VersionOneStore(directory: path).logPaths().map(SessionSource.log)
                 } catch {
                     throw .log(error)
                 }
@@ -82,7 +74,7 @@ public enum SessionSource: Hashable, Sendable {
     var fileSize: Int64 {
         if case .ndjson("-") = self { return .max }
         if case .segments = self { return .max }
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : .max
+        if case .regularFile(let size) = FileSystem.status(path) { return size }
+        return .max
     }
 }

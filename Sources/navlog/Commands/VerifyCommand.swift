@@ -38,72 +38,33 @@ struct VerifyCommand: ParsableCommand {
     }
 
     func run() throws {
-        var bad = 0, unreadable = 0
+        var bad = 0, unreadable = 0, stores = 0
         var output = VerifyJSON()
-        for log in logs {
-            if SegmentStore.isSegmentStore(log) {
-                switch verifyStore(log, into: &output) {
-                case .ok: break
-                case .damaged: bad += 1
-                case .trouble: unreadable += 1
-                }
+        for path in logs {
+            let verified: any VerifiedOutput
+            do { verified = try Integrity.verify(path).output(path: path) } catch {
+                // Not an answer about the input: it could not be read (docs/commands.md: trouble),
+                // but a store that lost its manifest or durable point is damaged.
+                Output.error(CLIFailure(verifying: error).message)
+                output.add(error, file: path)
+                if error.isStoreDamage { bad += 1 } else { unreadable += 1 }
+                if error.isStore { stores += 1 }
                 continue
             }
-            let report: VerifyReport
-            do { report = try LogVerifier.verify(path: log) } catch {
-                // Not an answer about the log: it could not be read (docs/commands.md: trouble).
-                Output.error(CLIFailure(error).message)
-                unreadable += 1
-                output.add(error, file: log)
-                continue
-            }
-            if json {
-                output.add(report, file: log)
-                if !report.isIntact { bad += 1 }
-                continue
-            }
-            if report.isIntact {
-                Output.line("\(log): ok, \(counted(report.events, "event")), \(counted(report.blocks, "block")), \(counted(report.checkpoints, "checkpoint"))"
-                            + (report.hasFooter ? "" : ", not closed"))
-            } else {
-                bad += 1
-                for problem in report.problems { Output.line(problem.description) }
-                Output.line("\(log): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); "
-                            + "\(report.events) events verified before the first"
-                            + (report.recoverableTailEvents > 0 ? ", \(report.recoverableTailEvents) recoverable from the tail" : ""))
-            }
+            if json { output.add(verified) } else { verified.lines.forEach(Output.line) }
+            Output.projectionNote(verified.projectionBehind, store: path)
+            if !verified.isIntact { bad += 1 }
+            if verified.isStore { stores += 1 }
         }
         if json { Output.line(output.jsonValue.canonicalText) }
         Output.flushStandardOutput()
-        let of = "of \(logs.count) log\(logs.count == 1 ? "" : "s")"
+        // What the inputs are called in the closing count: logs, stores, or inputs when both are given.
+        let noun = stores == 0 ? "log" : stores == logs.count ? "store" : "input"
+        let of = "of \(logs.count) \(noun)\(logs.count == 1 ? "" : "s")"
         if unreadable > 0 {
             let damaged = bad > 0 ? "; \(bad) damaged" : ""
             throw CLIFailure.trouble("\(unreadable) \(of) could not be read\(damaged)")
         }
         if bad > 0 { throw CLIFailure.no("\(bad) \(of) damaged") }
     }
-}
-
-extension VerifyCommand {
-    enum Outcome { case ok, damaged, trouble }
-
-    /// Verifies a segment store (SegmentVerifier): its lines, or its `--json` entry.
-    func verifyStore(_ path: String, into output: inout VerifyJSON) -> Outcome {
-        let report: SegmentStoreReport
-        do { report = try SegmentVerifier.verify(store: SegmentStore.open(at: path)) } catch {
-            Output.error(error.description)
-            output.add(error, file: path)
-            // A store that lost its manifest is damaged, not unreadable.
-            if case .damaged = error { return .damaged }
-            return .trouble
-        }
-        let store = StoreVerifyOutput(store: path, report: report)
-        if json { output.add(store) } else { store.lines.forEach(Output.line) }
-        return store.isIntact ? .ok : .damaged
-    }
-}
-
-/// "1 block", "2 blocks": a count with its noun, singular or plural.
-private func counted(_ n: Int, _ noun: String) -> String {
-    n == 1 ? "1 \(noun)" : "\(n) \(noun)s"
 }

@@ -3,11 +3,13 @@ import NavLogStore
 
 /// What `navlog verify STORE` prints for a segment store: its text lines
 /// and its entry in `--json` (schemas/verify.schema.json, `$defs/store`).
-struct StoreVerifyOutput {
+struct StoreVerifyOutput: VerifiedOutput {
     let store: String
     let report: SegmentStoreReport
 
     var isIntact: Bool { report.problems.isEmpty }
+    var isStore: Bool { true }
+    var projectionBehind: String? { report.projectionBehind }
 
     /// One line when intact; else each problem, then a summary line.
     var lines: [String] {
@@ -34,6 +36,7 @@ struct StoreVerifyOutput {
             "events": .integer(report.events),
             "checkpoints": .integer(report.checkpoints),
             "problems": .array(report.problems.map(\.jsonValue)),
+            "projectionBehind": report.projectionBehind.map(JSONValue.string) ?? .null,
         ])
     }
 }

@@ -34,7 +34,7 @@ extension SegmentStoreContents {
     /// them; their paths, sorted.
     static func exportLogs(_ store: String, into directory: String) throws -> [String] {
         try? FileManager.default.removeItem(atPath: directory)
-        let logs = try Store(directory: directory, create: true)
+        let logs = try VersionOneStore(directory: directory, create: true)
         let reader = try SegmentReader(store: SegmentStore.open(at: store))
         for session in try reader.sessions() {
             let writer = try logs.openWriter(forSession: session.id)

@@ -9,6 +9,10 @@ public struct SegmentStoreReport: Hashable, Sendable {
     public var checkpoints = 0
     /// Every problem, in store order.
     public var problems: [SegmentDamage] = []
+    /// Why the screen projection is behind the events, when it is and is
+    /// not damaged (schemas/screen-projection.md §6): not a problem, but
+    /// funnel, paths and export read the events until `reindex`.
+    public var projectionBehind: String?
     /// Whether nothing is wrong but (at most) a torn tail: bytes after the durable point (§9.1).
     public var isIntactButTail: Bool { problems.allSatisfy(\.isTornTail) }
 }
@@ -71,7 +75,7 @@ struct CommitChecker {
                 wanted[checkpoint.key, default: []].append(checkpoint.position)
                 decoded.append((checkpointRef, checkpoint))
             } catch {
-                damage(checkpointRef.offset, nil, .checkpoint("\(error)"))
+                damage(checkpointRef.offset, nil, .checkpoint(String(error.reason.trimmingPrefix("checkpoint: "))))
             }
         }
         var previous: SessionKey?
@@ -80,7 +84,7 @@ struct CommitChecker {
         for (b, block) in index.blocks.enumerated() {
             let bytes: UnsafeRawBufferPointer
             do { bytes = try catalog.blockContent(ref, block: b) } catch {
-                damage(block.offset, nil, .dataFrame("\(error)"))
+                damage(block.offset, nil, .dataFrame(String(error.reason.trimmingPrefix("data frame: "))))
                 lastHash = nil
                 continue
             }
@@ -137,7 +141,7 @@ struct CommitChecker {
             do {
                 replay = try catalog.replay(checkpoint.key, toPosition: checkpoint.position, checkpointsBelow: checkpoint.position)
             } catch {
-                damage(checkpointRef.offset, id, .checkpoint("state cannot be recomputed: \(error)"))
+                damage(checkpointRef.offset, id, .checkpoint("state cannot be recomputed: \(error.reason)"))
                 continue
             }
             guard let replay, replay.position == checkpoint.position,

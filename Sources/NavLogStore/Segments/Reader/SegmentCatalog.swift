@@ -236,7 +236,7 @@ final class SegmentCatalog {
         }
         switch decoded {
         case .success(let checkpoint): return checkpoint
-        case .failure(let why): throw corrupt(why.description)
+        case .failure(let why): throw .corrupt(segment: file.path, offset: ref.offset, reason: why.description)   // "checkpoint…: why"
         }
     }
 }

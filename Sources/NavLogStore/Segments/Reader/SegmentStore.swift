@@ -37,8 +37,8 @@ public final class SegmentStore {
     /// yet) and returns it locked for writing. The manifest is written last:
     /// to a temporary name, synced, renamed, and the directory synced.
     public static func create(at path: String) throws(SegmentStoreError) -> SegmentStore {
-        let directory: Store
-        do { directory = try Store(directory: path, create: true) } catch { throw .io(error) }
+        let directory: VersionOneStore
+        do { directory = try VersionOneStore(directory: path, create: true) } catch { throw .io(error) }
         let store = SegmentStore(path: directory.directory, lock: nil)
         if LogFile.exists(store.manifestPath) { throw .alreadyExists(path: store.path) }
         try store.takeLock()

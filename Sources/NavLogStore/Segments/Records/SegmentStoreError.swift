@@ -39,6 +39,12 @@ public enum SegmentStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         }
     }
 
+    /// What is wrong without where and without the advice, for a list of
+    /// problems that gives the place itself (`verify`).
+    public var reason: String {
+        if case .corrupt(_, _, let reason) = self { reason } else { description }
+    }
+
     /// The store a segment's path is in (the path itself when it is no segment's).
     private static func store(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), SegmentFormat.segmentNumber(String(path[path.index(after: slash)...])) != nil else { return path }

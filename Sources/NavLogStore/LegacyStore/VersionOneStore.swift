@@ -9,11 +9,11 @@ import Darwin
 #endif
 import NavLogCore
 
-/// A store: a directory of `.navlog` files, one per session (docs/store.md;
+/// A store of the earlier layout (version 1): a directory of `.navlog` files, one per session (docs/store.md;
 /// schemas/store.md).
 ///
 /// ```swift
-/// let store = try Store(directory: "logs", create: true)
+/// let store = try VersionOneStore(directory: "logs", create: true)
 /// let writer = try store.openWriter(forSession: "user/42")   // logs/user_42-<hash>.navlog
 /// for entry in try store.entries() { print(entry.session, entry.path) }
 /// let reader = try store.reader(forSession: "user/42")
@@ -25,7 +25,7 @@ import NavLogCore
 /// case (or by characters a file system would mangle) get different files.
 /// The real id is the one inside the log; a log is found by checking it, so
 /// even a hash collision only moves the second session to the next name.
-public struct Store: Sendable {
+public struct VersionOneStore: Sendable {
     /// The directory, as given.
     public let directory: String
 

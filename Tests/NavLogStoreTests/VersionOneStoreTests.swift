@@ -5,8 +5,8 @@ import NavLogTestSupport
 
 /// The store maps arbitrary session ids to safe, distinct file names and
 /// finds each session's log again by the id inside it.
-@Suite("Store")
-struct StoreTests {
+@Suite("VersionOneStore")
+struct VersionOneStoreTests {
     static let hostile = ["../x", "/etc/passwd", "a/b", "A", "a", ".", "..", "-rf", String(repeating: "é", count: 300),
                           "tab\there\nnewline\u{1}", "\u{0}", "Ünïcode", "a b", "a_b", "a?b", "a*b", "a\\b",
                           "CON", "nul.txt", "x/../../y"]
@@ -14,7 +14,7 @@ struct StoreTests {
     @Test func fileNamesAreSafeAndDistinct() {
         var seen: Set<String> = []
         for id in Self.hostile {
-            let name = Store.fileName(forSession: id)
+            let name = VersionOneStore.fileName(forSession: id)
             #expect(!name.contains("/"), "\(name)")
             #expect(!name.hasPrefix(".") && !name.hasPrefix("-"), "\(name)")
             #expect(name.utf8.allSatisfy { $0 >= 0x21 && $0 < 0x7F }, "\(name)")
@@ -23,13 +23,13 @@ struct StoreTests {
             // Distinct even when compared case-insensitively.
             #expect(seen.insert(name.lowercased()).inserted, "collision for \(id.debugDescription): \(name)")
         }
-        #expect(Store.fileName(forSession: "user/42").hasPrefix("user_42-"))
-        #expect(Store.fileName(forSession: "s-1") == Store.fileName(forSession: "s-1"))
+        #expect(VersionOneStore.fileName(forSession: "user/42").hasPrefix("user_42-"))
+        #expect(VersionOneStore.fileName(forSession: "s-1") == VersionOneStore.fileName(forSession: "s-1"))
     }
 
     @Test func writesFindsAndListsHostileSessions() throws {
         let dir = try TemporaryDirectory()
-        let store = try Store(directory: dir.file("store"), create: true)
+        let store = try VersionOneStore(directory: dir.file("store"), create: true)
         for (i, id) in Self.hostile.enumerated() {
             let writer = try store.openWriter(forSession: id)
             try writer.append(Event(session: id, t: Timestamp(milliseconds: Int64(i) * 1000), kind: .mark(label: "m")))
@@ -53,9 +53,9 @@ struct StoreTests {
 
     @Test func aCollidingNameMovesToTheNextAttempt() throws {
         let dir = try TemporaryDirectory()
-        let store = try Store(directory: dir.path)
+        let store = try VersionOneStore(directory: dir.path)
         // Occupy the first name of "b" with a log of session "a".
-        let taken = dir.file(Store.fileName(forSession: "b"))
+        let taken = dir.file(VersionOneStore.fileName(forSession: "b"))
         let squatter = try LogWriter(path: taken)
         try squatter.append(Event(session: "a", t: Timestamp(milliseconds: 0), kind: .mark(label: "x")))
         try squatter.close()
@@ -70,8 +70,8 @@ struct StoreTests {
         let dir = try TemporaryDirectory()
         let file = dir.file("plain")
         _ = try LogWriter(path: file)
-        #expect(throws: LogError.self) { try Store(directory: file) }
-        #expect(throws: LogError.self) { try Store(directory: dir.file("missing")) }
-        #expect(!Store.isStore(file) && Store.isStore(dir.path))
+        #expect(throws: LogError.self) { try VersionOneStore(directory: file) }
+        #expect(throws: LogError.self) { try VersionOneStore(directory: dir.file("missing")) }
+        #expect(!VersionOneStore.isStore(file) && VersionOneStore.isStore(dir.path))
     }
 }

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A new file in the system's temporary directory (`$TMPDIR`, else `/tmp`)
+/// that navlog fills once and reads back by its path: standard input set
+/// down for a second pass, an uploaded log for the log reader. Its owner
+/// removes it (``FileSystem/remove(_:)``); the descriptor is closed with the value.
+///
+/// ```swift
+/// let spool = try TemporaryFile(named: "navlog-stdin-", suffix: "")
+/// try spool.write(bytes)
+/// ```
+struct TemporaryFile: ~Copyable {
+    let path: String
+    private let fd: Int32
+
+    /// The directory temporary files go in: `$TMPDIR` when set and not empty, else `/tmp`.
+    static var directory: String {
+        guard let set = getenv("TMPDIR").map({ String(cString: $0) }), !set.isEmpty else { return "/tmp" }
+        return DirectoryPath.trimmed(set)
+    }
+
+    /// Makes `<directory>/<prefix>XXXXXX<suffix>`, a new file no other process has opened.
+    init(named prefix: String, suffix: String) throws(LogError) {
+        var template = Array("\(Self.directory)/\(prefix)XXXXXX\(suffix)".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard fd >= 0 else { throw LogError(path: path, kind: .io(call: "mkstemps", errno: errno)) }
+        self.path = path
+        self.fd = fd
+    }
+
+    /// Appends the first `count` bytes of `bytes` (all of them by default).
+    func write(_ bytes: [UInt8], count: Int? = nil) throws(LogError) {
+        let failed = bytes.withUnsafeBytes { DescriptorWrite.all(UnsafeRawBufferPointer(rebasing: $0[..<(count ?? bytes.count)]), to: fd) }
+        if let failed { throw LogError(path: path, kind: .io(call: "write", errno: failed)) }
+    }
+
+    deinit { close(fd) }
+}
