@@ -130,9 +130,8 @@ extension VerifyRun {
             problem(.checkpoint(.notAfterVerifiedEntry), at: start, frame: frame, seq: record.seq)
             return
         }
-        if record.blockIndex != last.blockIndex || record.seq != last.lastSeq || record.stateHash != last.stateHash {
-            problem(.checkpoint(.mismatch(block: record.blockIndex, seq: record.seq, lastBlock: last.blockIndex, lastSeq: last.lastSeq)),
-                    at: start, frame: frame, seq: record.seq)
+        if let why = record.mismatch(after: last) {
+            problem(.checkpoint(why), at: start, frame: frame, seq: record.seq)
             return
         }
         let embedded = UnsafeRawBufferPointer(rebasing: payload[NavLogFormat.checkpointFixedBytes..<(payload.count - 4)])

@@ -54,8 +54,9 @@ public enum LogVerifier {
     }
 }
 
-/// One verification pass.
-struct VerifyRun {
+/// One verification pass: the `.navlog` grammar over the one walk
+/// (``FileWindow/walk(from:frame:_:)``) that notes every problem and goes on.
+struct VerifyRun: UnitGrammar {
     let file: LogFile
     let path: String
     let size: Int64
@@ -66,7 +67,8 @@ struct VerifyRun {
     var parser = EventLineParser()
     var report: VerifyReport
 
-    // Walk state.
+    // Walk state. `offset` and `frame`: the frame met, set by the walk; the
+    // checks move them past what they read.
     var offset: Int64 = 0
     var frame = 0
     var session: String?
@@ -121,32 +123,37 @@ struct VerifyRun {
     mutating func verify() throws(LogError) {
         try verifyPreamble()
         if report.problems.isEmpty { report.validPrefixEnd = Int64(min(size, Int64(NavLogFormat.preambleBytes))) }
-        offset = Int64(NavLogFormat.preambleBytes)
-        frame = 2
-        while offset < size {
-            switch try window.probe(at: offset) {
-            case .endOfFile:
-                break
-            case .truncated(let why):
-                closePending()
-                problem(.tornTail(why), at: offset, frame: frame, seq: lastSeq + 1)
-                offset = size
-            case .invalid(let why):
-                closePending()
-                problem(.badFrame(why), at: offset, frame: frame, seq: lastSeq + 1)
-                let next = try resync(after: offset)
-                if next < size { problem(.skipped(bytes: next - offset), at: offset, frame: frame) }
-                offset = next
-                frame += 1
-            case .lz4(let extent):
-                closePending()
-                try verifyDataFrame(extent)
-            case .skippable(let magic, let payloadSize):
-                try verifySkippable(magic: magic, payloadSize: payloadSize)
-            }
-        }
+        let window = window
+        try window.walk(from: Int64(NavLogFormat.preambleBytes), frame: 2, &self)
         closePending()
         finish()
+    }
+
+    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(LogError) -> WalkStep {
+        self.offset = offset
+        self.frame = frame
+        switch met {
+        case .endOfFile:
+            return .stop
+        case .truncated(let why):
+            closePending()
+            problem(.tornTail(why), at: offset, frame: frame, seq: lastSeq + 1)
+            return .stop
+        case .invalid(let why):
+            closePending()
+            problem(.badFrame(why), at: offset, frame: frame, seq: lastSeq + 1)
+            let next = try resync(after: offset)
+            if next < size { problem(.skipped(bytes: next - offset), at: offset, frame: frame) }
+            return .resume(at: next, frame: frame + 1)
+        case .data(let extent):
+            closePending()
+            try verifyDataFrame(extent)
+        case .record(let record):
+            try verifySkippable(magic: NavLogFormat.navlogSkippableMagic, payloadSize: record.payloadSize)
+        case .foreign(let magic, let payloadSize):
+            try verifySkippable(magic: magic, payloadSize: payloadSize)
+        }
+        return .resume(at: self.offset, frame: self.frame)
     }
 
     // MARK: Preamble

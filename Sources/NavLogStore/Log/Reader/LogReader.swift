@@ -274,7 +274,7 @@ public struct LogDamage: Hashable, Sendable, CustomStringConvertible {
     public var reason: String { cause.description }
     /// Whether this looks like a write cut short by a crash or still in
     /// progress (as opposed to damaged bytes).
-    public var isTornTail: Bool { cause.isTornTail }
+    public var isTornTail: Bool { TornTailRule.lastValidUnit.isTornTail(at: offset, cutShort: cause.isTornTail) }
     /// Events recovered from an unfinished data frame there.
     public var recoveredEvents: Int
 

@@ -1,13 +1,19 @@
 /// Rebuilds a file's index by walking its frames from the start (or from
 /// where a previous walk ended), reading headers only
-/// (schemas/navlog-format.md §8). The walk stops at the first frame that is
-/// cut short by the end of the file (a torn tail) or damaged; everything
+/// (schemas/navlog-format.md §8): the `.navlog` grammar over the one walk
+/// (``FileWindow/walk(from:frame:_:)``). A unit is a data frame, its block
+/// entry and the checkpoint after it. The walk stops at the first frame that
+/// is cut short by the end of the file (a torn tail) or damaged; everything
 /// before it is the log.
-struct LogWalker {
+struct LogWalker: UnitGrammar {
     let path: String
     let window: FileWindow
     /// Scratch for record payloads (bounded by the per-record limits).
     private let payload = ByteBuffer(capacity: 4096)
+    /// What the walk has found so far.
+    private var index = LogIndex()
+    /// Whether the last unit ended with a block entry (its checkpoint may follow).
+    private var lastWasBlock = false
 
     init(path: String, window: FileWindow) {
         self.path = path
@@ -36,119 +42,99 @@ struct LogWalker {
         index.fileSize = window.fileSize
         index.openFrame = nil
         index.stop = nil
-        index.stopIsCorruption = false
         index.footerOffset = nil
-        var offset = index.bodyEnd
-        var frame = index.nextFrameIndex
+        var grammar = self
         // Resuming right after a block entry (a follower that stopped before
         // the block's checkpoint was fully written): the checkpoint still
         // follows that block.
-        var lastWasBlock = index.entries.last.map {
-            $0.dataEnd + Int64(8 + NavLogFormat.blockEntryPayloadBytes) == offset
+        grammar.lastWasBlock = index.entries.last.map {
+            $0.dataEnd + Int64(8 + NavLogFormat.blockEntryPayloadBytes) == index.bodyEnd
         } ?? false
-        while true {
-            switch try window.probe(at: offset) {
-            case .endOfFile:
-                return
-            case .truncated(let why):
-                index.stop = LogError.corrupt(path, .tornTail(why), offset: offset, frame: frame)
-                return
-            case .invalid(let why):
-                stopCorrupt(&index, .badFrame(why), offset: offset, frame: frame)
-                return
-            case .lz4(let extent):
-                guard let length = extent.length else {
-                    index.openFrame = OpenFrame(offset: offset, frameIndex: frame,
-                                                completeLength: extent.completeLength, finished: false)
-                    return
+        swap(&grammar.index, &index)
+        defer { swap(&grammar.index, &index) }
+        try window.walk(from: grammar.index.bodyEnd, frame: grammar.index.nextFrameIndex, &grammar)
+    }
+
+    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(LogError) -> WalkStep {
+        switch met {
+        case .endOfFile:
+            return .stop
+        case .truncated(let why):
+            return stop(.tornTail(why), offset: offset, frame: frame)
+        case .invalid(let why):
+            return stop(.badFrame(why), offset: offset, frame: frame)
+        case .data(let extent):
+            guard let length = extent.length else {
+                index.openFrame = OpenFrame(offset: offset, frameIndex: frame,
+                                            completeLength: extent.completeLength, finished: false)
+                return .stop
+            }
+            let entryOffset = offset + Int64(length)
+            switch try readEntry(at: entryOffset) {
+            case .missing:
+                index.openFrame = OpenFrame(offset: offset, frameIndex: frame, completeLength: length, finished: true)
+                return .stop
+            case .bad(let why):
+                return stop(.noEntry(dataOffset: offset, why),
+                                   offset: entryOffset, frame: frame + 1, seq: index.lastSeq + 1)
+            case .entry(let entry):
+                if let why = disagreement(entry, offset: offset, length: length, extent: extent, frame: frame) {
+                    return stop(.entryDisagrees(why), offset: entryOffset, frame: frame + 1, seq: entry.firstSeq)
                 }
-                let entryOffset = offset + Int64(length)
-                switch try readEntry(at: entryOffset) {
-                case .missing:
-                    index.openFrame = OpenFrame(offset: offset, frameIndex: frame, completeLength: length, finished: true)
-                    return
-                case .bad(let why):
-                    stopCorrupt(&index, .noEntry(dataOffset: offset, why),
-                                offset: entryOffset, frame: frame + 1, seq: index.lastSeq + 1)
-                    return
-                case .entry(let entry):
-                    if let why = disagreement(entry, offset: offset, length: length, extent: extent, frame: frame, index: index) {
-                        stopCorrupt(&index, .entryDisagrees(why),
-                                    offset: entryOffset, frame: frame + 1, seq: entry.firstSeq)
-                        return
-                    }
-                    index.entries.append(entry)
-                    index.eventCount += entry.eventCount
-                    offset = entryOffset + Int64(8 + NavLogFormat.blockEntryPayloadBytes)
-                    frame += 2
-                    index.bodyEnd = offset
-                    index.nextFrameIndex = frame
-                    lastWasBlock = true
+                index.entries.append(entry)
+                index.eventCount += entry.eventCount
+                return bodyGoesOn(to: entryOffset + Int64(8 + NavLogFormat.blockEntryPayloadBytes),
+                                  frame: frame + 2, afterBlock: true)
+            }
+        case .foreign(_, let size):
+            // Another program's skippable frame: passed over.
+            return bodyGoesOn(to: offset + 8 + Int64(size), frame: frame + 1, afterBlock: false)
+        case .record(let record):
+            let size = record.payloadSize
+            guard size >= 8 else { return stop(.recordTooShort(bytes: size), offset: offset, frame: frame) }
+            switch NavLogFormat.Tag(rawValue: try record.tag()) {
+            case .checkpoint:
+                switch try readCheckpoint(at: offset, size: size, frame: frame, afterBlock: lastWasBlock) {
+                case .failure(let why):
+                    return stop(.checkpoint(why), offset: offset, frame: frame, seq: index.entries.last?.lastSeq)
+                case .success(let ref):
+                    index.checkpoints.append(ref)
                 }
-            case .skippable(let magic, let size):
-                let frameEnd = offset + 8 + Int64(size)
-                guard magic == NavLogFormat.navlogSkippableMagic else {
-                    // Another program's skippable frame: passed over.
-                    offset = frameEnd
-                    frame += 1
-                    index.bodyEnd = offset
-                    index.nextFrameIndex = frame
-                    lastWasBlock = false
-                    continue
+                return bodyGoesOn(to: record.end, frame: frame + 1, afterBlock: false)
+            case .footer:
+                // A footer (and its trailer) describe the file up to here:
+                // passed over; noted when they end the file.
+                if let trailerEnd = try footerAndTrailerEnd(footerOffset: offset, footerSize: size),
+                   trailerEnd == window.fileSize {
+                    index.footerOffset = offset
+                    return .stop
                 }
-                guard size >= 8 else {
-                    stopCorrupt(&index, .recordTooShort(bytes: size), offset: offset, frame: frame)
-                    return
-                }
-                let tag = try window.view(at: offset + 8, count: 4).loadLE32(0)
-                switch NavLogFormat.Tag(rawValue: tag) {
-                case .checkpoint:
-                    switch try readCheckpoint(at: offset, size: size, frame: frame, index: index, afterBlock: lastWasBlock) {
-                    case .failure(let why):
-                        stopCorrupt(&index, .checkpoint(why), offset: offset, frame: frame, seq: index.entries.last?.lastSeq)
-                        return
-                    case .success(let ref):
-                        index.checkpoints.append(ref)
-                    }
-                    offset = frameEnd
-                    frame += 1
-                    index.bodyEnd = offset
-                    index.nextFrameIndex = frame
-                    lastWasBlock = false
-                case .footer:
-                    // A footer (and its trailer) describe the file up to here:
-                    // passed over; noted when they end the file.
-                    if let trailerEnd = try footerAndTrailerEnd(footerOffset: offset, footerSize: size),
-                       trailerEnd == window.fileSize {
-                        index.footerOffset = offset
-                        return
-                    }
-                    offset = frameEnd
-                    frame += 1
-                case .trailer:
-                    offset = frameEnd
-                    frame += 1
-                case .block:
-                    stopCorrupt(&index, .entryWithoutData, offset: offset, frame: frame)
-                    return
-                case .header:
-                    stopCorrupt(&index, .secondHeader, offset: offset, frame: frame)
-                    return
-                case nil:
-                    // A record kind from a newer minor version: passed over.
-                    offset = frameEnd
-                    frame += 1
-                    index.bodyEnd = offset
-                    index.nextFrameIndex = frame
-                    lastWasBlock = false
-                }
+                return .next
+            case .trailer:
+                return .next
+            case .block:
+                return stop(.entryWithoutData, offset: offset, frame: frame)
+            case .header:
+                return stop(.secondHeader, offset: offset, frame: frame)
+            case nil:
+                // A record kind from a newer minor version: passed over.
+                return bodyGoesOn(to: record.end, frame: frame + 1, afterBlock: false)
             }
         }
     }
 
-    private func stopCorrupt(_ index: inout LogIndex, _ why: Damage, offset: Int64, frame: Int, seq: Int? = nil) {
+    /// The body (where a writer appends) reaches `end`, frame number `frame`.
+    private mutating func bodyGoesOn(to end: Int64, frame: Int, afterBlock: Bool) -> WalkStep {
+        index.bodyEnd = end
+        index.nextFrameIndex = frame
+        lastWasBlock = afterBlock
+        return .resume(at: end, frame: frame)
+    }
+
+    /// Stops the walk at a problem: a torn tail or damage, as ``TornTailRule`` tells them apart.
+    private mutating func stop(_ why: Damage, offset: Int64, frame: Int, seq: Int? = nil) -> WalkStep {
         index.stop = LogError.corrupt(path, why, offset: offset, frame: frame, seq: seq)
-        index.stopIsCorruption = true
+        return .stop
     }
 
     // MARK: Preamble
@@ -219,7 +205,7 @@ struct LogWalker {
 
     /// Why an entry does not describe the data frame before it, if it does not.
     private func disagreement(
-        _ e: BlockEntry, offset: Int64, length: Int, extent: LZ4FrameExtent, frame: Int, index: LogIndex
+        _ e: BlockEntry, offset: Int64, length: Int, extent: LZ4FrameExtent, frame: Int
     ) -> EntryDisagreement? {
         if e.dataOffset != offset { return .dataOffset(entry: e.dataOffset) }
         if e.dataLength != length { return .dataLength(entry: e.dataLength, frame: length) }
@@ -240,7 +226,7 @@ struct LogWalker {
     // MARK: Checkpoints and footer
 
     private func readCheckpoint(
-        at offset: Int64, size: Int, frame: Int, index: LogIndex, afterBlock: Bool
+        at offset: Int64, size: Int, frame: Int, afterBlock: Bool
     ) throws(LogError) -> Result<CheckpointRef, CheckpointFault> {
         guard size <= NavLogFormat.maxCheckpointBytes + NavLogFormat.checkpointFixedBytes + 4 else {
             return .failure(.overLimit(bytes: size))
@@ -254,9 +240,7 @@ struct LogWalker {
         }
         guard let record = CheckpointRecord(payload: payload.bytes) else { return .failure(.fieldsOutOfRange) }
         guard afterBlock, let last = index.entries.last else { return .failure(.notAfterBlock) }
-        guard record.blockIndex == last.blockIndex, record.seq == last.lastSeq, record.stateHash == last.stateHash else {
-            return .failure(.mismatch(block: record.blockIndex, seq: record.seq, lastBlock: last.blockIndex, lastSeq: last.lastSeq))
-        }
+        if let why = record.mismatch(after: last) { return .failure(why) }
         return .success(CheckpointRef(offset: offset, frameLength: 8 + size, seq: record.seq,
                                       blockIndex: record.blockIndex, frameIndex: frame))
     }
@@ -269,21 +253,5 @@ struct LogWalker {
         guard view.count == NavLogFormat.trailerFrameBytes,
               let pointed = Trailer.footerOffset(frame: view), pointed == footerOffset else { return nil }
         return trailerOffset + Int64(NavLogFormat.trailerFrameBytes)
-    }
-}
-
-/// The trailer (`NLTR`), the last 24 bytes of a closed file.
-enum Trailer {
-    /// The footer offset a trailer frame points at, or `nil` if the 24 bytes
-    /// are not a valid trailer.
-    static func footerOffset(frame v: UnsafeRawBufferPointer) -> Int64? {
-        guard v.count == NavLogFormat.trailerFrameBytes,
-              v.loadLE32(0) == NavLogFormat.navlogSkippableMagic,
-              v.loadLE32(4) == UInt32(NavLogFormat.trailerPayloadBytes) else { return nil }
-        let payload = UnsafeRawBufferPointer(rebasing: v[8...])
-        guard case .success(NavLogFormat.Tag.trailer.rawValue) = SkippableFrame.checkRecord(payload) else { return nil }
-        let offset = payload.loadLE64(4)
-        guard offset <= UInt64(Int64.max) else { return nil }
-        return Int64(offset)
     }
 }

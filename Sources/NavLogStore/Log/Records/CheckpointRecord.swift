@@ -47,6 +47,15 @@ public struct CheckpointRecord: Hashable, Sendable {
 }
 
 /// Where a checkpoint is: what the footer and the walk record of each one.
+extension CheckpointRecord {
+    /// Why this checkpoint does not belong to the block whose entry is
+    /// `last` (it must name that block, its last seq and its chain hash), if it does not.
+    func mismatch(after last: BlockEntry) -> CheckpointFault? {
+        guard blockIndex != last.blockIndex || seq != last.lastSeq || stateHash != last.stateHash else { return nil }
+        return .mismatch(block: blockIndex, seq: seq, lastBlock: last.blockIndex, lastSeq: last.lastSeq)
+    }
+}
+
 public struct CheckpointRef: Hashable, Sendable {
     /// Byte offset of the checkpoint's skippable frame.
     public var offset: Int64

@@ -12,27 +12,14 @@ extension LogIndex {
 
     /// The index from the footer, or `nil` when there is no usable footer.
     static func fromFooter(file: LogFile, window: FileWindow) throws(LogError) -> LogIndex? {
-        let size = window.fileSize
-        let trailerBytes = Int64(NavLogFormat.trailerFrameBytes)
-        guard size >= Int64(NavLogFormat.preambleBytes) + trailerBytes + 8 else { return nil }
-        let trailer = try file.read(count: NavLogFormat.trailerFrameBytes, at: size - trailerBytes)
-        guard let footerOffset = trailer.withUnsafeBytes({ Trailer.footerOffset(frame: $0) }),
-              footerOffset >= Int64(NavLogFormat.preambleBytes),
-              footerOffset <= size - trailerBytes - 8 else { return nil }
-        let frameBytes = size - trailerBytes - footerOffset
-        guard frameBytes <= Int64(NavLogFormat.maxFooterBytes) else { return nil }
-        let frame = try file.read(count: Int(frameBytes), at: footerOffset)
-        let footer: Footer? = frame.withUnsafeBytes { v in
-            guard v.count == Int(frameBytes), v.loadLE32(0) == NavLogFormat.navlogSkippableMagic,
-                  Int64(v.loadLE32(4)) == frameBytes - 8 else { return nil }
-            let payload = UnsafeRawBufferPointer(rebasing: v[8...])
-            guard case .success(NavLogFormat.Tag.footer.rawValue) = SkippableFrame.checkRecord(payload) else { return nil }
-            return Footer(payload: payload)
-        }
-        guard let footer, footer.footerOffset == footerOffset, footer.isConsistent else { return nil }
+        guard let footerRecord = try window.footerBehindTrailer(
+                  preambleBytes: NavLogFormat.preambleBytes, maxBytes: NavLogFormat.maxFooterBytes,
+                  tag: NavLogFormat.Tag.footer.rawValue),
+              let footer = Footer(payload: footerRecord.payload),
+              footer.footerOffset == footerRecord.offset, footer.isConsistent else { return nil }
         // The preamble still has to be right (and of a version this build reads).
         var index = LogIndex()
-        index.fileSize = size
+        index.fileSize = window.fileSize
         let preambleOnly = FileWindow(file: file, fileSize: Int64(NavLogFormat.preambleBytes))
         let head = try LogWalker(path: file.path, window: preambleOnly).walk()
         guard let header = head.header else { return nil }
@@ -40,9 +27,9 @@ extension LogIndex {
         index.entries = footer.entries
         index.checkpoints = footer.checkpoints
         index.eventCount = footer.eventCount
-        index.bodyEnd = footerOffset
+        index.bodyEnd = footerRecord.offset
         index.nextFrameIndex = footer.frameIndex
-        index.footerOffset = footerOffset
+        index.footerOffset = footerRecord.offset
         return index
     }
 }

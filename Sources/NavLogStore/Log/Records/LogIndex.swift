@@ -18,8 +18,11 @@ struct LogIndex: Sendable {
     var openFrame: OpenFrame?
     /// Why the walk stopped before the end of the file: a torn tail or damage.
     var stop: LogError?
-    /// Whether ``stop`` is damage (as opposed to a frame cut short by the end of the file).
-    var stopIsCorruption = false
+    /// Whether ``stop`` is damage rather than a torn tail (``TornTailRule``).
+    var stopIsCorruption: Bool {
+        guard let stop, case .corrupt(let damage) = stop.kind else { return false }
+        return !TornTailRule.lastValidUnit.isTornTail(at: stop.offset ?? 0, cutShort: damage.isTornTail)
+    }
     /// The file size the index was made against.
     var fileSize: Int64 = 0
 

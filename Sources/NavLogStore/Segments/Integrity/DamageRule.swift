@@ -1,10 +1,10 @@
-// Segments/Integrity/: `verify` and `repair` of a segment store, and the rule that tells a torn tail from damage.
+// Segments/Integrity/: `verify` and `repair` of a segment store, and where its durable point is for the rule that tells a torn tail from damage.
 
-/// The rule of schemas/segment-store.md §9.1: which problems a walk of the
-/// segments met are a torn tail (bytes after the durable point, ignored by
-/// readers) and which are damage (everything at or before it), and the
-/// damage no walk can meet (a missing segment, a missing `COMMITTED`, a
-/// segment cut short at a commit boundary).
+/// The store's use of ``TornTailRule`` (schemas/segment-store.md §9.1):
+/// where each segment's durable point is, which problems a walk of the
+/// segments met are a torn tail and which damage, and the damage no walk
+/// can meet (a missing segment, a missing `COMMITTED`, a segment cut short
+/// at a commit boundary).
 struct DamageRule {
     let store: SegmentStore
     let durable: DurablePointFile.Found
@@ -49,8 +49,9 @@ struct DamageRule {
         default: nil
         }
         var out: [SegmentDamage] = []
+        let rule = TornTailRule.durableEnd(durableEnd)
         for var problem in segment.problems {
-            if let durableEnd, problem.offset >= durableEnd {
+            if rule.isTornTail(at: problem.offset, cutShort: problem.isTornTail) {
                 if !problem.isTornTail { problem.kind = .tornTail("after the durable point: \(problem.what)") }
             } else if case .tornTail(let why) = problem.kind {
                 problem.kind = .segment(isLast ? "cut short at or before the durable point: \(why)" : "torn before the last segment: \(why)")

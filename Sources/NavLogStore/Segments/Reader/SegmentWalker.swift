@@ -17,15 +17,22 @@ struct SegmentContents {
 }
 
 /// Walks a segment's frames, reading headers and records only (no data
-/// frame is decompressed): the committed commits are those whose `NLCI`
-/// record is valid and agrees with the frames before it (§6). A reading
+/// frame is decompressed): the segment's grammar over the one walk
+/// (``FileWindow/walk(from:frame:_:)``). A unit is the data frames and
+/// `NLSC` checkpoints since the last unit, closed by an `NLCI` commit index
+/// that is valid and agrees with them (§6): a committed commit. A reading
 /// walk stops at the first problem; a verifying walk notes it and goes on
 /// wherever the next frame's start is known.
-struct SegmentWalker {
+struct SegmentWalker: UnitGrammar {
     let file: LogFile
-    let contents: SegmentContents
     let window: FileWindow
     let verifying: Bool
+    private(set) var contents: SegmentContents
+    /// The number the next commit must have (`nil` after damage: any).
+    private var expected: UInt64?
+    /// The frames of the unit under way.
+    private var blocks: [(offset: Int64, length: Int, checksum: UInt32?)] = []
+    private var checkpoints: [CommitIndexLocation] = []
 
     init(file: LogFile, number: Int, verifying: Bool) throws(LogError) {
         self.file = file
@@ -85,93 +92,103 @@ struct SegmentWalker {
             offset = known.committedEnd
             expected = (known.commits.last?.number).map { $0 + 1 } ?? expected
         }
-        var blocks: [(offset: Int64, length: Int, checksum: UInt32?)] = []
-        var checkpoints: [CommitIndexLocation] = []
-        func stop(_ kind: SegmentDamage.Kind, at where_: Int64) -> Bool {
-            c.problems.append(damage(where_, expected, kind))
-            return !verifying
-        }
-        walking: while true {
-            switch try window.probe(at: offset) {
-            case .endOfFile:
-                if !blocks.isEmpty || !checkpoints.isEmpty {
-                    _ = stop(.tornTail("a commit without its index (\(c.fileSize - c.committedEnd) bytes)"), at: c.committedEnd)
-                }
-                break walking
-            case .truncated(let why):
-                _ = stop(.tornTail(why.description), at: offset)
-                break walking
-            case .invalid(let why):
-                _ = stop(.frame(why.description), at: offset)
-                break walking
-            case .lz4(let extent):
-                guard let length = extent.length else {
-                    _ = stop(.tornTail("data frame cut short"), at: offset)
-                    break walking
-                }
-                blocks.append((offset, length, extent.contentChecksum))
-                offset += Int64(length)
-            case .skippable(let magic, let size):
-                let frameEnd = offset + 8 + Int64(size)
-                defer { offset = frameEnd }
-                guard magic == NavLogFormat.navlogSkippableMagic else { continue }
-                guard size >= 8, size <= SegmentFormat.maxRecordBytes else {
-                    if stop(.frame("navlog record of \(size) bytes"), at: offset) { break walking }
-                    continue
-                }
-                let payload = try window.view(at: offset + 8, count: size)
-                let rawTag = payload.loadLE32(0)
-                guard case .success = SkippableFrame.checkRecord(payload) else {
-                    if verifying, SegmentFormat.Tag.nearest(rawTag) == .checkpoint {
-                        // Still part of its commit; the verifier reports it when it reads it.
-                        checkpoints.append(CommitIndexLocation(offset: offset, length: 8 + size))
-                        continue
-                    }
-                    let kind: SegmentDamage.Kind = switch SegmentFormat.Tag.nearest(rawTag) {
-                    case .checkpoint: .checkpoint("record checksum does not hold")
-                    case .commitIndex: .commitIndex("record checksum does not hold")
-                    default: .frame("a navlog record's checksum does not hold")
-                    }
-                    if stop(kind, at: offset) { break walking }
-                    blocks.removeAll(); checkpoints.removeAll(); expected = nil
-                    continue
-                }
-                switch SegmentFormat.Tag(rawValue: rawTag) {
-                case .checkpoint:
-                    checkpoints.append(CommitIndexLocation(offset: offset, length: 8 + size))
-                case .commitIndex:
-                    let problem: String?
-                    switch CommitIndex.decode(payload: payload) {
-                    case .failure(let why): problem = why.description
-                    case .success(let index):
-                        problem = Self.disagreement(index, blocks: blocks, checkpoints: checkpoints, expected: expected)
-                        if problem == nil {
-                            c.commits.append(index)
-                            c.indexLocations.append(CommitIndexLocation(offset: offset, length: 8 + size))
-                            c.committedEnd = frameEnd
-                            c.sealed = false
-                            expected = index.number + 1
-                        }
-                    }
-                    if let problem {
-                        if stop(.commitIndex(problem), at: offset) { break walking }
-                        expected = nil
-                    }
-                    blocks.removeAll(); checkpoints.removeAll()
-                case .footer:
-                    c.sealed = blocks.isEmpty && checkpoints.isEmpty
-                case .segmentHeader:
-                    if stop(.frame("a second segment header"), at: offset) { break walking }
-                case nil:
-                    break           // NLTR, or a tag of a later minor version
-                }
-            }
-        }
-        return c
+        var grammar = self
+        grammar.expected = expected
+        swap(&grammar.contents, &c)
+        try window.walk(from: offset, frame: 0, &grammar)     // a segment's damage names no frame number
+        return grammar.contents
     }
 
     private func damage(_ offset: Int64, _ commit: UInt64?, _ kind: SegmentDamage.Kind) -> SegmentDamage {
         SegmentDamage(segment: contents.name, offset: offset, commit: commit, kind: kind)
+    }
+
+    /// Notes a problem; whether the walk stops there (a reading walk does).
+    private mutating func stop(_ kind: SegmentDamage.Kind, at offset: Int64) -> Bool {
+        contents.problems.append(SegmentDamage(segment: contents.name, offset: offset, commit: expected, kind: kind))
+        return !verifying
+    }
+
+    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(LogError) -> WalkStep {
+        switch met {
+        case .endOfFile:
+            if !blocks.isEmpty || !checkpoints.isEmpty {
+                _ = stop(.tornTail("a commit without its index (\(contents.fileSize - contents.committedEnd) bytes)"),
+                         at: contents.committedEnd)
+            }
+            return .stop
+        case .truncated(let why):
+            _ = stop(.tornTail(why.description), at: offset)
+            return .stop
+        case .invalid(let why):
+            _ = stop(.frame(why.description), at: offset)
+            return .stop
+        case .data(let extent):
+            guard let length = extent.length else {
+                _ = stop(.tornTail("data frame cut short"), at: offset)
+                return .stop
+            }
+            blocks.append((offset, length, extent.contentChecksum))
+            return .next
+        case .foreign:
+            return .next
+        case .record(let record):
+            return try meet(record)
+        }
+    }
+
+    private mutating func meet(_ record: WalkedRecord) throws(LogError) -> WalkStep {
+        let offset = record.offset, size = record.payloadSize
+        guard size >= 8, size <= SegmentFormat.maxRecordBytes else {
+            return stop(.frame("navlog record of \(size) bytes"), at: offset) ? .stop : .next
+        }
+        let payload = try record.payload()
+        let rawTag = payload.loadLE32(0)
+        guard case .success = SkippableFrame.checkRecord(payload) else {
+            if verifying, SegmentFormat.Tag.nearest(rawTag) == .checkpoint {
+                // Still part of its commit; the verifier reports it when it reads it.
+                checkpoints.append(CommitIndexLocation(offset: offset, length: 8 + size))
+                return .next
+            }
+            let kind: SegmentDamage.Kind = switch SegmentFormat.Tag.nearest(rawTag) {
+            case .checkpoint: .checkpoint("record checksum does not hold")
+            case .commitIndex: .commitIndex("record checksum does not hold")
+            default: .frame("a navlog record's checksum does not hold")
+            }
+            if stop(kind, at: offset) { return .stop }
+            blocks.removeAll(); checkpoints.removeAll(); expected = nil
+            return .next
+        }
+        switch SegmentFormat.Tag(rawValue: rawTag) {
+        case .checkpoint:
+            checkpoints.append(CommitIndexLocation(offset: offset, length: 8 + size))
+        case .commitIndex:
+            let problem: String?
+            switch CommitIndex.decode(payload: payload) {
+            case .failure(let why): problem = why.description
+            case .success(let index):
+                problem = SegmentWalker.disagreement(index, blocks: blocks, checkpoints: checkpoints, expected: expected)
+                if problem == nil {
+                    contents.commits.append(index)
+                    contents.indexLocations.append(CommitIndexLocation(offset: offset, length: 8 + size))
+                    contents.committedEnd = record.end
+                    contents.sealed = false
+                    expected = index.number + 1
+                }
+            }
+            if let problem {
+                if stop(.commitIndex(problem), at: offset) { return .stop }
+                expected = nil
+            }
+            blocks.removeAll(); checkpoints.removeAll()
+        case .footer:
+            contents.sealed = blocks.isEmpty && checkpoints.isEmpty
+        case .segmentHeader:
+            if stop(.frame("a second segment header"), at: offset) { return .stop }
+        case nil:
+            break           // NLTR, or a tag of a later minor version
+        }
+        return .next
     }
 
     /// Why a commit index does not describe the frames before it, or `nil`.
