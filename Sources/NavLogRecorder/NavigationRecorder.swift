@@ -40,17 +40,17 @@ public final class NavigationRecorder: Sendable {
     /// Opens (or continues) the log at `path` and records `session.start`
     /// with `app` and `device` metadata (e.g. `app.version`).
     ///
-    /// - Throws: ``LogError`` from opening the log (`.locked` when another
+    /// - Throws: ``FileError`` from opening the log (`.locked` when another
     ///   writer has it), or `.rejected` when the log belongs to another session.
     public init(
         path: String, session: String,
         app: [String: JSONValue]? = nil, device: [String: JSONValue]? = nil,
         options: RecorderOptions = RecorderOptions()
-    ) throws(LogError) {
-        guard !session.isEmpty else { throw LogError(path: path, kind: .rejected(.emptySession)) }
+    ) throws(FileError) {
+        guard !session.isEmpty else { throw FileError(path: path, kind: .rejected(.emptySession)) }
         let writer = try LogWriter(path: path, options: options.writer)
         if let existing = writer.session, existing != session {
-            throw LogError(path: path, kind: .rejected(.logOfOtherSession(existing, wanted: session)))
+            throw FileError(path: path, kind: .rejected(.logOfOtherSession(existing, wanted: session)))
         }
         self.session = session
         self.path = path
@@ -58,7 +58,7 @@ public final class NavigationRecorder: Sendable {
         shared = Shared(session: session, nextSeq: writer.lastSeq + 1, capacity: options.capacity)
         shared.durableSeq = writer.lastSeq
         writerBox = WriterBox(writer: writer)
-        uploader = try options.upload.map { upload throws(LogError) in
+        uploader = try options.upload.map { upload throws(FileError) in
             try Uploader(logPath: path, session: session, durableSeq: writer.lastSeq, options: upload)
         }
         uploader?.start()
@@ -233,17 +233,17 @@ public final class NavigationRecorder: Sendable {
     /// set, the uploader then sends every durable event at once (the call
     /// does not wait for the collector: see ``uploadStatus``).
     ///
-    /// - Throws: the ``LogError`` that stopped the writer, or `.closed`.
-    public func flush() throws(LogError) {
+    /// - Throws: the ``FileError`` that stopped the writer, or `.closed`.
+    public func flush() throws(FileError) {
         try flushToDisk()
         uploader?.sendAll()
     }
 
-    private func flushToDisk() throws(LogError) {
+    private func flushToDisk() throws(FileError) {
         lock.lock()
         defer { lock.unlock() }
         if let failure = shared.failure { throw failure }
-        if shared.closing { throw LogError(path: path, kind: .closed) }
+        if shared.closing { throw FileError(path: path, kind: .closed) }
         recordDrops(t: Timestamp(milliseconds: Self.wallClockMilliseconds()))
         let target = shared.nextSeq - 1
         shared.flushTarget = max(shared.flushTarget, target)
@@ -261,8 +261,8 @@ public final class NavigationRecorder: Sendable {
     /// stops (its request in flight is cancelled); what the collector has
     /// not acknowledged is sent by the next recorder on this log.
     ///
-    /// - Throws: the ``LogError`` that stopped the writer, if any.
-    public func close() throws(LogError) {
+    /// - Throws: the ``FileError`` that stopped the writer, if any.
+    public func close() throws(FileError) {
         lock.lock()
         if !shared.closing && !shared.stopped {
             recordDrops(t: Timestamp(milliseconds: Self.wallClockMilliseconds()))
@@ -285,7 +285,7 @@ public final class NavigationRecorder: Sendable {
     }
 
     /// The failure that stopped the writer, if any.
-    public var failure: LogError? {
+    public var failure: FileError? {
         lock.lock()
         defer { lock.unlock() }
         return shared.failure
@@ -320,7 +320,7 @@ public final class NavigationRecorder: Sendable {
             lock.broadcastProgress()   // room for blocked callers
             lock.unlock()
 
-            var failure: LogError?
+            var failure: FileError?
             var written = shared.lastWritten
             var rejections: [(Int, String)] = []
             for event in batch {
@@ -408,7 +408,7 @@ final class Shared: @unchecked Sendable {
     /// No more events are accepted (closed with everything written, or failed).
     var stopped = false
     var finished = false
-    var failure: LogError?
+    var failure: FileError?
 
     init(session: String, nextSeq: Int, capacity: Int) {
         self.nextSeq = nextSeq

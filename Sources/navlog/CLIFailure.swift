@@ -24,7 +24,7 @@ struct CLIFailure: Error, CustomStringConvertible {
 extension CLIFailure {
     /// A log's error: damage is "the answer is no" (exit 1), I/O trouble,
     /// a lock or misuse is exit 2.
-    init(_ error: LogError) {
+    init(_ error: FileError) {
         if case .io(_, let code) = error.kind, let misuse = Self.misuse(error.path, errno: code) {
             self = misuse
             return

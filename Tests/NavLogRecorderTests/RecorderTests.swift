@@ -166,15 +166,15 @@ struct RecorderTests {
         let first = try NavigationRecorder(path: path, session: "s-1")
         first.marked("one")
         // One writer per file.
-        #expect(throws: LogError.self) { try NavigationRecorder(path: path, session: "s-1") }
+        #expect(throws: FileError.self) { try NavigationRecorder(path: path, session: "s-1") }
         try first.close()
-        #expect(throws: LogError.self) { try NavigationRecorder(path: path, session: "s-2") }
+        #expect(throws: FileError.self) { try NavigationRecorder(path: path, session: "s-2") }
         let second = try NavigationRecorder(path: path, session: "s-1")
         second.marked("two")
         try second.close()
         #expect(try readEvents(path).map(\.seq) == [1, 2, 3, 4])
         #expect(second.marked("late") == nil)
-        #expect(throws: LogError.self) { try second.flush() }
+        #expect(throws: FileError.self) { try second.flush() }
     }
 
     @Test func flushMakesRecordedEventsReadable() throws {

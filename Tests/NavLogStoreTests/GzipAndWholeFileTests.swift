@@ -28,6 +28,6 @@ struct GzipAndWholeFileTests {
         try WholeFile.replace(path, with: Array("second\n".utf8))
         #expect(try WholeFile.read(path) == Array("second\n".utf8))
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
-        #expect(throws: LogError.self) { try WholeFile.replace(dir.file("no/such/dir/side"), with: [1]) }
+        #expect(throws: FileError.self) { try WholeFile.replace(dir.file("no/such/dir/side"), with: [1]) }
     }
 }

@@ -92,22 +92,22 @@ import NavLogTestSupport
         let writer = try LogWriter(path: path)
         let events = sampleEvents(5)
         try writer.append(events[2])
-        #expect(throws: LogError.self) { try writer.append(events[1]) }      // seq goes back
-        #expect(throws: LogError.self) { try writer.append(events[2]) }      // seq repeats
+        #expect(throws: FileError.self) { try writer.append(events[1]) }      // seq goes back
+        #expect(throws: FileError.self) { try writer.append(events[2]) }      // seq repeats
         var other = events[3]
         other.session = "s-2"
-        #expect(throws: LogError.self) { try writer.append(other) }          // another session
+        #expect(throws: FileError.self) { try writer.append(other) }          // another session
         var farFuture = events[3]
         farFuture.t = Timestamp(milliseconds: 300_000_000_000_000)
-        #expect(throws: LogError.self) { try writer.append(farFuture) }      // t has no RFC 3339 form
+        #expect(throws: FileError.self) { try writer.append(farFuture) }      // t has no RFC 3339 form
         // A batch is all or nothing.
-        #expect(throws: LogError.self) { try writer.append(contentsOf: [events[3], events[0]]) }
+        #expect(throws: FileError.self) { try writer.append(contentsOf: [events[3], events[0]]) }
         #expect(writer.lastSeq == 3)
         try writer.append(contentsOf: [events[3], events[4]])
         var unnumbered = events[0]
         unnumbered.seq = 0
         #expect(try writer.append(unnumbered) == 6)
-        #expect(throws: LogError.self) { try writer.append(line: Array(#"{"session":"s-1","type":"mark"}"#.utf8)) }
+        #expect(throws: FileError.self) { try writer.append(line: Array(#"{"session":"s-1","type":"mark"}"#.utf8)) }
         try writer.close()
         #expect(try readEvents(path).map(\.seq) == [3, 4, 5, 6])
     }
@@ -166,7 +166,7 @@ import NavLogTestSupport
         let reader = try LogReader(path: dir.file("bad.navlog"))
         #expect(reader.blocks.count > 5)
         func isCorrupt(_ body: () throws -> Void) -> Bool {
-            do { try body() } catch let error as LogError {
+            do { try body() } catch let error as FileError {
                 if case .corrupt = error.kind { return true }
             } catch {}
             return false
@@ -186,7 +186,7 @@ import NavLogTestSupport
         let t = Timestamp(milliseconds: 1_795_168_800_000)
         let writer = try LogWriter(path: dir.file("cafe.navlog"))
         try writer.append(Event(session: "caf\u{E9}", t: t, kind: .mark(label: "a")))
-        #expect(throws: LogError.self) {
+        #expect(throws: FileError.self) {
             try writer.append(Event(session: "cafe\u{301}", t: t, kind: .mark(label: "b")))
         }
         try writer.append(Event(session: "caf\u{E9}", t: t, kind: .mark(label: "c")))
@@ -217,7 +217,7 @@ import NavLogTestSupport
             }
         }
         #expect(refused == Set([0, length / 2, length - 1]).count)
-        #expect(throws: LogError.self) {
+        #expect(throws: FileError.self) {
             try writer.append(Event(session: id + "a", t: t, kind: .mark(label: "longer")))
         }
         // The same bytes, built anew.

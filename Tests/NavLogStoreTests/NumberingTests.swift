@@ -60,7 +60,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let writer = try LogWriter(path: dir.file("s.navlog"))
         try writer.append(Self.mark(seq: 5))
-        func refusal(_ event: Event) -> LogError? {
+        func refusal(_ event: Event) -> FileError? {
             do { try writer.append(event) } catch { return error }
             return nil
         }

@@ -71,11 +71,11 @@ import NavLogTestSupport
         writeFile(damaged, bytes)
         let scratch = LogScanScratch()
         var own: [Event] = [], shared: [Event] = []
-        var ownError: LogError?, sharedError: LogError?
-        do { try LogReader(path: damaged).cursor().forEach { own.append($0) } } catch let e as LogError { ownError = e }
+        var ownError: FileError?, sharedError: FileError?
+        do { try LogReader(path: damaged).cursor().forEach { own.append($0) } } catch let e as FileError { ownError = e }
         do {
             try LogReader(path: damaged).cursor(sharing: scratch).forEach { shared.append($0) }
-        } catch let e as LogError {
+        } catch let e as FileError {
             sharedError = e
         }
         #expect(ownError != nil)
@@ -143,7 +143,7 @@ import NavLogTestSupport
 
     static func cursorEvents(_ reader: LogReader, _ from: Int, _ to: Int) throws -> ([Event], String?) {
         var out: [Event] = []
-        do { try reader.cursor(fromSeq: from, toSeq: to).forEach { out.append($0) } } catch let e as LogError {
+        do { try reader.cursor(fromSeq: from, toSeq: to).forEach { out.append($0) } } catch let e as FileError {
             return (out, e.description)
         }
         return (out, nil)
@@ -151,7 +151,7 @@ import NavLogTestSupport
 
     static func scanEvents(_ reader: LogReader, _ from: Int, _ to: Int, workers: Int) throws -> ([Event], String?) {
         var out: [Event] = []
-        do { try reader.scan(fromSeq: from, toSeq: to, workers: workers) { out.append($0) } } catch let e as LogError {
+        do { try reader.scan(fromSeq: from, toSeq: to, workers: workers) { out.append($0) } } catch let e as FileError {
             return (out, e.description)
         }
         return (out, nil)
@@ -333,7 +333,7 @@ import NavLogTestSupport
         writeFile(damaged, bytes)
         var errors: [String] = []
         for limit in [0, 1 << 20] {
-            do { try LogReader(path: damaged, preloadingUpTo: limit).cursor().forEach { _ in } } catch let e as LogError {
+            do { try LogReader(path: damaged, preloadingUpTo: limit).cursor().forEach { _ in } } catch let e as FileError {
                 errors.append(e.description)
             }
         }

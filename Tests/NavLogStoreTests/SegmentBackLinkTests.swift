@@ -81,7 +81,7 @@ import NavLogTestSupport
         // As a writer without back-links leaves it: every link 0, the point without the index's length.
         let segment = try #require(try segmentFiles(store).first)
         let contents = try Self.walked(store).segments[0].contents
-        let file = try LogFile(path: segment, mode: .update)
+        let file = try OpenFile(path: segment, mode: .update)
         for (var index, location) in zip(contents.commits, contents.indexLocations) {
             index.backLink = 0
             var record: [UInt8] = []
@@ -113,7 +113,7 @@ import NavLogTestSupport
         index.backLink += delta
         var record: [UInt8] = []
         SkippableFrame.appendRecord(.commitIndex, body: index.body(), to: &record)
-        let file = try LogFile(path: segment, mode: .update)
+        let file = try OpenFile(path: segment, mode: .update)
         try file.write(record, at: contents.indexLocations[2].offset)
         file.close()
         let reader = try SegmentReader(store: SegmentStore.open(at: store))
@@ -179,7 +179,7 @@ import NavLogTestSupport
         try Self.expectAnswers(store, sessions)
         #expect(try SegmentReader(store: SegmentStore.open(at: store)).commitCount == contents.commits.count)
         // Then a torn tail after it.
-        let file = try LogFile(path: segment, mode: .update)
+        let file = try OpenFile(path: segment, mode: .update)
         try file.write([UInt8](repeating: 0x5A, count: 100), at: contents.fileSize)
         file.close()
         let reader = try SegmentReader(store: SegmentStore.open(at: store))
@@ -193,7 +193,7 @@ import NavLogTestSupport
         let (store, _) = try Self.build(dir)
         let segment = try #require(try segmentFiles(store).first)
         let point = try Self.durablePoint(store)
-        let file = try LogFile(path: segment, mode: .update)
+        let file = try OpenFile(path: segment, mode: .update)
         try file.truncate(to: point.end - 3)
         file.close()
         #expect(throws: SegmentStoreError.self) { _ = try SegmentReader(store: SegmentStore.open(at: store)) }

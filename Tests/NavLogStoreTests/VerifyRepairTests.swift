@@ -62,7 +62,7 @@ import NavLogTestSupport
         #expect(first.description.contains("byte \(block.dataOffset), frame \(block.dataFrameIndex), seq \(block.firstSeq)"))
         // A reader that reaches the damaged block reports it as an error, never a crash.
         let cursor = try LogReader(path: path).cursor(fromSeq: block.firstSeq)
-        #expect(throws: LogError.self) { _ = try cursor.next() }
+        #expect(throws: FileError.self) { _ = try cursor.next() }
     }
 
     @Test func repairCutsATornTailIntoASideFile() throws {
@@ -134,9 +134,9 @@ import NavLogTestSupport
         let path = dir.file("x.navlog")
         // Not a navlog at all.
         writeFile(path, Array("hello, world\n".utf8))
-        #expect(throws: LogError.self) { _ = try LogReader(path: path) }
+        #expect(throws: FileError.self) { _ = try LogReader(path: path) }
         // A writer refuses it too.
-        #expect(throws: LogError.self) { _ = try LogWriter(path: path) }
+        #expect(throws: FileError.self) { _ = try LogWriter(path: path) }
         #expect(fileBytes(path) == Array("hello, world\n".utf8))
         // A navlog whose next frame is a skippable frame claiming 4 GB.
         try FileManager.default.removeItem(atPath: path)

@@ -70,8 +70,8 @@ struct VersionOneStoreTests {
         let dir = try TemporaryDirectory()
         let file = dir.file("plain")
         _ = try LogWriter(path: file)
-        #expect(throws: LogError.self) { try VersionOneStore(directory: file) }
-        #expect(throws: LogError.self) { try VersionOneStore(directory: dir.file("missing")) }
+        #expect(throws: FileError.self) { try VersionOneStore(directory: file) }
+        #expect(throws: FileError.self) { try VersionOneStore(directory: dir.file("missing")) }
         #expect(!VersionOneStore.isStore(file) && VersionOneStore.isStore(dir.path))
     }
 }

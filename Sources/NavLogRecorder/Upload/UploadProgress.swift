@@ -13,8 +13,8 @@ enum UploadProgress {
     /// none, or when it does not hold one (everything is sent again, and
     /// the collector stores each event once).
     ///
-    /// - Throws: ``LogError`` for I/O trouble.
-    static func load(_ path: String) throws(LogError) -> Int {
+    /// - Throws: ``FileError`` for I/O trouble.
+    static func load(_ path: String) throws(FileError) -> Int {
         guard let bytes = try WholeFile.read(path),
               let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               let seq = object["acknowledged"] as? Int, seq >= 0
@@ -23,7 +23,7 @@ enum UploadProgress {
     }
 
     /// Replaces the side file at `path` with `acknowledged`.
-    static func save(_ acknowledged: Int, to path: String) throws(LogError) {
+    static func save(_ acknowledged: Int, to path: String) throws(FileError) {
         try WholeFile.replace(path, with: Array("{\"acknowledged\":\(acknowledged)}\n".utf8))
     }
 }

@@ -28,7 +28,7 @@ struct UploadRequest {
     let options: UploadOptions
 
     /// The URL request: headers, body (gzip-compressed when the options say so).
-    func urlRequest() throws(LogError) -> URLRequest {
+    func urlRequest() throws(FileError) -> URLRequest {
         var request = URLRequest(url: options.eventsURL)
         request.httpMethod = "POST"
         request.timeoutInterval = Double(options.requestTimeoutMilliseconds) / 1000

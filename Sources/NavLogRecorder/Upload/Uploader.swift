@@ -28,8 +28,8 @@ final class Uploader: @unchecked Sendable {
     /// An uploader for the log at `logPath`, whose events up to
     /// `durableSeq` are durable; it resumes after the seq in the side file.
     ///
-    /// - Throws: ``LogError`` when the side file cannot be read.
-    init(logPath: String, session: String, durableSeq: Int, options: UploadOptions) throws(LogError) {
+    /// - Throws: ``FileError`` when the side file cannot be read.
+    init(logPath: String, session: String, durableSeq: Int, options: UploadOptions) throws(FileError) {
         self.options = options
         self.session = session
         self.logPath = logPath

@@ -67,7 +67,7 @@ extension CollectorUpload {
     }
 
     /// `error` placed in "the log" rather than in the temporary file.
-    private static func located(_ error: LogError) -> LogError {
+    private static func located(_ error: FileError) -> FileError {
         var placed = error
         placed.path = "the log"
         return placed
@@ -75,9 +75,9 @@ extension CollectorUpload {
 
     /// Writes `bytes` to a new temporary file and returns its path.
     private static func spool(_ bytes: [UInt8]) throws(Refusal) -> String {
-        do throws(LogError) {
+        do throws(FileError) {
             let file = try TemporaryFile(named: "navlog-upload-", suffix: ".navlog")
-            do throws(LogError) {
+            do throws(FileError) {
                 try file.write(bytes)
             } catch {
                 try? FileSystem.remove(file.path)

@@ -137,7 +137,7 @@ public final class StoreCollector: @unchecked Sendable {
 
     /// Stores each request of `group` as an input of its own, commits once, then answers each.
     private func serve(_ group: [Job]) {
-        let started = LogFile.monotonicMilliseconds()
+        let started = OpenFile.monotonicMilliseconds()
         var answers: [CollectorAnswer] = []
         answers.reserveCapacity(group.count)
         var events = 0
@@ -154,7 +154,7 @@ public final class StoreCollector: @unchecked Sendable {
             for job in group { job.reply(.failure(.store(failure))) }
             return
         }
-        options.onCommit(group.count, events, Double(LogFile.monotonicMilliseconds() - started) / 1000)
+        options.onCommit(group.count, events, Double(OpenFile.monotonicMilliseconds() - started) / 1000)
         for (job, answer) in zip(group, answers) { job.reply(.success(answer)) }
     }
 

@@ -11,15 +11,15 @@ public enum Gzip {
     ///
     /// - Parameter level: zlib's level, 1 (fastest, the default: event lines
     ///   compress well at any level) to 9 (smallest).
-    /// - Throws: ``LogError`` when zlib cannot start or fails.
+    /// - Throws: ``FileError`` when zlib cannot start or fails.
     /// - Complexity: O(n).
-    public static func compress(_ bytes: [UInt8], level: Int32 = 1) throws(LogError) -> [UInt8] {
+    public static func compress(_ bytes: [UInt8], level: Int32 = 1) throws(FileError) -> [UInt8] {
         let deflater = try GzipDeflater(name: "gzip", level: min(max(level, 1), 9))
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count / 4 + 64)
         func append(_ chunk: UnsafeRawBufferPointer) { result.append(contentsOf: chunk) }
         try bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(LogError) in try deflater.write(buffer, emit: append) }
+            Result { () throws(FileError) in try deflater.write(buffer, emit: append) }
         }.get()
         try deflater.finish(emit: append)
         return result

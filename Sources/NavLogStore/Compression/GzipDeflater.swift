@@ -21,14 +21,14 @@ final class GzipDeflater {
     private(set) var finished = false
 
     /// A deflater at zlib's `level` (1 fastest … 9 smallest).
-    init(name: String, level: Int32) throws(LogError) {
+    init(name: String, level: Int32) throws(FileError) {
         self.name = name
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         out = [UInt8](repeating: 0, count: Self.chunk)
         guard navlog_deflate_init_gzip(stream, level) == Z_OK else {
             stream.deallocate()
-            throw LogError.io(path: name, call: "deflateInit2", errno: ENOMEM)
+            throw FileError.io(path: name, call: "deflateInit2", errno: ENOMEM)
         }
     }
 
@@ -38,7 +38,7 @@ final class GzipDeflater {
     }
 
     /// Compresses `bytes`, handing each full chunk of output to `emit`.
-    func write(_ bytes: UnsafeBufferPointer<UInt8>, emit: (UnsafeRawBufferPointer) throws(LogError) -> Void) throws(LogError) {
+    func write(_ bytes: UnsafeBufferPointer<UInt8>, emit: (UnsafeRawBufferPointer) throws(FileError) -> Void) throws(FileError) {
         guard !bytes.isEmpty, let base = bytes.baseAddress else { return }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base)
         stream.pointee.avail_in = UInt32(bytes.count)
@@ -46,7 +46,7 @@ final class GzipDeflater {
     }
 
     /// Ends the member (its CRC-32 and length), handing the rest to `emit`.
-    func finish(emit: (UnsafeRawBufferPointer) throws(LogError) -> Void) throws(LogError) {
+    func finish(emit: (UnsafeRawBufferPointer) throws(FileError) -> Void) throws(FileError) {
         guard !finished else { return }
         stream.pointee.next_in = nil
         stream.pointee.avail_in = 0
@@ -57,7 +57,7 @@ final class GzipDeflater {
 
     /// Runs deflate until it has taken all its input (and, with `Z_FINISH`,
     /// made its trailer), handing out each chunk it makes.
-    private func deflateAll(flush: Int32, emit: (UnsafeRawBufferPointer) throws(LogError) -> Void) throws(LogError) {
+    private func deflateAll(flush: Int32, emit: (UnsafeRawBufferPointer) throws(FileError) -> Void) throws(FileError) {
         while true {
             let status: Int32 = out.withUnsafeMutableBufferPointer { buffer in
                 stream.pointee.next_out = buffer.baseAddress
@@ -65,12 +65,12 @@ final class GzipDeflater {
                 return deflate(stream, flush)
             }
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                throw LogError.io(path: name, call: "deflate", errno: EIO)
+                throw FileError.io(path: name, call: "deflate", errno: EIO)
             }
             let produced = out.count - Int(stream.pointee.avail_out)
             if produced > 0 {
                 try out.withUnsafeBytes { buffer in
-                    Result { () throws(LogError) in try emit(UnsafeRawBufferPointer(rebasing: buffer[..<produced])) }
+                    Result { () throws(FileError) in try emit(UnsafeRawBufferPointer(rebasing: buffer[..<produced])) }
                 }.get()
             }
             if flush == Z_FINISH ? status == Z_STREAM_END : (stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0) { return }

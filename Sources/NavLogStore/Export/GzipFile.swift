@@ -17,34 +17,34 @@ final class GzipFile {
     static let level: Int32 = 1
 
     let path: String
-    private let file: LogFile
+    private let file: OpenFile
     /// Compressed bytes written so far: where the next ones go.
     private var offset: Int64 = 0
     private let deflater: GzipDeflater
     /// Bytes handed to ``write(_:)`` so far (before compression).
     private(set) var uncompressedBytes = 0
 
-    init(creating path: String) throws(LogError) {
+    init(creating path: String) throws(FileError) {
         self.path = path
         deflater = try GzipDeflater(name: path, level: Self.level)
-        file = try LogFile(path: path, mode: .createNew)
+        file = try OpenFile(path: path, mode: .createNew)
     }
 
     /// Compresses `bytes` onto the file.
-    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(LogError) {
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(FileError) {
         uncompressedBytes += bytes.count
         try deflater.write(bytes, emit: append)
     }
 
     /// Ends the gzip member (its CRC-32 and length) and closes the file.
-    func finish() throws(LogError) {
+    func finish() throws(FileError) {
         guard !deflater.finished else { return }
         try deflater.finish(emit: append)
         file.close()
     }
 
     /// Writes a chunk of compressed bytes after the ones before it.
-    private func append(_ chunk: UnsafeRawBufferPointer) throws(LogError) {
+    private func append(_ chunk: UnsafeRawBufferPointer) throws(FileError) {
         try file.write(chunk, at: offset)
         offset += Int64(chunk.count)
     }

@@ -41,7 +41,7 @@ public final class PartitionedOutput: @unchecked Sendable {
     public enum Failure: Error, CustomStringConvertible {
         /// `--output` names a directory that already holds something.
         case notEmpty(String)
-        case io(LogError)
+        case io(FileError)
 
         public var description: String {
             switch self {
@@ -64,7 +64,7 @@ public final class PartitionedOutput: @unchecked Sendable {
     private var open: [Int64: (file: GzipFile, used: Int)] = [:]
     private var uses = 0
     private var nextPart: [Int64: Int] = [:]
-    private var failure: LogError?
+    private var failure: FileError?
     /// Held by ``write(frames:)`` and ``finish()``: every member above is used under it.
     private let lock = Locked(())
 
@@ -103,7 +103,7 @@ public final class PartitionedOutput: @unchecked Sendable {
 
     private func writeLocked(frames: [UInt8]) {
         guard failure == nil else { return }
-        do throws(LogError) {
+        do throws(FileError) {
             var at = 0
             while at + 12 <= frames.count {
                 let day = Self.load(Int64.self, frames, at), count = Int(Self.load(UInt32.self, frames, at + 8))
@@ -126,13 +126,13 @@ public final class PartitionedOutput: @unchecked Sendable {
     /// writes one part (the header alone) even when there were no rows.
     /// Returns the number of part files written.
     @discardableResult
-    public func finish() throws(LogError) -> Int {
-        try lock.withLock { _ throws(LogError) in try finishLocked() }
+    public func finish() throws(FileError) -> Int {
+        try lock.withLock { _ throws(FileError) in try finishLocked() }
     }
 
-    private func finishLocked() throws(LogError) -> Int {
+    private func finishLocked() throws(FileError) -> Int {
         if let failure { throw failure }
-        do throws(LogError) {
+        do throws(FileError) {
             for day in buffers.keys.sorted() { try flush(day) }
             if nextPart.isEmpty && !byDay { try flush(Self.noDay, evenIfEmpty: true) }
             for day in open.keys.sorted() { try open.removeValue(forKey: day)!.file.finish() }
@@ -145,7 +145,7 @@ public final class PartitionedOutput: @unchecked Sendable {
 
     /// Compresses the day's buffered rows onto its part, opening one first
     /// when it has none open or its part is full.
-    private func flush(_ day: Int64, evenIfEmpty: Bool = false) throws(LogError) {
+    private func flush(_ day: Int64, evenIfEmpty: Bool = false) throws(FileError) {
         let rows = buffers.removeValue(forKey: day) ?? []
         buffered -= rows.count
         guard !rows.isEmpty || evenIfEmpty else { return }
@@ -164,21 +164,21 @@ public final class PartitionedOutput: @unchecked Sendable {
             file = try newPart(day)
         }
         open[day] = (file, uses)
-        try rows.withUnsafeBufferPointer { buffer throws(LogError) in try file.write(buffer) }
+        try rows.withUnsafeBufferPointer { buffer throws(FileError) in try file.write(buffer) }
     }
 
     /// The day's next part file, its header written (its directory made for its first).
-    private func newPart(_ day: Int64) throws(LogError) -> GzipFile {
+    private func newPart(_ day: Int64) throws(FileError) -> GzipFile {
         var folder = directory
         if day != Self.noDay {
             folder += "/dt=" + Timestamp(milliseconds: day * 86_400_000).rfc3339.prefix(10)
-            if nextPart[day] == nil, try !FileSystem.makeDirectory(folder) { throw LogError.io(path: folder, call: "mkdir", errno: EEXIST) }
+            if nextPart[day] == nil, try !FileSystem.makeDirectory(folder) { throw FileError.io(path: folder, call: "mkdir", errno: EEXIST) }
         }
         let number = nextPart[day, default: 0]
         nextPart[day] = number + 1
         let digits = String(number)
         let file = try GzipFile(creating: folder + "/part-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + suffix)
-        try header.withUnsafeBufferPointer { buffer throws(LogError) in try file.write(buffer) }
+        try header.withUnsafeBufferPointer { buffer throws(FileError) in try file.write(buffer) }
         return file
     }
 

@@ -35,7 +35,7 @@ extension FileWindow {
     /// block headers, to find where the frame ends.
     ///
     /// - Complexity: O(LZ4 blocks in the frame) small reads; no decompression.
-    func probe(at offset: Int64) throws(LogError) -> FrameProbe {
+    func probe(at offset: Int64) throws(FileError) -> FrameProbe {
         let remaining = fileSize - offset
         if remaining <= 0 { return .endOfFile }
         let head = try view(at: offset, count: 8)

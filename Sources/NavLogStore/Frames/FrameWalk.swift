@@ -4,7 +4,7 @@
 /// first problem; a verifying one notes it and goes on.
 protocol UnitGrammar {
     /// Meets the frame at `offset`, the file's frame number `frame`.
-    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(LogError) -> WalkStep
+    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(FileError) -> WalkStep
 }
 
 /// One frame as the walk meets it (``FrameProbe``, with navlog records told
@@ -37,10 +37,10 @@ struct WalkedRecord {
     var end: Int64 { offset + 8 + Int64(payloadSize) }
 
     /// The tag, the payload's first 4 bytes (the payload must hold them).
-    func tag() throws(LogError) -> UInt32 { try window.view(at: offset + 8, count: 4).loadLE32(0) }
+    func tag() throws(FileError) -> UInt32 { try window.view(at: offset + 8, count: 4).loadLE32(0) }
 
     /// The payload, valid until the window's next read.
-    func payload() throws(LogError) -> UnsafeRawBufferPointer { try window.view(at: offset + 8, count: payloadSize) }
+    func payload() throws(FileError) -> UnsafeRawBufferPointer { try window.view(at: offset + 8, count: payloadSize) }
 }
 
 extension FileWindow {
@@ -48,7 +48,7 @@ extension FileWindow {
     /// the file or until `grammar` stops.
     ///
     /// - Complexity: O(frames walked) probes; nothing is decompressed here.
-    func walk<Grammar: UnitGrammar>(from offset: Int64, frame: Int, _ grammar: inout Grammar) throws(LogError) {
+    func walk<Grammar: UnitGrammar>(from offset: Int64, frame: Int, _ grammar: inout Grammar) throws(FileError) {
         var offset = offset, frame = frame
         while true {
             let met: FrameMet

@@ -20,7 +20,7 @@ extension FileWindow {
     /// payload, valid until the window's next read. `nil` unless the footer
     /// frame lies between the preamble and the trailer, is at most
     /// `maxBytes` long, and its record checksum holds with tag `tag`.
-    func footerBehindTrailer(preambleBytes: Int, maxBytes: Int, tag: UInt32) throws(LogError)
+    func footerBehindTrailer(preambleBytes: Int, maxBytes: Int, tag: UInt32) throws(FileError)
         -> (offset: Int64, payload: UnsafeRawBufferPointer)? {
         let trailerBytes = Int64(NavLogFormat.trailerFrameBytes)
         guard fileSize >= Int64(preambleBytes) + trailerBytes + 8,

@@ -1,4 +1,4 @@
-// IO/: Files, paths and descriptors: the module's calls on the file system, and LogError, their error.
+// IO/: Files, paths and descriptors: the module's calls on the file system, and FileError, their error.
 
 /// A growable byte buffer that hands out raw pointers: the scratch space the
 /// frame encoder writes into and the frame decoder decompresses into, reused

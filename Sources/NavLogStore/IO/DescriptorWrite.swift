@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Writing to an open file descriptor (standard output, standard error, a
-/// file the command line made): the one `write(2)` loop outside ``LogFile``.
+/// file the command line made): the one `write(2)` loop outside ``OpenFile``.
 public enum DescriptorWrite {
     /// Writes all of `bytes` to `fd`, again after a signal interrupted the
     /// call (`EINTR`); `nil` when all were written, else the `errno` of the

@@ -15,10 +15,10 @@ public enum DirectoryListing {
     /// is only as long as its name, so copying the whole `d_name` array (256
     /// bytes) out of the last entry of `readdir`'s buffer reads past it.
     ///
-    /// - Throws: ``LogError`` `.io` (`opendir`) when the directory cannot be read.
-    public static func names(in directory: String) throws(LogError) -> [String] {
+    /// - Throws: ``FileError`` `.io` (`opendir`) when the directory cannot be read.
+    public static func names(in directory: String) throws(FileError) -> [String] {
         guard let dir = opendir(directory) else {
-            throw LogError(path: directory, kind: .io(call: "opendir", errno: errno))
+            throw FileError(path: directory, kind: .io(call: "opendir", errno: errno))
         }
         defer { closedir(dir) }
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!

@@ -34,14 +34,14 @@ final class ExternalSorter<Element: SpillRecord> {
 
     deinit { for file in spills { fclose(file) } }
 
-    func add(_ element: Element) throws(LogError) {
+    func add(_ element: Element) throws(FileError) {
         precondition(!merging, "ExternalSorter.add after next")
         held.append(element)
         if held.count >= chunk { try spill() }
     }
 
     /// The next element in order (the first call ends the adding); `nil` after the last.
-    func next() throws(LogError) -> Element? {
+    func next() throws(FileError) -> Element? {
         if !merging {
             merging = true
             if spills.isEmpty {
@@ -74,8 +74,8 @@ final class ExternalSorter<Element: SpillRecord> {
     }
 
     /// Writes the held elements, sorted, to a new temporary file.
-    private func spill() throws(LogError) {
-        guard let file = tmpfile() else { throw LogError.io(path: "a temporary file", call: "tmpfile", errno: errno) }
+    private func spill() throws(FileError) {
+        guard let file = tmpfile() else { throw FileError.io(path: "a temporary file", call: "tmpfile", errno: errno) }
         spills.append(file)
         held.sort(by: before)
         try Element.write(held, to: file)
@@ -89,7 +89,7 @@ extension ExternalSorter where Element: Comparable {
 
 /// How an element of an ``ExternalSorter`` goes to its temporary files and back.
 protocol SpillRecord {
-    static func write(_ elements: [Self], to file: UnsafeMutablePointer<FILE>) throws(LogError)
+    static func write(_ elements: [Self], to file: UnsafeMutablePointer<FILE>) throws(FileError)
     /// The next element of `file`; `nil` at its end.
-    static func read(from file: UnsafeMutablePointer<FILE>) throws(LogError) -> Self?
+    static func read(from file: UnsafeMutablePointer<FILE>) throws(FileError) -> Self?
 }

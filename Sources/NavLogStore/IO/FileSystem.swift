@@ -6,9 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// Calls on paths rather than on an open file (``LogFile``): what a path
+/// Calls on paths rather than on an open file (``OpenFile``): what a path
 /// names, and removing, renaming and making files and directories. Every
-/// failure is a ``LogError`` naming the call, the path and errno.
+/// failure is a ``FileError`` naming the call, the path and errno.
 public enum FileSystem {
     /// What a path names, symbolic links followed.
     public enum Status: Equatable, Sendable {
@@ -51,17 +51,17 @@ public enum FileSystem {
     public static func reason(_ code: Int32) -> String { errnoDescription(code) }
 
     /// Removes the file at `path`; nothing to do when none is there.
-    public static func remove(_ path: String) throws(LogError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw LogError.io(path: path, call: "unlink", errno: errno) }
+    public static func remove(_ path: String) throws(FileError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw FileError.io(path: path, call: "unlink", errno: errno) }
     }
 
     /// Removes the empty directory at `path`; nothing to do when none is there.
-    public static func removeDirectory(_ path: String) throws(LogError) {
-        guard rmdir(path) == 0 || errno == ENOENT else { throw LogError.io(path: path, call: "rmdir", errno: errno) }
+    public static func removeDirectory(_ path: String) throws(FileError) {
+        guard rmdir(path) == 0 || errno == ENOENT else { throw FileError.io(path: path, call: "rmdir", errno: errno) }
     }
 
     /// Renames `from` to `to`, replacing what `to` named.
-    public static func rename(_ from: String, to: String) throws(LogError) {
+    public static func rename(_ from: String, to: String) throws(FileError) {
         #if canImport(Glibc)
         let renamed = Glibc.rename(from, to)
         #elseif canImport(Musl)
@@ -69,14 +69,14 @@ public enum FileSystem {
         #else
         let renamed = Darwin.rename(from, to)
         #endif
-        guard renamed == 0 else { throw LogError.io(path: from, call: "rename", errno: errno) }
+        guard renamed == 0 else { throw FileError.io(path: from, call: "rename", errno: errno) }
     }
 
     /// Makes the directory `path`; `false` when something is already there.
     @discardableResult
-    public static func makeDirectory(_ path: String) throws(LogError) -> Bool {
+    public static func makeDirectory(_ path: String) throws(FileError) -> Bool {
         if mkdir(path, 0o755) == 0 { return true }
-        guard errno == EEXIST else { throw LogError.io(path: path, call: "mkdir", errno: errno) }
+        guard errno == EEXIST else { throw FileError.io(path: path, call: "mkdir", errno: errno) }
         return false
     }
 }

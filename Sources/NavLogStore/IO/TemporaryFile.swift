@@ -26,19 +26,19 @@ struct TemporaryFile: ~Copyable {
     }
 
     /// Makes `<directory>/<prefix>XXXXXX<suffix>`, a new file no other process has opened.
-    init(named prefix: String, suffix: String) throws(LogError) {
+    init(named prefix: String, suffix: String) throws(FileError) {
         var template = Array("\(Self.directory)/\(prefix)XXXXXX\(suffix)".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        guard fd >= 0 else { throw LogError(path: path, kind: .io(call: "mkstemps", errno: errno)) }
+        guard fd >= 0 else { throw FileError(path: path, kind: .io(call: "mkstemps", errno: errno)) }
         self.path = path
         self.fd = fd
     }
 
     /// Appends the first `count` bytes of `bytes` (all of them by default).
-    func write(_ bytes: [UInt8], count: Int? = nil) throws(LogError) {
+    func write(_ bytes: [UInt8], count: Int? = nil) throws(FileError) {
         let failed = bytes.withUnsafeBytes { DescriptorWrite.all(UnsafeRawBufferPointer(rebasing: $0[..<(count ?? bytes.count)]), to: fd) }
-        if let failed { throw LogError(path: path, kind: .io(call: "write", errno: failed)) }
+        if let failed { throw FileError(path: path, kind: .io(call: "write", errno: failed)) }
     }
 
     deinit { close(fd) }

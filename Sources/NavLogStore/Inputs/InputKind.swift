@@ -56,7 +56,7 @@ public enum InputKind: Hashable, Sendable {
         case .directory: return .directory(StoreLayout.of(path))
         case .regularFile, .other: break
         }
-        guard let file = try? LogFile(path: path, mode: .read),
+        guard let file = try? OpenFile(path: path, mode: .read),
               let head = try? file.read(count: max(Preamble.fixedBytes.count, SegmentFormat.preambleBytes), at: 0) else {
             return .ndjson
         }

@@ -23,7 +23,7 @@ public enum Integrity {
 
     /// A path that could not be checked or repaired at all.
     public enum Failure: Error, Sendable, CustomStringConvertible {
-        case log(LogError)
+        case log(FileError)
         case store(SegmentStoreError)
 
         public var description: String {

@@ -48,7 +48,7 @@ extension OneSession {
         var rest: [Event] = []
         if case .log(let reader, let file) = storage {
             try requireEvents(reader, file)
-            do throws(LogError) {
+            do throws(FileError) {
                 blame = StateBlame(session: try reader.session() ?? "")
                 let cursor = reader.cursor()
                 while let event = try cursor.next() {
@@ -74,7 +74,7 @@ extension OneSession {
         if case .log(let reader, let file) = storage {
             try requireEvents(reader, file)
             var search: ScreenSearch
-            do throws(LogError) {
+            do throws(FileError) {
                 search = ScreenSearch(session: try reader.session() ?? "", pattern: pattern, context: context)
                 let cursor = reader.cursor()
                 while let event = try cursor.next() { if search.visit(event) { break } }

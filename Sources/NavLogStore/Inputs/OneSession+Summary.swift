@@ -32,7 +32,7 @@ extension OneSession {
         case .ndjson:
             do {
                 for event in try events().events { try writer.append(event) }
-            } catch let error as LogError { throw .log(error) } catch let error as OneSessionError { throw error } catch {
+            } catch let error as FileError { throw .log(error) } catch let error as OneSessionError { throw error } catch {
                 preconditionFailure("\(error)")
             }
         }

@@ -4,7 +4,7 @@ import NavLogCore
 /// what and where, and whether it is damage ("the answer is no") or trouble.
 public enum OneSessionError: Error, Sendable, CustomStringConvertible {
     /// A log, or the file named, cannot be read.
-    case log(LogError)
+    case log(FileError)
     /// A store's session cannot be found or read.
     case lookup(SessionLookupError)
     /// NDJSON cannot be read.

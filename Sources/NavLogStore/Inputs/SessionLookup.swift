@@ -40,7 +40,7 @@ public enum SessionLookup {
         default: throw .notAStore(store: store)
         }
         let found: String?
-        do throws(LogError) {
+        do throws(FileError) {
             let logs = try VersionOneStore(directory: store)
             // A log not under its session's name (renamed by hand) is still found, as `sessions` lists it.
             var path = try logs.path(forSession: id)
@@ -66,7 +66,7 @@ public enum SessionLookupError: Error, Hashable, Sendable, CustomStringConvertib
     /// The segment store cannot be read.
     case segments(SegmentStoreError)
     /// The version-1 store cannot be read.
-    case log(LogError)
+    case log(FileError)
 
     public var description: String {
         switch self {

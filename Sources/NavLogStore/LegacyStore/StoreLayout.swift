@@ -33,7 +33,7 @@ public enum StoreLayout: Hashable, Sendable {
     ///
     /// - Complexity: a `stat` and, for a directory without a manifest, one listing of it.
     public static func of(_ path: String) -> StoreLayout {
-        guard LogFile.exists(path) else { return .empty }
+        guard OpenFile.exists(path) else { return .empty }
         if SegmentStore.isSegmentStore(path) { return .segmentStore }
         guard VersionOneStore.isStore(path), let names = try? DirectoryListing.names(in: path) else { return .other }
         if VersionOneStore.isVersionOne(names: names) { return .versionOne }

@@ -40,19 +40,19 @@ public struct VersionOneStore: Sendable {
     /// A store in `directory`; with `create`, the directory is made when
     /// absent (its parent must exist).
     ///
-    /// - Throws: ``LogError`` `.io` when the directory is missing (without
+    /// - Throws: ``FileError`` `.io` when the directory is missing (without
     ///   `create`), is not a directory, or cannot be made.
-    public init(directory: String, create: Bool = false) throws(LogError) {
+    public init(directory: String, create: Bool = false) throws(FileError) {
         self.directory = DirectoryPath.trimmed(directory)
         var status = FileSystem.status(self.directory)
         if case .missing(let code) = status {
-            guard create, code == ENOENT else { throw LogError(path: self.directory, kind: .io(call: "stat", errno: code)) }
+            guard create, code == ENOENT else { throw FileError(path: self.directory, kind: .io(call: "stat", errno: code)) }
             try FileSystem.makeDirectory(self.directory)
             status = FileSystem.status(self.directory)
-            if case .missing(let code) = status { throw LogError(path: self.directory, kind: .io(call: "stat", errno: code)) }
+            if case .missing(let code) = status { throw FileError(path: self.directory, kind: .io(call: "stat", errno: code)) }
         }
         guard status == .directory else {
-            throw LogError(path: self.directory, kind: .io(call: "opendir", errno: ENOTDIR))
+            throw FileError(path: self.directory, kind: .io(call: "opendir", errno: ENOTDIR))
         }
     }
 
@@ -160,36 +160,36 @@ public struct VersionOneStore: Sendable {
     ///
     /// - Complexity: one `stat`, and when the file exists one open of it to
     ///   check the id it holds.
-    public func path(forSession session: String) throws(LogError) -> String? {
+    public func path(forSession session: String) throws(FileError) -> String? {
         try locate(session).existing
     }
 
     /// Where `session`'s log is (`existing`), or else the path a new one
     /// gets (`free`): the first name in the collision sequence that is absent
     /// or holds no event yet.
-    func locate(_ session: String) throws(LogError) -> (existing: String?, free: String) {
+    func locate(_ session: String) throws(FileError) -> (existing: String?, free: String) {
         var free: String?
         for attempt in 0..<Self.maxAttempts {
             let path = directory + "/" + Self.fileName(forSession: session, attempt: attempt)
-            guard LogFile.exists(path) else { return (nil, free ?? path) }
+            guard OpenFile.exists(path) else { return (nil, free ?? path) }
             let held = try LogReader(path: path).session()
             // By bytes: Swift's `==` holds "e\u{301}" and "\u{E9}" equal.
             if let held, held.utf8.elementsEqual(session.utf8) { return (path, path) }
             if held == nil, free == nil { free = path }
         }
         if let free { return (nil, free) }
-        throw LogError(path: directory, kind: .corrupt(.sessionCollisions(limit: Self.maxAttempts, session: session)))
+        throw FileError(path: directory, kind: .corrupt(.sessionCollisions(limit: Self.maxAttempts, session: session)))
     }
 
     /// A reader of `session`'s log, or `nil` when the store has none.
-    public func reader(forSession session: String) throws(LogError) -> LogReader? {
+    public func reader(forSession session: String) throws(FileError) -> LogReader? {
         guard let path = try path(forSession: session) else { return nil }
         return try LogReader(path: path)
     }
 
     /// A writer of `session`'s log: the existing log continued (its seq goes
     /// on), or a new one created.
-    public func openWriter(forSession session: String, options: LogWriterOptions = LogWriterOptions()) throws(LogError) -> LogWriter {
+    public func openWriter(forSession session: String, options: LogWriterOptions = LogWriterOptions()) throws(FileError) -> LogWriter {
         try LogWriter(path: locate(session).free, options: options)
     }
 
@@ -197,7 +197,7 @@ public struct VersionOneStore: Sendable {
 
     /// The paths of every `.navlog` file in the store, sorted by name.
     /// Other files (side files of repairs, anything else) are left out.
-    public func logPaths() throws(LogError) -> [String] {
+    public func logPaths() throws(FileError) -> [String] {
         try DirectoryListing.names(in: directory)
             .filter { $0.hasSuffix(Self.logExtension) && !$0.hasPrefix(".") }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -208,7 +208,7 @@ public struct VersionOneStore: Sendable {
     ///
     /// - Complexity: opens each log (its footer, and the first checkpoint or
     ///   block for the id).
-    public func entries() throws(LogError) -> [Entry] {
+    public func entries() throws(FileError) -> [Entry] {
         var out: [Entry] = []
         for path in try logPaths() {
             out.append(Entry(session: try LogReader(path: path).session(), path: path))

@@ -280,7 +280,7 @@ public struct NDJSONReadError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 }
 
-extension LogError {
+extension FileError {
     /// An NDJSON input's failure, as the error of the command that read it.
     public init(reading error: NDJSONReadError) {
         switch error.problem {

@@ -1,6 +1,6 @@
 import NavLogCore
 
-/// Why an event was refused (``LogError/Kind/rejected``, an ingest or import
+/// Why an event was refused (``FileError/Kind/rejected``, an ingest or import
 /// rejection): nothing of it was written. ``description`` is the one place
 /// its text is made.
 public enum Refusal: Hashable, Sendable, CustomStringConvertible {

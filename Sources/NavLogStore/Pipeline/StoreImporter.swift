@@ -32,7 +32,7 @@ public final class StoreImporter {
     /// Trouble that stops an import (what was stored before stays stored).
     public enum Failure: Error, CustomStringConvertible {
         /// An input could not be read.
-        case log(LogError)
+        case log(FileError)
         /// The store could not be read or written.
         case store(SegmentStoreError)
         /// A CSV header lacks a named column.

@@ -78,12 +78,12 @@ public enum StoreUpgrade {
         var report = Report()
         switch InputKind.of(path).storeLayout {
         case .versionOne:
-            if LogFile.exists(old) { throw .foreignFiles(path: old, name: "the logs an earlier upgrade kept") }
-            if LogFile.exists(building) { try removeTree(building) }
+            if OpenFile.exists(old) { throw .foreignFiles(path: old, name: "the logs an earlier upgrade kept") }
+            if OpenFile.exists(building) { try removeTree(building) }
             try build(from: path, into: building, report: &report)
             try move(path, to: old)
             try move(building, to: path)
-        case .empty where !LogFile.exists(path) && LogFile.exists(old) && LogFile.exists(building):
+        case .empty where !OpenFile.exists(path) && OpenFile.exists(old) && OpenFile.exists(building):
             // Stopped between the two renames: the new store is complete.
             report.finishedEarlierRun = true
             try move(building, to: path)
@@ -92,7 +92,7 @@ public enum StoreUpgrade {
         default:
             throw .notAVersionOneStore(path: path)
         }
-        if LogFile.exists(old) { report.keptOldDirectory = old }
+        if OpenFile.exists(old) { report.keptOldDirectory = old }
         return report
     }
 
@@ -123,8 +123,8 @@ public enum StoreUpgrade {
         }
         do {
             // The new store's names, then its own name in the parent.
-            try LogFile.syncDirectory(containing: building + "/" + SegmentFormat.manifestName)
-            try LogFile.syncDirectory(containing: building)
+            try OpenFile.syncDirectory(containing: building + "/" + SegmentFormat.manifestName)
+            try OpenFile.syncDirectory(containing: building)
         } catch { throw .store(.io(error)) }
         report.logs = logs.count
         report.events = ingested.stored
@@ -133,9 +133,9 @@ public enum StoreUpgrade {
 
     /// Renames `from` to `to` and syncs their parent directory.
     private static func move(_ from: String, to: String) throws(Failure) {
-        do throws(LogError) {
+        do throws(FileError) {
             try FileSystem.rename(from, to: to)
-            try LogFile.syncDirectory(containing: to)
+            try OpenFile.syncDirectory(containing: to)
         } catch { throw .store(.io(error)) }
     }
 
@@ -147,7 +147,7 @@ public enum StoreUpgrade {
         if let foreign = names.first(where: { !SegmentFormat.isOwnName($0) }) {
             throw .foreignFiles(path: path, name: foreign)
         }
-        do throws(LogError) {
+        do throws(FileError) {
             for name in names { try FileSystem.remove(path + "/" + name) }
             try FileSystem.removeDirectory(path)
         } catch { throw .store(.io(error)) }

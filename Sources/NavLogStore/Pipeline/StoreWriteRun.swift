@@ -20,7 +20,7 @@ final class StoreWriteRun {
     /// was asked (what was read is stored or rejected).
     enum End: Error {
         case store(SegmentStoreError)
-        case read(LogError)
+        case read(FileError)
         case header(file: String, reason: String)
         case stopped
     }
@@ -33,7 +33,7 @@ final class StoreWriteRun {
     /// The last line read of the input being read: where a stop leaves it (``StoreWriteReport/stoppedAfter``).
     var lastLine = 0
     private let commitInterval: Int?
-    private var lastCommit = LogFile.monotonicMilliseconds()
+    private var lastCommit = OpenFile.monotonicMilliseconds()
     /// Records done (``recordDone()``), for the pace of commits and stop questions.
     private var records = 0
     private let shouldStop: () -> Bool
@@ -118,7 +118,7 @@ final class StoreWriteRun {
     /// Opens input `index` as lines; the reader asks whether to stop while it waits.
     func lines(_ index: Int) throws(End) -> NDJSONLineReader {
         do { return try NDJSONLineReader(path: paths[index], shouldStop: { [unowned self] in askStop() }) } catch {
-            throw .read(LogError(reading: error))
+            throw .read(FileError(reading: error))
         }
     }
 
@@ -136,7 +136,7 @@ final class StoreWriteRun {
             }, atBoundary: atBoundary, body)
         } catch {
             switch error {
-            case .read(let e): throw .read(LogError(reading: e))
+            case .read(let e): throw .read(FileError(reading: e))
             case .body(let e): throw e
             }
         }
@@ -177,17 +177,17 @@ final class StoreWriteRun {
     /// Commits what was stored (synced).
     func commit() throws(End) {
         do { try sink.writer.commit() } catch { throw .store(error) }
-        lastCommit = LogFile.monotonicMilliseconds()
+        lastCommit = OpenFile.monotonicMilliseconds()
     }
 
     /// Milliseconds until the next commit is due (`nil`: none is, without an interval).
     private func commitDue() -> Int? {
-        commitInterval.map { Int(lastCommit + Int64($0) - LogFile.monotonicMilliseconds()) }
+        commitInterval.map { Int(lastCommit + Int64($0) - OpenFile.monotonicMilliseconds()) }
     }
 
     /// Commits when the commit interval has passed since the last commit.
     func commitIfDue() throws(End) {
-        if let commitInterval, LogFile.monotonicMilliseconds() - lastCommit >= Int64(commitInterval) { try commit() }
+        if let commitInterval, OpenFile.monotonicMilliseconds() - lastCommit >= Int64(commitInterval) { try commit() }
     }
 
     /// After one record of an import: every 256, a commit when one is due;

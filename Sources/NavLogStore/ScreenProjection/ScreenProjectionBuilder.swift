@@ -77,7 +77,7 @@ enum ScreenProjectionBuilder {
     static func build(store path: String, commits: [ScreenProjectionSet.CommitID],
                       inFlight: Int = sessionsInFlight) throws(SessionStreamError) -> Built {
         let decoder: LZ4FrameDecoder
-        do { decoder = try LZ4FrameDecoder() } catch { throw .store(.io(LogError(path: path, kind: .compression(error)))) }
+        do { decoder = try LZ4FrameDecoder() } catch { throw .store(.io(FileError(path: path, kind: .compression(error)))) }
         let parts = SegmentStorePart.defaultParts
         let results = ResultSlots<Result<(pieces: [[Piece]], sessions: Int), SessionStreamError>>(count: parts)
         DispatchQueue.concurrentPerform(iterations: min(SessionStream.defaultWorkers, parts)) { worker in
@@ -89,7 +89,7 @@ enum ScreenProjectionBuilder {
                     let sessions = try runs(of: share, inFlight: inFlight) { (byCommit) throws(SessionStreamError) in
                         for c in byCommit.indices where !byCommit[c].isEmpty {
                             let body = ScreenProjectionBlock.encode(commit: 0, indexOffset: 0, runs: byCommit[c])
-                            do throws(LogError) {
+                            do throws(FileError) {
                                 let packed = try ScreenProjectionFormat.packed(body, file: path)
                                 pieces[c].append(Piece(packed: packed != nil, bytes: packed ?? body.withUnsafeBufferPointer { Array($0) }))
                             } catch { throw .store(.io(error)) }

@@ -54,19 +54,19 @@ enum ScreenProjectionFormat {
     /// that is shorter, else plain (`NLVB`), §2.1. Only `packs` false writes
     /// every block plain, as minor 0 did (tests of files written before packing).
     /// `file` names the file in an error (liblz4 failing: out of memory).
-    static func appendBlock(_ body: [UInt8], to out: inout [UInt8], file: String, packs: Bool = true) throws(LogError) {
+    static func appendBlock(_ body: [UInt8], to out: inout [UInt8], file: String, packs: Bool = true) throws(FileError) {
         let frame = packs ? try packed(body, file: file) : nil
         SkippableFrame.appendRecord(tagValue: frame == nil ? blockTag : packedBlockTag, body: frame ?? body, to: &out)
     }
 
     /// A block body packed (§2.1): its planes in an LZ4 frame; `nil` when that is not shorter.
-    static func packed(_ body: [UInt8], file: String) throws(LogError) -> [UInt8]? {
+    static func packed(_ body: [UInt8], file: String) throws(FileError) -> [UInt8]? {
         guard let planar = try? ProjectionPlanes.planar(body) else { return nil }
         let frame = ByteBuffer(capacity: body.count / 2)
         do throws(LZ4FrameError) {
             let encoder = try LZ4FrameEncoder(settings: packing)
             try planar.withUnsafeBytes { p in Result { () throws(LZ4FrameError) in try encoder.compressFrame(p, into: frame) } }.get()
-        } catch { throw LogError(path: file, kind: .compression(error)) }
+        } catch { throw FileError(path: file, kind: .compression(error)) }
         return frame.count < body.count ? Array(frame.bytes) : nil
     }
 
@@ -98,7 +98,7 @@ struct ScreenProjectionFile {
 
     /// Reads segment `number`'s projection file in `store`; `nil` when there
     /// is none. The blocks' `session.start` templates are parsed only `withTemplates`.
-    static func read(store: String, segment number: Int, withTemplates: Bool = true) throws(LogError) -> ScreenProjectionFile? {
+    static func read(store: String, segment number: Int, withTemplates: Bool = true) throws(FileError) -> ScreenProjectionFile? {
         switch try contents(store: store, segment: number) {
         case nil: return nil
         case .failure(let tooBig): return ScreenProjectionFile(problem: (0, tooBig.why))
@@ -112,10 +112,10 @@ struct ScreenProjectionFile {
     }
 
     /// The bytes of segment `number`'s projection file; `nil` when there is none.
-    static func contents(store: String, segment number: Int) throws(LogError) -> Result<[UInt8], TooBig>? {
+    static func contents(store: String, segment number: Int) throws(FileError) -> Result<[UInt8], TooBig>? {
         let path = store + "/" + ScreenProjectionFormat.fileName(number)
-        guard LogFile.exists(path) else { return nil }
-        let file = try LogFile(path: path, mode: .read)
+        guard OpenFile.exists(path) else { return nil }
+        let file = try OpenFile(path: path, mode: .read)
         defer { file.close() }
         let size = try file.size()
         guard size <= Int64(Int32.max) else { return .failure(TooBig(why: "a file of \(size) bytes is over the limit")) }
@@ -244,13 +244,13 @@ struct ScreenProjectionFile {
 
     /// Writes a projection file whole: to `NAME.tmp`, synced, renamed over
     /// `NAME`, the directory synced (§1).
-    static func write(store: String, segment number: Int, bytes: [UInt8]) throws(LogError) {
+    static func write(store: String, segment number: Int, bytes: [UInt8]) throws(FileError) {
         try WholeFile.replace(store + "/" + ScreenProjectionFormat.fileName(number), with: bytes)
     }
 
     /// The bytes of segment `number`'s file holding `blocks` (bodies), as the
     /// writer writes them (`packs` false: as minor 0 did, for tests).
-    static func bytes(segment number: Int, blocks: some Sequence<[UInt8]>, packs: Bool = true) throws(LogError) -> [UInt8] {
+    static func bytes(segment number: Int, blocks: some Sequence<[UInt8]>, packs: Bool = true) throws(FileError) -> [UInt8] {
         var bytes = ScreenProjectionFormat.header(segment: number, minor: packs ? ScreenProjectionFormat.minorVersion : 0)
         for body in blocks { try ScreenProjectionFormat.appendBlock(body, to: &bytes, file: ScreenProjectionFormat.fileName(number), packs: packs) }
         return bytes

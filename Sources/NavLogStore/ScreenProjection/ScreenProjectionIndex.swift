@@ -45,7 +45,7 @@ public enum ScreenProjectionIndex {
         var built = try ScreenProjectionBuilder.build(store: store.path, commits: set.segments.flatMap(\.commits))
         var summary = ReindexSummary(commits: catalog.commits.count, sessions: built.sessions)
         for segment in set.segments {
-            do throws(LogError) {
+            do throws(FileError) {
                 // One segment's file at a time, made block by block (packed, about what it takes on disk).
                 // Kept only when byte for byte what would be written: a right file written before packing is rewritten packed.
                 let bytes = try ScreenProjectionFile.bytes(segment: segment.number, blocks: segment.commits.lazy.map { _ in built.nextBlock() })
@@ -58,7 +58,7 @@ public enum ScreenProjectionIndex {
             } catch { throw .store(.io(error)) }
         }
         let segments = Set(set.segments.map(\.number))
-        do throws(LogError) {
+        do throws(FileError) {
             for name in try DirectoryListing.names(in: store.path) {
                 let stray = name.hasSuffix(ScreenProjectionFormat.suffix + ".tmp")
                     || ScreenProjectionFormat.segmentNumber(name).map { !segments.contains($0) } ?? false
@@ -80,7 +80,7 @@ public enum ScreenProjectionIndex {
     static func check(_ catalog: SegmentCatalog, report: inout SegmentStoreReport) throws(SegmentStoreError) {
         let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
         let path = catalog.store.path
-        let present = set.segments.map { LogFile.exists(path + "/" + ScreenProjectionFormat.fileName($0.number)) }
+        let present = set.segments.map { OpenFile.exists(path + "/" + ScreenProjectionFormat.fileName($0.number)) }
         guard present.contains(true) else {
             if !catalog.commits.isEmpty { report.projectionBehind = "the store has none" }
             return

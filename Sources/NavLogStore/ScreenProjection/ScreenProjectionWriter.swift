@@ -28,7 +28,7 @@ final class ScreenProjectionWriter: @unchecked Sendable {
     private let store: String
     /// The segment whose file is open for appending, and where its next block goes.
     private var segment: Int
-    private var file: LogFile?
+    private var file: OpenFile?
     private var end: Int64 = 0
     /// One per core: each follows a share of a commit's sessions.
     private let followers = (0..<SessionStream.defaultWorkers).map { _ in ScreenFollower() }
@@ -43,11 +43,11 @@ final class ScreenProjectionWriter: @unchecked Sendable {
         let set = ScreenProjectionSet(catalog: catalog, commits: catalog.commits.count)
         segment = set.segments.last?.number ?? 0
         guard let last = set.segments.last else { return }
-        for earlier in set.segments.dropLast() where !LogFile.exists(path(earlier.number)) {
+        for earlier in set.segments.dropLast() where !OpenFile.exists(path(earlier.number)) {
             problem = "segment \(earlier.number) has no projection file"
             return
         }
-        do throws(LogError) {
+        do throws(FileError) {
             // Only the blocks' commits are compared: their session.start templates are not parsed.
             guard let read = try ScreenProjectionFile.read(store: store, segment: last.number, withTemplates: false),
                   read.blocks.count >= last.commits.count,
@@ -56,7 +56,7 @@ final class ScreenProjectionWriter: @unchecked Sendable {
                 return
             }
             // Where the covered blocks end: the next block's record, a damaged tail, or the file's end.
-            let file = try LogFile(path: path(last.number), mode: .update)
+            let file = try OpenFile(path: path(last.number), mode: .update)
             let size = try file.size()
             end = read.blocks.count > last.commits.count ? read.offsets[last.commits.count] : read.problem?.offset ?? size
             if end < size { try file.truncate(to: end) }
@@ -119,7 +119,7 @@ final class ScreenProjectionWriter: @unchecked Sendable {
         }
         var runs: [ScreenProjectionRun] = []
         runs.reserveCapacity(sessions.count)
-        do throws(LogError) {
+        do throws(FileError) {
             for share in 0..<(bounds.count - 1) {
                 switch slots.value(share) {
                 case .success(let some)?: runs += some
@@ -139,10 +139,10 @@ final class ScreenProjectionWriter: @unchecked Sendable {
     }
 
     /// Opens segment `number`'s projection file afresh, with its header.
-    private func startFile(_ number: Int) throws(LogError) {
+    private func startFile(_ number: Int) throws(FileError) {
         file?.close()
         file = nil
-        let file = try LogFile(path: path(number), mode: .readWrite)
+        let file = try OpenFile(path: path(number), mode: .readWrite)
         try file.truncate(to: 0)
         let header = ScreenProjectionFormat.header(segment: number)
         try file.write(header, at: 0)

@@ -34,18 +34,18 @@ struct PairKey: Comparable, SpillRecord {
 
     static func < (a: PairKey, b: PairKey) -> Bool { a.first < b.first || (a.first == b.first && a.second < b.second) }
 
-    static func write(_ pairs: [PairKey], to file: UnsafeMutablePointer<FILE>) throws(LogError) {
+    static func write(_ pairs: [PairKey], to file: UnsafeMutablePointer<FILE>) throws(FileError) {
         let written = pairs.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         guard written == pairs.count * MemoryLayout<PairKey>.stride else {
-            throw LogError.io(path: "a temporary file", call: "fwrite", errno: errno)
+            throw FileError.io(path: "a temporary file", call: "fwrite", errno: errno)
         }
     }
 
-    static func read(from file: UnsafeMutablePointer<FILE>) throws(LogError) -> PairKey? {
+    static func read(from file: UnsafeMutablePointer<FILE>) throws(FileError) -> PairKey? {
         var pair = PairKey(0, 0)
         let n = withUnsafeMutableBytes(of: &pair) { fread($0.baseAddress, 1, $0.count, file) }
         if n == MemoryLayout<PairKey>.stride { return pair }
-        if ferror(file) != 0 || n != 0 { throw LogError.io(path: "a temporary file", call: "fread", errno: ferror(file) != 0 ? errno : EIO) }
+        if ferror(file) != 0 || n != 0 { throw FileError.io(path: "a temporary file", call: "fread", errno: ferror(file) != 0 ? errno : EIO) }
         return nil
     }
 }

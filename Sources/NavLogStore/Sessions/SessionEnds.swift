@@ -75,7 +75,7 @@ final class SessionEnds {
             for (i, word) in marks.enumerated() where word != 0 { parsed[i] |= word }
         }
         self.parsed = parsed
-        do throws(LogError) {
+        do throws(FileError) {
             // A session's runs, by hash then line: its last line ends it
             // (a run cut where two parts meet is two runs of one session).
             var runs = try MergedPairs(found.map { $0.runs[share.index] })
@@ -105,7 +105,7 @@ final class SessionEnds {
 
     /// The next line (1-based) that ends a session, in ascending order; `nil` after the last.
     func next() throws(SessionStreamError) -> Int? {
-        do throws(LogError) {
+        do throws(FileError) {
             return try byLine.next().map { Int($0.first) }
         } catch {
             throw .log(error)
@@ -166,7 +166,7 @@ final class SessionEnds {
                 if let current = run[s], current.hash == hash {
                     run[s]!.line = line.number
                 } else {
-                    do throws(LogError) {
+                    do throws(FileError) {
                         if let current = run[s] { try runs[s].add(PairSorter.Pair(current.hash, UInt64(current.line))) }
                     } catch {
                         throw .log(error)
@@ -181,7 +181,7 @@ final class SessionEnds {
             case .body(.partEnds): break
             }
         }
-        do throws(LogError) {
+        do throws(FileError) {
             for s in 0..<shares { if let current = run[s] { try runs[s].add(PairSorter.Pair(current.hash, UInt64(current.line))) } }
         } catch {
             throw .log(error)
@@ -191,7 +191,7 @@ final class SessionEnds {
 
     /// Why a part's skim stops before the input's end.
     private enum SkimStop: Error {
-        case log(LogError)
+        case log(FileError)
         /// The part's range ends: the next part skims the lines from here.
         case partEnds
     }
@@ -210,7 +210,7 @@ final class SessionEnds {
                 throw .ndjson(NDJSONReadError(path: "-", operation: "read", errno: code))
             }
             if n == 0 { return spool.path }
-            do throws(LogError) {
+            do throws(FileError) {
                 try spool.write(buffer, count: n)
             } catch {
                 try? FileSystem.remove(spool.path)

@@ -76,7 +76,7 @@ struct MergedPairs {
     private let streams: [PairSorter]
     private var heads: [PairKey?]
 
-    init(_ streams: [PairSorter]) throws(LogError) {
+    init(_ streams: [PairSorter]) throws(FileError) {
         self.streams = streams
         var heads: [PairKey?] = []
         for stream in streams { heads.append(try stream.next()) }
@@ -84,7 +84,7 @@ struct MergedPairs {
     }
 
     /// The least pair left, or `nil` after the last.
-    mutating func next() throws(LogError) -> PairKey? {
+    mutating func next() throws(FileError) -> PairKey? {
         var least: Int?
         for i in heads.indices {
             guard let head = heads[i] else { continue }

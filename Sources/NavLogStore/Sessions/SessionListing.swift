@@ -44,12 +44,12 @@ public enum SessionListing {
         let sorter = SessionSummarySorter()
         let stream = SessionStream(sources: sources, workers: 1)
         var total = 0
-        var failure: LogError?
+        var failure: FileError?
         for source in sources {
             try stream.forEachSummary(in: source) { summary in
                 total += 1
                 guard failure == nil, filter.keeps(summary) else { return }
-                do throws(LogError) { try sorter.add(summary) } catch { failure = error }
+                do throws(FileError) { try sorter.add(summary) } catch { failure = error }
             }
         }
         if let failure { throw .log(failure) }

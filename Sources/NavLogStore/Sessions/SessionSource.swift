@@ -41,7 +41,7 @@ public enum SessionSource: Hashable, Sendable {
             case .missing(let code): throw .missing(path: path, errno: code)
             case .directory(.segmentStore): sources += try segmentParts(path)
             case .directory(.versionOne):
-                do throws(LogError) {
+                do throws(FileError) {
                     sources += try VersionOneStore(directory: path).logPaths().map(SessionSource.log)
                 } catch {
                     throw .log(error)

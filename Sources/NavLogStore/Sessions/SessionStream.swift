@@ -70,10 +70,10 @@ public struct SessionStream: Sendable {
             let cursor = scratch.map { reader.cursor(sharing: $0) } ?? reader.cursor()
             do {
                 try cursor.forEach(body)
-            } catch let error as LogError {
+            } catch let error as FileError {
                 throw .log(error)
             } catch {
-                // forEach throws what its body throws (nothing here) or a LogError.
+                // forEach throws what its body throws (nothing here) or a FileError.
                 preconditionFailure("LogCursor.forEach threw \(error)")
             }
         case .ndjson(let path):

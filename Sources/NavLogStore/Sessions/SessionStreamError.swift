@@ -16,7 +16,7 @@ public enum SessionStreamError: Error, Sendable {
     /// A directory given as an input that is not a store (``StoreLayout``).
     case notAStore(path: String)
     /// A log cannot be opened or read, or a store cannot be listed.
-    case log(LogError)
+    case log(FileError)
     /// A log's end is damaged (not a torn tail: its bytes are wrong).
     case damaged(path: String, LogDamage)
     /// An NDJSON input cannot be opened or read.

@@ -26,7 +26,7 @@ extension ExternalSorter where Element == SessionSummary {
 /// A summary spilled as one line: the id in hex, events, first and last t,
 /// and `v` with the app version in hex when there is one.
 extension SessionSummary: SpillRecord {
-    static func write(_ summaries: [SessionSummary], to file: UnsafeMutablePointer<FILE>) throws(LogError) {
+    static func write(_ summaries: [SessionSummary], to file: UnsafeMutablePointer<FILE>) throws(FileError) {
         var line: [UInt8] = []
         for s in summaries {
             line.removeAll(keepingCapacity: true)
@@ -38,24 +38,24 @@ extension SessionSummary: SpillRecord {
             }
             line.append(0x0A)
             guard fwrite(line, 1, line.count, file) == line.count else {
-                throw LogError.io(path: "a temporary file", call: "fwrite", errno: errno)
+                throw FileError.io(path: "a temporary file", call: "fwrite", errno: errno)
             }
         }
     }
 
-    static func read(from file: UnsafeMutablePointer<FILE>) throws(LogError) -> SessionSummary? {
+    static func read(from file: UnsafeMutablePointer<FILE>) throws(FileError) -> SessionSummary? {
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }
         let n = getline(&buffer, &capacity, file)
         guard n > 0, let buffer else {
-            if ferror(file) != 0 { throw LogError.io(path: "a temporary file", call: "getline", errno: errno) }
+            if ferror(file) != 0 { throw FileError.io(path: "a temporary file", call: "getline", errno: errno) }
             return nil
         }
         let fields = UnsafeRawBufferPointer(start: buffer, count: n - 1).split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
         guard fields.count == 5, let events = Int(String(decoding: fields[1], as: UTF8.self)),
               let first = Int64(String(decoding: fields[2], as: UTF8.self)), let last = Int64(String(decoding: fields[3], as: UTF8.self))
-        else { throw LogError.io(path: "a temporary file", call: "read", errno: EIO) }
+        else { throw FileError.io(path: "a temporary file", call: "read", errno: EIO) }
         var summary = SessionSummary(id: String(decoding: unhex(fields[0]), as: UTF8.self))
         summary.events = events
         summary.first = Timestamp(milliseconds: first)

@@ -54,17 +54,17 @@ struct AppendCommand: ParsableCommand {
             rejected += 1
             reporter.reject("<stdin>:\(line): \(reason)", bytes: nil)
         }
-        var storeError: LogError?
+        var storeError: FileError?
         let acksEveryEvent = ack && policy == .everyAppend
-        do throws(NDJSONFailure<LogError>) {
-            try input.forEachLine { (line) throws(LogError) in
+        do throws(NDJSONFailure<FileError>) {
+            try input.forEachLine { (line) throws(FileError) in
                 if line.isBlank { return }
                 let event: Event
                 if let length = line.overLimitBytes {
                     return reject(line.number, EventParseError.lineTooLong(bytes: length, limit: EventParser.maxLineBytes).description)
                 }
                 do { event = try parser.parse(line.bytes) } catch { return reject(line.number, "\(error)") }
-                do throws(LogError) {
+                do throws(FileError) {
                     let seq = try writer.append(event)
                     if acksEveryEvent {
                         Output.line(String(seq))

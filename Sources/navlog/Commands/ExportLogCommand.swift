@@ -45,7 +45,7 @@ struct ExportLogCommand: ParsableCommand {
         } catch {
             try? FileSystem.remove(output)
             if let failure = error as? OneSessionError { throw CLIFailure(failure) }
-            if let failure = error as? LogError { throw CLIFailure(failure) }
+            if let failure = error as? FileError { throw CLIFailure(failure) }
             throw error
         }
         Output.flushStandardOutput()

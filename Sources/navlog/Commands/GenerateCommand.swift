@@ -113,7 +113,7 @@ struct Generate: ParsableCommand {
         }
     }
 
-    private func emit(_ bytes: [UInt8], to file: OutputFile?) throws(LogError) {
+    private func emit(_ bytes: [UInt8], to file: OutputFile?) throws(FileError) {
         if let file {
             try file.write(bytes)
         } else {

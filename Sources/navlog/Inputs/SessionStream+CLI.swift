@@ -18,7 +18,7 @@ extension SessionStream {
 
 extension CLIFailure {
     /// A failure reading sessions: damaged or rejected input is exit 1,
-    /// trouble reading it exit 2 (a log's error as ``init(_:)-LogError``).
+    /// trouble reading it exit 2 (a log's error as ``init(_:)-FileError``).
     init(_ error: SessionStreamError) {
         switch error {
         case .log(let error):

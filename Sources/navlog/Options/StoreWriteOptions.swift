@@ -90,7 +90,7 @@ final class RejectionReporter {
     /// Copies bytes to `--rejects` (a CSV header, a rejected record).
     func keep(_ bytes: [UInt8], newline: Bool) {
         guard let file = rejectsFile, rejectsError == nil else { return }
-        do throws(LogError) {
+        do throws(FileError) {
             try file.write(bytes)
             if newline { try file.write([0x0A]) }
         } catch { rejectsError = error.description }

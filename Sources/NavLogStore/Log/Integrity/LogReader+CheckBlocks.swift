@@ -17,12 +17,12 @@ extension LogReader {
     /// - Complexity: O(file size): every data frame is read and hashed once
     ///   (no decompression), in pieces of at most one block's frame.
     @discardableResult
-    public func checkBlocks() throws(LogError) -> Int64 {
+    public func checkBlocks() throws(FileError) -> Int64 {
         let frame = ByteBuffer(capacity: 1 << 20)
         var checked: Int64 = 0
         for entry in blocks {
-            func damage(_ fault: DataFrameFault, at offset: Int) -> LogError {
-                LogError.corrupt(path, .dataFrame(fault), offset: entry.dataOffset + Int64(offset),
+            func damage(_ fault: DataFrameFault, at offset: Int) -> FileError {
+                FileError.corrupt(path, .dataFrame(fault), offset: entry.dataOffset + Int64(offset),
                                  frame: entry.dataFrameIndex, seq: entry.firstSeq)
             }
             frame.removeAll()

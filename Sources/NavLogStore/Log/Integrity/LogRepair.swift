@@ -3,7 +3,7 @@ public struct RepairReport: Sendable {
     /// The file.
     public var path: String
     /// The problems verification found before the repair.
-    public var problemsFound: [LogError]
+    public var problemsFound: [FileError]
     /// The cut, if one was made (with its side file).
     public var recovery: LogRecovery?
     /// Whether a footer was (re)written.
@@ -25,9 +25,9 @@ public enum LogRepair {
     ///
     /// - Throws: `.locked` when a writer is active, `.notANavlog` when the
     ///   preamble itself is wrong (nothing to keep), I/O errors.
-    public static func repair(path: String) throws(LogError) -> RepairReport {
+    public static func repair(path: String) throws(FileError) -> RepairReport {
         // A missing file is an error, as for `verify`: there is nothing to repair, and nothing is created.
-        let file = try LogFile(path: path, mode: .update)
+        let file = try OpenFile(path: path, mode: .update)
         try file.lockExclusive()
         let verified = try LogVerifier.verify(path: path)
         if verified.isIntact && verified.hasFooter {
@@ -38,7 +38,7 @@ public enum LogRepair {
         let window = FileWindow(file: file, fileSize: size)
         let walked = try LogWalker(path: path, window: window).walk()
         guard walked.header != nil || size < Int64(NavLogFormat.preambleBytes) else {
-            throw LogError.corrupt(path, .headerUnrepairable, offset: 0, frame: 0)
+            throw FileError.corrupt(path, .headerUnrepairable, offset: 0, frame: 0)
         }
         let firstProblem = verified.problems.compactMap(\.offset).min() ?? size
         var recovery: LogRecovery?

@@ -5,7 +5,7 @@ import NavLogCore
 extension VerifyRun {
     // MARK: Data frames
 
-    mutating func verifyDataFrame(_ extent: LZ4FrameExtent) throws(LogError) {
+    mutating func verifyDataFrame(_ extent: LZ4FrameExtent) throws(FileError) {
         let start = offset
         guard let length = extent.length else {
             // Unfinished: count what a reader would recover, then stop.
@@ -14,7 +14,7 @@ extension VerifyRun {
             content.removeAll()
             let progress = decoder.decodePrefix(scratch.bytes, maxContentBytes: NavLogFormat.maxBlockContentBytes, into: content)
             var recovered = 0
-            try forEachLine(in: content.bytes) { (line, start) throws(LogError) in
+            try forEachLine(in: content.bytes) { (line, start) throws(FileError) in
                 guard start + line.count < content.count else { return false }   // only whole lines
                 guard let e = try? EventParser.parse(line), e.seq > lastSeq + recovered else { return false }
                 recovered += 1
@@ -61,7 +61,7 @@ extension VerifyRun {
 
     /// Checks each line of `content`; returns the block's facts, or `nil`
     /// when a line is bad (each bad line is reported).
-    mutating func verifyLines(frameOffset: Int64) throws(LogError) -> BlockStats? {
+    mutating func verifyLines(frameOffset: Int64) throws(FileError) -> BlockStats? {
         var stats = BlockStats()
         var ok = true
         let bytes = content.bytes
@@ -71,7 +71,7 @@ extension VerifyRun {
         }
         var lineNumber = 0
         var problemsHere: [(VerifyFault, Int?)] = []
-        try forEachLine(in: bytes) { (line, _) throws(LogError) in
+        try forEachLine(in: bytes) { (line, _) throws(FileError) in
             lineNumber += 1
             let event: Event
             do throws(EventParseError) { event = try parser.parse(line) } catch {

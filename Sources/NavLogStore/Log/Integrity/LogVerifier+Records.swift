@@ -5,7 +5,7 @@ import NavLogCore
 extension VerifyRun {
     // MARK: Skippable frames
 
-    mutating func verifySkippable(magic: UInt32, payloadSize: Int) throws(LogError) {
+    mutating func verifySkippable(magic: UInt32, payloadSize: Int) throws(FileError) {
         let start = offset
         let end = start + 8 + Int64(payloadSize)
         defer {
@@ -121,7 +121,7 @@ extension VerifyRun {
         if report.problems.isEmpty { report.validPrefixEnd = start + Int64(8 + NavLogFormat.blockEntryPayloadBytes) }
     }
 
-    mutating func verifyCheckpoint(_ payload: UnsafeRawBufferPointer, at start: Int64, frameLength: Int) throws(LogError) {
+    mutating func verifyCheckpoint(_ payload: UnsafeRawBufferPointer, at start: Int64, frameLength: Int) throws(FileError) {
         guard let record = CheckpointRecord(payload: payload) else {
             problem(.checkpoint(.fieldsOutOfRange), at: start, frame: frame)
             return
@@ -183,7 +183,7 @@ extension VerifyRun {
     /// The offset of the next plausible frame start after damaged bytes at
     /// `from` (an LZ4 frame whose header checksum holds, or a navlog record
     /// that fits in the file), or the file size.
-    func resync(after from: Int64) throws(LogError) -> Int64 {
+    func resync(after from: Int64) throws(FileError) -> Int64 {
         var at = from + 1
         let chunk = 1 << 20
         while at + 4 <= size {

@@ -6,7 +6,7 @@ public struct VerifyReport: Sendable {
     /// The file.
     public var path: String
     /// Everything wrong, in file order. Empty means intact.
-    public var problems: [LogError] = []
+    public var problems: [FileError] = []
     /// Problems beyond the first 10,000, counted but not listed.
     public var problemsNotListed = 0
     /// Things worth knowing that are not damage (no footer: not closed).
@@ -46,8 +46,8 @@ public enum LogVerifier {
     ///
     /// - Throws: only I/O trouble; damage is reported in the result.
     /// - Complexity: O(file size): every data frame is decompressed.
-    public static func verify(path: String) throws(LogError) -> VerifyReport {
-        let file = try LogFile(path: path, mode: .read)
+    public static func verify(path: String) throws(FileError) -> VerifyReport {
+        let file = try OpenFile(path: path, mode: .read)
         var run = try VerifyRun(file: file)
         try run.verify()
         return run.report
@@ -57,7 +57,7 @@ public enum LogVerifier {
 /// One verification pass: the `.navlog` grammar over the one walk
 /// (``FileWindow/walk(from:frame:_:)``) that notes every problem and goes on.
 struct VerifyRun: UnitGrammar {
-    let file: LogFile
+    let file: OpenFile
     let path: String
     let size: Int64
     let window: FileWindow
@@ -100,19 +100,19 @@ struct VerifyRun: UnitGrammar {
         var hash: UInt64?
     }
 
-    init(file: LogFile) throws(LogError) {
+    init(file: OpenFile) throws(FileError) {
         self.file = file
         path = file.path
         size = try file.size()
         window = FileWindow(file: file, fileSize: size)
-        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: file.path, kind: .compression(error)) }
+        do { decoder = try LZ4FrameDecoder() } catch { throw FileError(path: file.path, kind: .compression(error)) }
         report = VerifyReport(path: file.path)
     }
 
     /// Reports a problem (the first 10,000; after that only their count).
     mutating func problem(_ damage: Damage, at offset: Int64, frame: Int?, seq: Int? = nil) {
         if report.problems.count < Self.maxProblems {
-            report.problems.append(LogError.corrupt(path, damage, offset: offset, frame: frame, seq: seq))
+            report.problems.append(FileError.corrupt(path, damage, offset: offset, frame: frame, seq: seq))
         } else {
             report.problemsNotListed += 1
         }
@@ -120,7 +120,7 @@ struct VerifyRun: UnitGrammar {
 
     static let maxProblems = 10_000
 
-    mutating func verify() throws(LogError) {
+    mutating func verify() throws(FileError) {
         try verifyPreamble()
         if report.problems.isEmpty { report.validPrefixEnd = Int64(min(size, Int64(NavLogFormat.preambleBytes))) }
         let window = window
@@ -129,7 +129,7 @@ struct VerifyRun: UnitGrammar {
         finish()
     }
 
-    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(LogError) -> WalkStep {
+    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(FileError) -> WalkStep {
         self.offset = offset
         self.frame = frame
         switch met {
@@ -158,7 +158,7 @@ struct VerifyRun: UnitGrammar {
 
     // MARK: Preamble
 
-    mutating func verifyPreamble() throws(LogError) {
+    mutating func verifyPreamble() throws(FileError) {
         let bytes = try file.read(count: NavLogFormat.preambleBytes, at: 0)
         if let difference = bytes.withUnsafeBytes({ Preamble.difference($0) }) {
             // A store's segment is not a damaged log: one line naming it, not a problem a block.

@@ -13,7 +13,7 @@ import Darwin
 /// entry; the content stays in a reused buffer, so a scan allocates once.
 final class BlockReader {
     /// The log read; a ``LogScanScratch`` points its reader at each log in turn.
-    var file: LogFile
+    var file: OpenFile
     private let decoder: LZ4FrameDecoder
     private let compressed = ByteBuffer(capacity: 64 << 10)
     /// The last block's content (canonical lines, each ending in `\n`).
@@ -27,25 +27,25 @@ final class BlockReader {
     /// Data frames this reader decompressed.
     @exclusivity(unchecked) private(set) var decompressed = 0
 
-    init(file: LogFile, maxContentBytes: Int = NavLogFormat.maxBlockContentBytes) throws(LogError) {
+    init(file: OpenFile, maxContentBytes: Int = NavLogFormat.maxBlockContentBytes) throws(FileError) {
         self.file = file
         self.maxContentBytes = maxContentBytes
         do { decoder = try LZ4FrameDecoder() } catch {
-            throw LogError(path: file.path, kind: .corrupt(.noDecoder(error)))
+            throw FileError(path: file.path, kind: .corrupt(.noDecoder(error)))
         }
     }
 
     /// Decompresses `entry`'s data frame into ``content``, verifying every
     /// LZ4 checksum, the size and the checksum the entry records.
-    func read(_ entry: BlockEntry) throws(LogError) {
+    func read(_ entry: BlockEntry) throws(FileError) {
         content.removeAll()
         decompressed += 1
         if countsOnFile {
             file.blocksDecompressed += 1
             file.framesDecompressed.insert(entry.dataOffset)
         }
-        func corrupt(_ fault: DataFrameFault) -> LogError {
-            LogError.corrupt(file.path, .dataFrame(fault), offset: entry.dataOffset, frame: entry.dataFrameIndex,
+        func corrupt(_ fault: DataFrameFault) -> FileError {
+            FileError.corrupt(file.path, .dataFrame(fault), offset: entry.dataOffset, frame: entry.dataFrameIndex,
                              seq: entry.firstSeq)
         }
         guard entry.contentSize <= maxContentBytes else {
@@ -76,23 +76,23 @@ final class BlockReader {
     /// Parses a line of the last block read; a line that does not parse is damage.
     /// A line whose seq is outside the block's range is damage too (a log
     /// from a faulty writer): readers rely on the range to move on.
-    func parse(_ line: UnsafeRawBufferPointer, of entry: BlockEntry) throws(LogError) -> Event {
+    func parse(_ line: UnsafeRawBufferPointer, of entry: BlockEntry) throws(FileError) -> Event {
         let event: Event
         do { event = try parser.parse(line) } catch {
-            throw LogError.corrupt(file.path, .storedLine(error), offset: entry.dataOffset,
+            throw FileError.corrupt(file.path, .storedLine(error), offset: entry.dataOffset,
                                    frame: entry.dataFrameIndex, seq: entry.firstSeq)
         }
         guard event.seq >= entry.firstSeq, event.seq <= entry.lastSeq else {
-            throw LogError.corrupt(file.path, .storedSeqOutside(seq: event.seq, first: entry.firstSeq, last: entry.lastSeq),
+            throw FileError.corrupt(file.path, .storedSeqOutside(seq: event.seq, first: entry.firstSeq, last: entry.lastSeq),
                                    offset: entry.dataOffset, frame: entry.dataFrameIndex, seq: entry.firstSeq)
         }
         return event
     }
 
     /// Throws when a block read to its end did not reach its last seq.
-    func checkEnd(lastSeq: Int, of entry: BlockEntry) throws(LogError) {
+    func checkEnd(lastSeq: Int, of entry: BlockEntry) throws(FileError) {
         guard lastSeq >= entry.lastSeq else {
-            throw LogError.corrupt(file.path, .blockEndsEarly(lastSeq: lastSeq, entryLastSeq: entry.lastSeq),
+            throw FileError.corrupt(file.path, .blockEndsEarly(lastSeq: lastSeq, entryLastSeq: entry.lastSeq),
                                    offset: entry.dataOffset, frame: entry.dataFrameIndex, seq: entry.firstSeq)
         }
     }
@@ -112,7 +112,7 @@ final class BlockReader {
     /// blocks up to the last one whose content ends with `\n` — the same cut
     /// a writer's recovery makes, so that a following reader and a
     /// recovering writer agree on what the log holds.
-    func readOpen(_ open: OpenFrame) throws(LogError) -> OpenFrameSalvage {
+    func readOpen(_ open: OpenFrame) throws(FileError) -> OpenFrameSalvage {
         content.removeAll()
         compressed.removeAll()
         guard compressed.reserve(open.completeLength, limit: maxContentBytes * 2 + (1 << 20)) else {
@@ -150,8 +150,8 @@ final class BlockReader {
 /// Calls `body` with each line (without its `\n`) of `bytes`, and its offset.
 @inline(__always)
 func forEachLine(
-    in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Int) throws(LogError) -> Bool
-) throws(LogError) {
+    in bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Int) throws(FileError) -> Bool
+) throws(FileError) {
     guard let base = bytes.baseAddress else { return }
     var start = 0
     let n = bytes.count

@@ -3,7 +3,7 @@
 /// small frames cost few system calls, while a big frame is skipped over
 /// without reading it.
 final class FileWindow {
-    let file: LogFile
+    let file: OpenFile
     /// The file size the walk works against (a growing file is re-measured by the caller).
     var fileSize: Int64
     private let buffer = ByteBuffer(capacity: 64 << 10)
@@ -12,7 +12,7 @@ final class FileWindow {
     /// The bytes read from the file so far.
     private(set) var bytesRead = 0
 
-    init(file: LogFile, fileSize: Int64, readAhead: Int = 16 << 10) {
+    init(file: OpenFile, fileSize: Int64, readAhead: Int = 16 << 10) {
         self.file = file
         self.fileSize = fileSize
         self.readAhead = readAhead
@@ -22,7 +22,7 @@ final class FileWindow {
     /// until the next call. `count` must already be bounded by the caller.
     /// Without `readingAhead`, a read fetches those bytes only (for a reader
     /// that goes backwards, or reads one record).
-    func view(at offset: Int64, count: Int, readingAhead: Bool = true) throws(LogError) -> UnsafeRawBufferPointer {
+    func view(at offset: Int64, count: Int, readingAhead: Bool = true) throws(FileError) -> UnsafeRawBufferPointer {
         let available = Int(max(0, min(Int64(count), fileSize - offset)))
         if offset >= windowStart, offset + Int64(available) <= windowStart + Int64(buffer.count) {
             let start = Int(offset - windowStart)

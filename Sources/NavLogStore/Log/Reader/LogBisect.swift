@@ -49,7 +49,7 @@ public enum LogBisect {
     /// - Complexity: O(log blocks) entry comparisons for the chain, O(blocks)
     ///   entry comparisons to certify, then at most K + the events from there
     ///   to the divergence folded on each side.
-    public static func search(_ a: LogReader, _ b: LogReader, context: Int = 5) throws(LogError) -> Outcome {
+    public static func search(_ a: LogReader, _ b: LogReader, context: Int = 5) throws(FileError) -> Outcome {
         let startA = a.blocksDecompressed, startB = b.blocksDecompressed
         let sessionA = try a.session() ?? "", sessionB = try b.session() ?? ""
         // 1. Blocks line up while block i of each ends at the same event count;
@@ -80,7 +80,7 @@ public enum LogBisect {
             search = DivergenceSearch(sessions: (sessionA, sessionB), context: context)
         }
         let cursorA = a.cursor(fromSeq: fromSeqA), cursorB = b.cursor(fromSeq: fromSeqB)
-        try search.run(same: sameEventsToReplay) { () throws(LogError) in (try cursorA.next(), try cursorB.next()) }
+        try search.run(same: sameEventsToReplay) { () throws(FileError) in (try cursorA.next(), try cursorB.next()) }
         return Outcome(search: search, skippedEvents: skipped,
                        chainAgreesThroughBlock: chainEnd > 0 ? chainEnd - 1 : nil,
                        blocksDecompressed: (a.blocksDecompressed - startA, b.blocksDecompressed - startB))

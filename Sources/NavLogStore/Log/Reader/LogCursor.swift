@@ -37,7 +37,7 @@ public final class LogCursor {
     deinit { scratch?.release(by: ObjectIdentifier(self)) }
 
     /// The next event, or `nil` at the end (for now, if the file grows).
-    public func next() throws(LogError) -> Event? {
+    public func next() throws(FileError) -> Event? {
         while true {
             if lastSeq >= toSeq { return nil }
             let blocks = reader.blocks
@@ -76,7 +76,7 @@ public final class LogCursor {
     /// Calls `body` with each remaining event, in the order ``next()`` would
     /// hand them out, until the end (for now) or until `body` throws. Events
     /// of a block go straight from the parser to `body`, without being
-    /// copied out one by one; a ``LogError`` is thrown as it is.
+    /// copied out one by one; a ``FileError`` is thrown as it is.
     public func forEach(_ body: (Event) throws -> Void) throws {
         while lastSeq < toSeq {
             if loadedBlock >= 0, loadedBlock < reader.blocks.count, let blockReader {
@@ -108,7 +108,7 @@ public final class LogCursor {
         }
     }
 
-    private func load(_ index: Int) throws(LogError) {
+    private func load(_ index: Int) throws(FileError) {
         if blockReader == nil {
             if let shared = scratch?.take(for: ObjectIdentifier(self), file: reader.file) {
                 blockReader = shared
@@ -122,7 +122,7 @@ public final class LogCursor {
         position = 0
     }
 
-    private func nextInBlock(_ entry: BlockEntry) throws(LogError) -> Event? {
+    private func nextInBlock(_ entry: BlockEntry) throws(FileError) -> Event? {
         guard let blockReader else { return nil }
         let content = blockReader.content.bytes
         while position < content.count {

@@ -17,7 +17,7 @@ extension LogReader {
     /// ```
     ///
     /// It hands out exactly what ``cursor(fromSeq:toSeq:)`` does and fails
-    /// where a cursor fails, with the same ``LogError`` after the same
+    /// where a cursor fails, with the same ``FileError`` after the same
     /// events. Blocks are taken in order by whichever thread is free: the
     /// workers parse ahead (at most four blocks each), and the calling
     /// thread, which runs `body` one event at a time, parses the next block
@@ -101,7 +101,7 @@ private final class ParallelBlockScan: @unchecked Sendable {
     /// One block's events, and the error that ended the block early.
     struct Batch {
         var events: EventBuffer
-        var error: LogError?
+        var error: FileError?
     }
 
     /// How far beyond the caller the workers may claim blocks.
@@ -120,7 +120,7 @@ private final class ParallelBlockScan: @unchecked Sendable {
     /// Buffers the caller is done with (emptied), for the workers' next blocks.
     private var spares: [EventBuffer] = []
 
-    init(file: LogFile, entries: [BlockEntry], workers: Int) throws(LogError) {
+    init(file: OpenFile, entries: [BlockEntry], workers: Int) throws(FileError) {
         self.entries = entries
         slots = Array(repeating: nil, count: Self.ahead + 1)
         var readers: [BlockReader] = []
@@ -163,7 +163,7 @@ private final class ParallelBlockScan: @unchecked Sendable {
         do {
             try reader.read(entry)
             events.reserve(entry.eventCount)
-            try forEachLine(in: reader.content.bytes) { line, _ throws(LogError) in
+            try forEachLine(in: reader.content.bytes) { line, _ throws(FileError) in
                 events.append(try reader.parse(line, of: entry))
                 return true
             }

@@ -6,7 +6,7 @@ extension LogReader {
     ///
     /// - Complexity: O(log blocks) to find the checkpoint, then O(K) events
     ///   decompressed and folded; no earlier block is read.
-    public func state(afterSeq n: Int) throws(LogError) -> NavigationState {
+    public func state(afterSeq n: Int) throws(FileError) -> NavigationState {
         let session = try session() ?? ""
         guard n > 0 else { return NavigationState(session: session) }
         var state: NavigationProjector
@@ -35,7 +35,7 @@ extension LogReader {
     ///
     /// - Complexity: O(log blocks) when `t` never decreases in the file;
     ///   otherwise every later block whose smallest `t` is ≤ `instant` is read.
-    public func state(atInstant instant: Timestamp) throws(LogError) -> NavigationState {
+    public func state(atInstant instant: Timestamp) throws(FileError) -> NavigationState {
         let session = try session() ?? ""
         let limit = instant.milliseconds
         // Blocks 0..<whole hold only events with t ≤ instant (running max is monotonic).
@@ -73,7 +73,7 @@ extension LogReader {
     }
 
     /// The state at `spec` (docs/state.md): after a seq, at an instant, or at the end.
-    public func state(at spec: StateSpec) throws(LogError) -> NavigationState {
+    public func state(at spec: StateSpec) throws(FileError) -> NavigationState {
         switch spec {
         case .seq(let n): try state(afterSeq: n)
         case .instant(let t): try state(atInstant: t)
@@ -82,7 +82,7 @@ extension LogReader {
     }
 
     /// The state after the last event.
-    public func finalState() throws(LogError) -> NavigationState {
+    public func finalState() throws(FileError) -> NavigationState {
         try state(afterSeq: lastSeq ?? 0)
     }
 
@@ -93,11 +93,11 @@ extension LogReader {
     /// Folds a block's events as `decide` says; returns whether it stopped.
     private func fold(
         block entry: BlockEntry, into state: inout NavigationProjector, _ decide: (Event) -> FoldStep
-    ) throws(LogError) -> Bool {
+    ) throws(FileError) -> Bool {
         let reader = try requireBlockReader()
         try reader.read(entry)
         var stopped = false
-        try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
+        try forEachLine(in: reader.content.bytes) { (line, _) throws(FileError) in
             let event = try reader.parse(line, of: entry)
             switch decide(event) {
             case .apply: StateChain.project(&state, event)

@@ -39,7 +39,7 @@ public final class LogReader {
         case walk
     }
 
-    let file: LogFile
+    let file: OpenFile
     private let window: FileWindow
     private var index: LogIndex
     /// The verified lines of an unfinished data frame at the end, and their events.
@@ -50,12 +50,12 @@ public final class LogReader {
 
     /// Opens the log at `path` for reading.
     ///
-    /// - Throws: ``LogError`` for I/O trouble, a file that is not a navlog
+    /// - Throws: ``FileError`` for I/O trouble, a file that is not a navlog
     ///   (`.notANavlog`), or an unsupported version. Damage after the
     ///   preamble is not thrown: see ``damage``.
     /// - Complexity: two reads for a closed file; otherwise a walk reading
     ///   O(frames) headers.
-    public convenience init(path: String) throws(LogError) {
+    public convenience init(path: String) throws(FileError) {
         try self.init(path: path, preloadingUpTo: 0)
     }
 
@@ -64,9 +64,9 @@ public final class LogReader {
     /// memory: for scans over thousands of small closed logs, where the
     /// system calls would cost more than the reading. Bytes a writer
     /// rewrites in place later (finishing a torn frame) are not seen.
-    public init(path: String, preloadingUpTo limit: Int) throws(LogError) {
+    public init(path: String, preloadingUpTo limit: Int) throws(FileError) {
         self.path = path
-        file = try LogFile(path: path, mode: .read)
+        file = try OpenFile(path: path, mode: .read)
         if limit > 0 { try file.preload(upTo: limit) }
         fileSize = try file.size()
         window = FileWindow(file: file, fileSize: fileSize)
@@ -114,14 +114,14 @@ public final class LogReader {
     public var isClosed: Bool { index.footerOffset != nil && damage == nil && tailEvents.isEmpty }
 
     /// The session of the log (`nil` when it holds no event).
-    public func session() throws(LogError) -> String? {
+    public func session() throws(FileError) -> String? {
         if let cachedSession { return cachedSession }
         if let ref = checkpoints.first {
             cachedSession = try loadCheckpoint(ref).state.session
         } else if let first = blocks.first {
             let reader = try requireBlockReader()
             try reader.read(first)
-            try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
+            try forEachLine(in: reader.content.bytes) { (line, _) throws(FileError) in
                 cachedSession = try reader.parse(line, of: first).session
                 return false
             }
@@ -137,7 +137,7 @@ public final class LogReader {
     /// events become visible. What the reader hands out stays a prefix of
     /// the log. Returns whether anything changed.
     @discardableResult
-    public func refresh() throws(LogError) -> Bool {
+    public func refresh() throws(FileError) -> Bool {
         let size = try file.size()
         if size == fileSize { return false }
         let before = (blocks.count, tailEvents.count, damage)
@@ -180,7 +180,7 @@ public final class LogReader {
     /// Calls `body` with the verified content (whole canonical lines, each
     /// ending in `\n`) of each block in order, then of the tail: exactly what
     /// `lz4 -dc` prints for an intact file.
-    public func forEachContent(_ body: (UnsafeRawBufferPointer) -> Void) throws(LogError) {
+    public func forEachContent(_ body: (UnsafeRawBufferPointer) -> Void) throws(FileError) {
         let reader = try requireBlockReader()
         for entry in blocks {
             try reader.read(entry)
@@ -202,7 +202,7 @@ public final class LogReader {
 
     // MARK: Internals
 
-    func requireBlockReader() throws(LogError) -> BlockReader {
+    func requireBlockReader() throws(FileError) -> BlockReader {
         if let blockReader { return blockReader }
         return try BlockReader(file: file)
     }
@@ -210,7 +210,7 @@ public final class LogReader {
     /// Decodes the unfinished data frame at the end (if any): its complete,
     /// verified LZ4 blocks, cut to whole lines, each a valid event continuing
     /// the seqs. Sets ``damage``.
-    private func loadTail() throws(LogError) {
+    private func loadTail() throws(FileError) {
         tailLines = []
         tailEvents = []
         damage = nil
@@ -222,7 +222,7 @@ public final class LogReader {
             var goodBytes = 0
             var lineProblem: OpenFrameDamage?
             var parser = EventLineParser()
-            try forEachLine(in: reader.content.bytes) { (line, start) throws(LogError) in
+            try forEachLine(in: reader.content.bytes) { (line, start) throws(FileError) in
                 guard let event = try? parser.parse(line) else {
                     lineProblem = .lineUnparsable
                     return false
@@ -252,9 +252,9 @@ public final class LogReader {
         }
     }
 
-    func loadCheckpoint(_ ref: CheckpointRef) throws(LogError) -> (state: NavigationState, hash: UInt64) {
+    func loadCheckpoint(_ ref: CheckpointRef) throws(FileError) -> (state: NavigationState, hash: UInt64) {
         let decoder: LZ4FrameDecoder
-        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error)) }
+        do { decoder = try LZ4FrameDecoder() } catch { throw FileError(path: path, kind: .compression(error)) }
         return try CheckpointRecord.loadState(from: file, ref: ref, decoder: decoder, scratch: ByteBuffer())
     }
 }

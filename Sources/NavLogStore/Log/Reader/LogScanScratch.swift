@@ -22,7 +22,7 @@ public final class LogScanScratch {
     public init() {}
 
     /// The shared block reader, pointed at `file`, when no other cursor holds it.
-    func take(for cursor: ObjectIdentifier, file: LogFile) -> BlockReader? {
+    func take(for cursor: ObjectIdentifier, file: OpenFile) -> BlockReader? {
         guard holder == nil, let reader else { return nil }
         reader.file = file
         holder = cursor

@@ -22,11 +22,11 @@ struct LogWalker: UnitGrammar {
 
     /// Walks the whole file.
     ///
-    /// - Throws: I/O errors, and ``LogError/Kind/notANavlog`` or
-    ///   ``LogError/Kind/unsupportedVersion`` when the preamble is wrong.
+    /// - Throws: I/O errors, and ``FileError/Kind/notANavlog`` or
+    ///   ``FileError/Kind/unsupportedVersion`` when the preamble is wrong.
     ///   Torn tails and damage after the preamble are reported in
     ///   ``LogIndex/stop``, not thrown.
-    func walk() throws(LogError) -> LogIndex {
+    func walk() throws(FileError) -> LogIndex {
         var index = LogIndex()
         index.fileSize = window.fileSize
         guard let header = try readPreamble(&index) else { return index }
@@ -38,7 +38,7 @@ struct LogWalker: UnitGrammar {
     }
 
     /// Continues a walk from ``LogIndex/bodyEnd`` against the current file size.
-    func resume(_ index: inout LogIndex) throws(LogError) {
+    func resume(_ index: inout LogIndex) throws(FileError) {
         index.fileSize = window.fileSize
         index.openFrame = nil
         index.stop = nil
@@ -55,7 +55,7 @@ struct LogWalker: UnitGrammar {
         try window.walk(from: grammar.index.bodyEnd, frame: grammar.index.nextFrameIndex, &grammar)
     }
 
-    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(LogError) -> WalkStep {
+    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(FileError) -> WalkStep {
         switch met {
         case .endOfFile:
             return .stop
@@ -133,7 +133,7 @@ struct LogWalker: UnitGrammar {
 
     /// Stops the walk at a problem: a torn tail or damage, as ``TornTailRule`` tells them apart.
     private mutating func stop(_ why: Damage, offset: Int64, frame: Int, seq: Int? = nil) -> WalkStep {
-        index.stop = LogError.corrupt(path, why, offset: offset, frame: frame, seq: seq)
+        index.stop = FileError.corrupt(path, why, offset: offset, frame: frame, seq: seq)
         return .stop
     }
 
@@ -141,11 +141,11 @@ struct LogWalker: UnitGrammar {
 
     /// Checks the empty frame and the header. Returns `nil` (with
     /// ``LogIndex/stop`` set) for a file cut short inside a valid-looking preamble.
-    private func readPreamble(_ index: inout LogIndex) throws(LogError) -> FileHeader? {
+    private func readPreamble(_ index: inout LogIndex) throws(FileError) -> FileHeader? {
         let bytes = try window.view(at: 0, count: NavLogFormat.preambleBytes)
         if let difference = Preamble.difference(bytes) { throw difference.error(path) }
         if bytes.count < NavLogFormat.preambleBytes {
-            index.stop = LogError.corrupt(path, .tornTail(.preamble(bytes: bytes.count)),
+            index.stop = FileError.corrupt(path, .tornTail(.preamble(bytes: bytes.count)),
                                           offset: 0, frame: bytes.count < NavLogFormat.emptyFrame.count ? 0 : 1)
             return nil
         }
@@ -153,13 +153,13 @@ struct LogWalker: UnitGrammar {
         let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<NavLogFormat.preambleBytes])
         let checked = SkippableFrame.checkRecord(payload)
         if case .failure(let problem) = checked {
-            throw LogError.corrupt(path, .headerRecord(problem), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
+            throw FileError.corrupt(path, .headerRecord(problem), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
         }
         guard let header = FileHeader(payload: payload) else {
-            throw LogError(path: path, kind: .notANavlog(.headerRecordSize), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
+            throw FileError(path: path, kind: .notANavlog(.headerRecordSize), offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
         }
         guard header.majorVersion == NavLogFormat.majorVersion else {
-            throw LogError(path: path, kind: .unsupportedVersion(major: header.majorVersion, minor: header.minorVersion),
+            throw FileError(path: path, kind: .unsupportedVersion(major: header.majorVersion, minor: header.minorVersion),
                            offset: Int64(NavLogFormat.emptyFrame.count), frame: 1)
         }
         return header
@@ -175,7 +175,7 @@ struct LogWalker: UnitGrammar {
     }
 
     /// Reads the block entry that must follow a data frame.
-    func readEntry(at offset: Int64) throws(LogError) -> EntryRead {
+    func readEntry(at offset: Int64) throws(FileError) -> EntryRead {
         let frameBytes = 8 + NavLogFormat.blockEntryPayloadBytes
         let view = try window.view(at: offset, count: frameBytes)
         if view.count == 0 { return .missing }
@@ -227,7 +227,7 @@ struct LogWalker: UnitGrammar {
 
     private func readCheckpoint(
         at offset: Int64, size: Int, frame: Int, afterBlock: Bool
-    ) throws(LogError) -> Result<CheckpointRef, CheckpointFault> {
+    ) throws(FileError) -> Result<CheckpointRef, CheckpointFault> {
         guard size <= NavLogFormat.maxCheckpointBytes + NavLogFormat.checkpointFixedBytes + 4 else {
             return .failure(.overLimit(bytes: size))
         }
@@ -247,7 +247,7 @@ struct LogWalker: UnitGrammar {
 
     /// When a valid trailer pointing at `footerOffset` follows the footer
     /// frame, the offset where the trailer ends.
-    private func footerAndTrailerEnd(footerOffset: Int64, footerSize: Int) throws(LogError) -> Int64? {
+    private func footerAndTrailerEnd(footerOffset: Int64, footerSize: Int) throws(FileError) -> Int64? {
         let trailerOffset = footerOffset + 8 + Int64(footerSize)
         let view = try window.view(at: trailerOffset, count: NavLogFormat.trailerFrameBytes)
         guard view.count == NavLogFormat.trailerFrameBytes,

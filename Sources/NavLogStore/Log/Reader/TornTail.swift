@@ -26,9 +26,9 @@ enum TornTail {
     /// Copies `file`'s bytes from `offset` to `end` into a new side file
     /// `<path>.torn-<offset>` (`.torn-<offset>.1`, … if taken), synced with
     /// its directory entry, and returns its path.
-    static func preserve(_ file: LogFile, from offset: Int64, to end: Int64, as kind: String = "torn") throws(LogError) -> String {
+    static func preserve(_ file: OpenFile, from offset: Int64, to end: Int64, as kind: String = "torn") throws(FileError) -> String {
         let candidate = sideName(file.path, kind: kind, offset: offset)
-        let side = try LogFile(path: candidate, mode: .createNew)
+        let side = try OpenFile(path: candidate, mode: .createNew)
         let chunk = ByteBuffer(capacity: 1 << 20)
         var at = offset
         while at < end {
@@ -41,7 +41,7 @@ enum TornTail {
         }
         try side.sync()
         side.close()
-        try LogFile.syncDirectory(containing: candidate)
+        try OpenFile.syncDirectory(containing: candidate)
         return candidate
     }
 
@@ -49,7 +49,7 @@ enum TornTail {
     static func sideName(_ path: String, kind: String, offset: Int64) -> String {
         var candidate = "\(path).\(kind)-\(offset)"
         var n = 0
-        while LogFile.exists(candidate) {
+        while OpenFile.exists(candidate) {
             n += 1
             candidate = "\(path).\(kind)-\(offset).\(n)"
         }

@@ -4,10 +4,10 @@ extension CheckpointRecord {
     /// Reads the checkpoint `ref` points at and decodes its state; every
     /// checksum is verified and every size bounded before use.
     static func loadState(
-        from file: LogFile, ref: CheckpointRef, decoder: LZ4FrameDecoder, scratch: ByteBuffer
-    ) throws(LogError) -> (state: NavigationState, hash: UInt64) {
-        func corrupt(_ fault: CheckpointFault) -> LogError {
-            LogError.corrupt(file.path, .checkpoint(fault), offset: ref.offset, frame: ref.frameIndex, seq: ref.seq)
+        from file: OpenFile, ref: CheckpointRef, decoder: LZ4FrameDecoder, scratch: ByteBuffer
+    ) throws(FileError) -> (state: NavigationState, hash: UInt64) {
+        func corrupt(_ fault: CheckpointFault) -> FileError {
+            FileError.corrupt(file.path, .checkpoint(fault), offset: ref.offset, frame: ref.frameIndex, seq: ref.seq)
         }
         let limit = NavLogFormat.maxCheckpointBytes + NavLogFormat.checkpointFixedBytes + 12
         guard ref.frameLength > 8 + NavLogFormat.checkpointFixedBytes + 4, ref.frameLength <= limit else {

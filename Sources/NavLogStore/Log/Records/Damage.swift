@@ -1,6 +1,6 @@
 import NavLogCore
 
-/// What is wrong with a `.navlog` file's bytes (``LogError/Kind/corrupt``,
+/// What is wrong with a `.navlog` file's bytes (``FileError/Kind/corrupt``,
 /// a verifier's problem, what a reader left out at the end): one case per
 /// rule broken, with what was expected and what was found. ``description``
 /// is the one place its text is made; ``isTornTail`` tells a write cut
@@ -179,7 +179,7 @@ public enum LZ4HeaderFault: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// How a file that is not a `.navlog` file starts (``LogError/Kind/notANavlog``).
+/// How a file that is not a `.navlog` file starts (``FileError/Kind/notANavlog``).
 public enum NotANavlog: Hashable, Sendable, CustomStringConvertible {
     /// Byte `offset` of the zero-byte LZ4 frame every log starts with differs.
     case noEmptyFrame(offset: Int)

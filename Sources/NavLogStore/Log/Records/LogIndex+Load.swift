@@ -5,13 +5,13 @@ extension LogIndex {
     /// Loads the index of `file`: from the footer when the file ends with a
     /// valid trailer and footer that agree with each other (two reads), else
     /// by walking the frames (schemas/navlog-format.md §8).
-    static func load(file: LogFile, window: FileWindow) throws(LogError) -> (LogIndex, Source) {
+    static func load(file: OpenFile, window: FileWindow) throws(FileError) -> (LogIndex, Source) {
         if let index = try fromFooter(file: file, window: window) { return (index, .footer) }
         return (try LogWalker(path: file.path, window: window).walk(), .walk)
     }
 
     /// The index from the footer, or `nil` when there is no usable footer.
-    static func fromFooter(file: LogFile, window: FileWindow) throws(LogError) -> LogIndex? {
+    static func fromFooter(file: OpenFile, window: FileWindow) throws(FileError) -> LogIndex? {
         guard let footerRecord = try window.footerBehindTrailer(
                   preambleBytes: NavLogFormat.preambleBytes, maxBytes: NavLogFormat.maxFooterBytes,
                   tag: NavLogFormat.Tag.footer.rawValue),

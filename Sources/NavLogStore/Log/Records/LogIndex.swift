@@ -17,7 +17,7 @@ struct LogIndex: Sendable {
     /// A data frame at ``bodyEnd`` that is not (yet) followed by its entry.
     var openFrame: OpenFrame?
     /// Why the walk stopped before the end of the file: a torn tail or damage.
-    var stop: LogError?
+    var stop: FileError?
     /// Whether ``stop`` is damage rather than a torn tail (``TornTailRule``).
     var stopIsCorruption: Bool {
         guard let stop, case .corrupt(let damage) = stop.kind else { return false }

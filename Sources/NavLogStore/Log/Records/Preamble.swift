@@ -33,13 +33,13 @@ enum Preamble {
         var foreign: NotANavlog { frame == 0 ? .noEmptyFrame(offset: offset) : .noHeader(offset: offset) }
 
         /// The error a reader throws.
-        func error(_ path: String) -> LogError {
+        func error(_ path: String) -> FileError {
             if isSegment {
                 let slash = path.lastIndex(of: "/")
                 let store = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-                return LogError(path: path, kind: .notANavlog(.segment(store: store)))
+                return FileError(path: path, kind: .notANavlog(.segment(store: store)))
             }
-            return LogError(path: path, kind: isDamage ? .corrupt(damage) : .notANavlog(foreign), offset: Int64(offset), frame: frame)
+            return FileError(path: path, kind: isDamage ? .corrupt(damage) : .notANavlog(foreign), offset: Int64(offset), frame: frame)
         }
     }
 

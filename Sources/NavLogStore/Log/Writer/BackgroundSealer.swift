@@ -22,11 +22,11 @@ final class BackgroundSealer: @unchecked Sendable {
     /// Blocks that may wait behind the one being written.
     static let limit = 2
 
-    private let write: @Sendable (SealedBlock, _ endsGroup: Bool) throws(LogError) -> Void
+    private let write: @Sendable (SealedBlock, _ endsGroup: Bool) throws(FileError) -> Void
     private var waiting: [SealedBlock] = []
     private var writing = false
     private var stopping = false
-    private var failure: LogError?
+    private var failure: FileError?
     /// Line buffers of written blocks, for the appender's next blocks.
     private var spares: [ByteBuffer] = []
     /// Held for every member above.
@@ -34,7 +34,7 @@ final class BackgroundSealer: @unchecked Sendable {
     private var thread: WorkerThread?
     private let turnstile: ThreadTurnstile?
 
-    init(turnstile: ThreadTurnstile? = nil, write: @escaping @Sendable (SealedBlock, _ endsGroup: Bool) throws(LogError) -> Void) {
+    init(turnstile: ThreadTurnstile? = nil, write: @escaping @Sendable (SealedBlock, _ endsGroup: Bool) throws(FileError) -> Void) {
         self.write = write
         self.turnstile = turnstile
         thread = WorkerThread { [self] in run() }
@@ -42,8 +42,8 @@ final class BackgroundSealer: @unchecked Sendable {
 
     /// Queues a block, waiting while ``limit`` blocks wait; returns an
     /// earlier block's failure instead (the block is then dropped).
-    func submit(_ block: SealedBlock) -> LogError? {
-        let failed = lock.withLock(when: { _ in waiting.count < Self.limit || failure != nil }) { _ -> LogError? in
+    func submit(_ block: SealedBlock) -> FileError? {
+        let failed = lock.withLock(when: { _ in waiting.count < Self.limit || failure != nil }) { _ -> FileError? in
             if let failure { return failure }
             waiting.append(block)
             return nil
@@ -54,7 +54,7 @@ final class BackgroundSealer: @unchecked Sendable {
 
     /// Waits until every queued block is written (and synced, as the policy
     /// says); returns the first failure.
-    func drain() -> LogError? {
+    func drain() -> FileError? {
         lock.withLock(when: { _ in (waiting.isEmpty && !writing) || failure != nil }) { _ in failure }
     }
 
@@ -65,7 +65,7 @@ final class BackgroundSealer: @unchecked Sendable {
 
     /// Writes what is queued, ends the thread and waits for it; returns the
     /// first failure.
-    func stop() -> LogError? {
+    func stop() -> FileError? {
         lock.withLock { _ in stopping = true }
         lock.broadcast()
         turnstile?.open()
@@ -87,7 +87,7 @@ final class BackgroundSealer: @unchecked Sendable {
             guard let (group, failedBefore) = taken else { break }
             lock.broadcast()
             var failed = failedBefore
-            var error: LogError?
+            var error: FileError?
             for (k, block) in group.enumerated() {
                 if k > 0 { turnstile?.pass() }
                 if !failed {

@@ -13,7 +13,7 @@ import NavLogCore
 final class BlockWriter: @unchecked Sendable {
     let path: String
     let options: LogWriterOptions
-    let file: LogFile
+    let file: OpenFile
     /// Where the next bytes go.
     @exclusivity(unchecked) private(set) var end: Int64 = 0
     private(set) var nextFrameIndex = 2
@@ -30,7 +30,7 @@ final class BlockWriter: @unchecked Sendable {
     /// When the file was last synced (monotonic milliseconds).
     @exclusivity(unchecked) var lastSyncAt: Int64 = 0
 
-    init(file: LogFile, options: LogWriterOptions, encoder: LZ4FrameEncoder, out: ByteBuffer) {
+    init(file: OpenFile, options: LogWriterOptions, encoder: LZ4FrameEncoder, out: ByteBuffer) {
         self.path = file.path
         self.file = file
         self.options = options
@@ -52,14 +52,14 @@ final class BlockWriter: @unchecked Sendable {
     /// any), then writes the frame's rest, the block's entry and its
     /// checkpoint in one write; syncs with `everySeal` unless `syncing` is
     /// `false` (a later block of the same group will).
-    func write(_ sealed: SealedBlock, syncing: Bool = true) throws(LogError) {
+    func write(_ sealed: SealedBlock, syncing: Bool = true) throws(FileError) {
         out.removeAll()
         do {
             if frameOffset == nil { try encoder.begin(contentSize: sealed.lines.count, into: out) }
             try encoder.update(sealed.lines.bytes, into: out, lastOfFrame: true)
             try encoder.end(into: out)
         } catch {
-            throw LogError(path: path, kind: .compression(error), offset: end, seq: sealed.stats.firstSeq)
+            throw FileError(path: path, kind: .compression(error), offset: end, seq: sealed.stats.firstSeq)
         }
         let dataOffset = frameOffset ?? end
         try finishBlock(sealed, dataOffset: dataOffset, contentChecksum: out.bytes.loadLE32(out.count - 4),
@@ -68,7 +68,7 @@ final class BlockWriter: @unchecked Sendable {
 
     /// Compresses `lines` (raw lines of the block being filled) as new LZ4
     /// blocks of the open data frame, opening it if needed, and writes them.
-    func writeOpenFrame(_ lines: ByteBuffer) throws(LogError) {
+    func writeOpenFrame(_ lines: ByteBuffer) throws(FileError) {
         out.removeAll()
         do {
             if frameOffset == nil {
@@ -77,7 +77,7 @@ final class BlockWriter: @unchecked Sendable {
             }
             try encoder.update(lines.bytes, into: out)
         } catch {
-            throw LogError(path: path, kind: .compression(error), offset: end)
+            throw FileError(path: path, kind: .compression(error), offset: end)
         }
         try file.write(out.bytes, at: end)
         end += Int64(out.count)
@@ -88,7 +88,7 @@ final class BlockWriter: @unchecked Sendable {
     /// block's entry and, when due, a checkpoint — in one write.
     func finishBlock(
         _ sealed: SealedBlock, dataOffset: Int64, contentChecksum: UInt32, syncing: Bool = true
-    ) throws(LogError) {
+    ) throws(FileError) {
         let stats = sealed.stats
         let dataLength = Int(end - dataOffset) + out.count
         let entry = BlockEntry(
@@ -109,7 +109,7 @@ final class BlockWriter: @unchecked Sendable {
                     Result { () throws(LZ4FrameError) in try encoder.compressFrame(buf, into: checkpointScratch) }
                 }.get()
             } catch {
-                throw LogError(path: path, kind: .compression(error), offset: end, seq: stats.lastSeq)
+                throw FileError(path: path, kind: .compression(error), offset: end, seq: stats.lastSeq)
             }
             let offset = end + Int64(out.count + records.count)
             let before = records.count
@@ -131,7 +131,7 @@ final class BlockWriter: @unchecked Sendable {
 
     /// Writes the footer and trailer, when they fit (a log too big for one
     /// is read without it), after the last block.
-    func writeFooter(eventCount: Int) throws(LogError) {
+    func writeFooter(eventCount: Int) throws(FileError) {
         let footer = Footer(entries: entries, checkpoints: checkpoints, eventCount: eventCount,
                             footerOffset: end, frameIndex: nextFrameIndex)
         if Footer.frameBytes(blocks: entries.count, checkpoints: checkpoints.count) <= NavLogFormat.maxFooterBytes {
@@ -146,16 +146,16 @@ final class BlockWriter: @unchecked Sendable {
     // MARK: The file
 
     /// Syncs what was written since the last sync.
-    func sync() throws(LogError) {
+    func sync() throws(FileError) {
         if unsynced {
             try file.sync()
             unsynced = false
         }
-        lastSyncAt = LogFile.monotonicMilliseconds()
+        lastSyncAt = OpenFile.monotonicMilliseconds()
     }
 
     /// Writes a new log's preamble and makes it and the file's name durable.
-    func writePreamble() throws(LogError) {
+    func writePreamble() throws(FileError) {
         var bytes = NavLogFormat.emptyFrame
         FileHeader(blockTargetBytes: UInt32(options.blockTargetBytes),
                    checkpointInterval: UInt32(min(options.checkpointInterval, Int(UInt32.max))),
@@ -163,7 +163,7 @@ final class BlockWriter: @unchecked Sendable {
             .appendFrame(to: &bytes)
         try file.write(bytes, at: 0)
         try file.sync()
-        try LogFile.syncDirectory(containing: path)
+        try OpenFile.syncDirectory(containing: path)
         end = Int64(bytes.count)
         nextFrameIndex = 2
     }

@@ -16,7 +16,7 @@ extension LogWriter {
 
     /// Checks `event` against the log and writes its canonical line (with
     /// `\n`) into `canonical`; returns its seq. Changes nothing else.
-    func stage(_ event: Event) throws(LogError) -> Int {
+    func stage(_ event: Event) throws(FileError) -> Int {
         let seq = try check(event)
         try stageWritten(event, seq: seq)
         return seq
@@ -24,7 +24,7 @@ extension LogWriter {
 
     /// Writes the canonical line (with `\n`) of a checked event, numbered
     /// `seq`, into `canonical`; refuses it when it is over the length limit.
-    func stageWritten(_ event: Event, seq: Int) throws(LogError) {
+    func stageWritten(_ event: Event, seq: Int) throws(FileError) {
         canonical.reset()
         if event.seq == seq {
             canonical.write(event)
@@ -38,16 +38,16 @@ extension LogWriter {
     }
 
     /// The refusal of an event whose canonical line is over the limit.
-    func lineTooLong(_ bytes: Int, seq: Int) -> LogError {
-        LogError(path: path, kind: .rejected(.lineTooLong(bytes: bytes)), seq: seq)
+    func lineTooLong(_ bytes: Int, seq: Int) -> FileError {
+        FileError(path: path, kind: .rejected(.lineTooLong(bytes: bytes)), seq: seq)
     }
 
     /// Checks `event` against the log (open, session, seq, `t`); returns the
     /// seq it gets. Changes nothing.
-    func check(_ event: Event) throws(LogError) -> Int {
+    func check(_ event: Event) throws(FileError) -> Int {
         try checkOpen()
-        func reject(_ why: Refusal, seq: Int?) -> LogError {
-            LogError(path: path, kind: .rejected(why), seq: seq)
+        func reject(_ why: Refusal, seq: Int?) -> FileError {
+            FileError(path: path, kind: .rejected(why), seq: seq)
         }
         guard !event.session.isEmpty else { throw reject(.emptySession, seq: event.seq == 0 ? nil : event.seq) }
         if session != nil, !isLogSession(event.session) {
@@ -63,24 +63,24 @@ extension LogWriter {
 
     /// Throws unless the writer can take an event.
     @inline(__always)
-    func checkOpen() throws(LogError) {
-        guard !closed else { throw LogError(path: path, kind: .closed) }
+    func checkOpen() throws(FileError) {
+        guard !closed else { throw FileError(path: path, kind: .closed) }
         if let failure { throw failure }
     }
 
     /// Refuses a given `seq` that does not increase (``Sequencer/check(_:after:)``).
     @inline(__always)
-    func check(seq: Int) throws(LogError) {
+    func check(seq: Int) throws(FileError) {
         do throws(SeqRefusal) { try Sequencer.check(seq, after: lastSeq) } catch {
-            throw LogError(path: path, kind: .rejected(.seq(error)), seq: seq)
+            throw FileError(path: path, kind: .rejected(.seq(error)), seq: seq)
         }
     }
 
     /// Refuses a `t` outside years 0000–9999.
     @inline(__always)
-    func check(_ t: Timestamp, seq: Int) throws(LogError) {
+    func check(_ t: Timestamp, seq: Int) throws(FileError) {
         guard t.milliseconds >= Self.earliestT, t.milliseconds <= Self.latestT else {
-            throw LogError(path: path, kind: .rejected(.timeOutOfRange), seq: seq)
+            throw FileError(path: path, kind: .rejected(.timeOutOfRange), seq: seq)
         }
     }
 

@@ -2,7 +2,7 @@ import NavLogCore
 
 /// Opening a ``LogWriter``: a new log's preamble, or an existing log continued.
 extension LogWriter {
-    func open() throws(LogError) {
+    func open() throws(FileError) {
         let size = try file.size()
         if size == 0 { return try blocks.writePreamble() }
         let window = FileWindow(file: file, fileSize: size)
@@ -13,7 +13,7 @@ extension LogWriter {
             return try blocks.writePreamble()
         }
         if index.stopIsCorruption, let stop = index.stop, case .corrupt(let damage) = stop.kind {
-            throw LogError(path: path, kind: .corrupt(.needsRepair(damage)),
+            throw FileError(path: path, kind: .corrupt(.needsRepair(damage)),
                            offset: stop.offset, frame: stop.frame, seq: stop.seq)
         }
         try resume(from: index, fileSize: size)
@@ -22,7 +22,7 @@ extension LogWriter {
     /// Continues an existing log: rebuilds the running state from the last
     /// checkpoint, cuts what follows the body (keeping torn bytes in a side
     /// file), and finishes an unfinished data frame in place.
-    func resume(from index: LogIndex, fileSize: Int64) throws(LogError) {
+    func resume(from index: LogIndex, fileSize: Int64) throws(FileError) {
         let entries = index.entries
         eventCount = index.eventCount
         lastSeq = index.lastSeq
@@ -33,7 +33,7 @@ extension LogWriter {
         }
         let reader = try BlockReader(file: file)
         let decoder: LZ4FrameDecoder
-        do { decoder = try LZ4FrameDecoder() } catch { throw LogError(path: path, kind: .compression(error)) }
+        do { decoder = try LZ4FrameDecoder() } catch { throw FileError(path: path, kind: .compression(error)) }
         // The state after the last committed block.
         var firstBlock = 0
         if let ref = index.checkpoints.last {
@@ -46,7 +46,7 @@ extension LogWriter {
         eventsSinceCheckpoint = entries[firstBlock...].reduce(0) { $0 + $1.eventCount }
         for entry in entries[firstBlock...] {
             try reader.read(entry)
-            try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
+            try forEachLine(in: reader.content.bytes) { (line, _) throws(FileError) in
                 let event = try reader.parse(line, of: entry)
                 if chain == nil {
                     chain = StateChain(session: event.session)
@@ -73,7 +73,7 @@ extension LogWriter {
             var events: [Event] = []
             var parser = EventLineParser()
             var valid = salvage.frameBytes > 0
-            try forEachLine(in: reader.content.bytes) { (line, _) throws(LogError) in
+            try forEachLine(in: reader.content.bytes) { (line, _) throws(FileError) in
                 guard let event = try? parser.parse(line), event.seq > (events.last?.seq ?? lastSeq),
                       session.map({ SessionID.same(event.session, $0) }) ?? true else {
                     valid = false

@@ -18,7 +18,7 @@ import NavLogCore
 ///
 /// One writer per file: the writer holds an exclusive lock from `init` until
 /// `close()` (or until it is released); a second writer gets
-/// ``LogError/Kind/locked``. Readers are never blocked.
+/// ``FileError/Kind/locked``. Readers are never blocked.
 ///
 /// Events appended but not made durable are lost if the process dies, or if
 /// the writer is released without `close()` — either way the file stays
@@ -62,10 +62,10 @@ public final class LogWriter {
     /// it too and reaches nothing else of the writer.
     let blocks: BlockWriter
     /// The file.
-    var file: LogFile { blocks.file }
+    var file: OpenFile { blocks.file }
     @exclusivity(unchecked) var closed = false
     /// The write or sync failure that stopped this writer.
-    @exclusivity(unchecked) var failure: LogError?
+    @exclusivity(unchecked) var failure: FileError?
     /// Raw lines not yet compressed.
     @exclusivity(unchecked) private var pending: ByteBuffer
     /// The thread that compresses and writes sealed blocks, with
@@ -85,23 +85,23 @@ public final class LogWriter {
 
     /// Opens (or creates) the log at `path` for appending and takes its lock.
     ///
-    /// - Throws: ``LogError`` — `.locked` when another writer has it,
+    /// - Throws: ``FileError`` — `.locked` when another writer has it,
     ///   `.notANavlog` / `.unsupportedVersion` for a foreign file, `.corrupt`
     ///   for damage that is not a torn tail, `.io` for system errors.
-    public convenience init(path: String, options: LogWriterOptions = LogWriterOptions()) throws(LogError) {
+    public convenience init(path: String, options: LogWriterOptions = LogWriterOptions()) throws(FileError) {
         try self.init(path: path, options: options, sealerTurnstile: nil)
     }
 
     /// Opens (or creates) the log at `path`. A test may hold the background
     /// thread at its passes (``BackgroundSealer``) with `sealerTurnstile`.
-    convenience init(path: String, options: LogWriterOptions, sealerTurnstile: ThreadTurnstile?) throws(LogError) {
-        let file = try LogFile(path: path, mode: .readWrite)
+    convenience init(path: String, options: LogWriterOptions, sealerTurnstile: ThreadTurnstile?) throws(FileError) {
+        let file = try OpenFile(path: path, mode: .readWrite)
         try file.lockExclusive()
         try self.init(lockedFile: file, options: options, sealerTurnstile: sealerTurnstile)
     }
 
     /// Continues a file this process already holds the lock of (repair).
-    init(lockedFile file: LogFile, options: LogWriterOptions, sealerTurnstile: ThreadTurnstile? = nil) throws(LogError) {
+    init(lockedFile file: OpenFile, options: LogWriterOptions, sealerTurnstile: ThreadTurnstile? = nil) throws(FileError) {
         self.path = file.path
         self.options = options
         // Sized so that a block, the line that fills it and its frame fit
@@ -111,15 +111,15 @@ public final class LogWriter {
         let out = ByteBuffer(capacity: blockBytes + Self.outRoom)
         let encoder: LZ4FrameEncoder
         do { encoder = try LZ4FrameEncoder(settings: options.frameSettings) } catch {
-            throw LogError(path: file.path, kind: .compression(error))
+            throw FileError(path: file.path, kind: .compression(error))
         }
         blocks = BlockWriter(file: file, options: options, encoder: encoder, out: out)
         try open()
-        blocks.lastSyncAt = LogFile.monotonicMilliseconds()
+        blocks.lastSyncAt = OpenFile.monotonicMilliseconds()
         if options.sealsInBackground && (options.durability == .everySeal || options.durability == .onFlush) {
             // The thread gets what it writes with, never the writer: the
             // writer's last reference cannot go on that thread.
-            sealer = BackgroundSealer(turnstile: sealerTurnstile) { [blocks] block, endsGroup throws(LogError) in
+            sealer = BackgroundSealer(turnstile: sealerTurnstile) { [blocks] block, endsGroup throws(FileError) in
                 try blocks.write(block, syncing: endsGroup)
             }
         }
@@ -139,7 +139,7 @@ public final class LogWriter {
     /// not the log's, its seq does not increase, its `t` is outside years
     /// 0000–9999, or its canonical line is over ``EventParser/maxLineBytes``.
     @discardableResult
-    public func append(_ event: Event) throws(LogError) -> Int {
+    public func append(_ event: Event) throws(FileError) -> Int {
         let seq = try check(event)
         // A common event's line is written straight into the block's buffer,
         // past its end, and kept by moving the end.
@@ -155,7 +155,7 @@ public final class LogWriter {
         }
         guard let length = written else {
             try stageWritten(event, seq: seq)
-            try failing { () throws(LogError) in
+            try failing { () throws(FileError) in
                 try acceptStaged(event, seq: seq)
                 try afterAppend()
             }
@@ -164,7 +164,7 @@ public final class LogWriter {
         guard length <= EventParser.maxLineBytes else { throw lineTooLong(length, seq: seq) }
         (pending.base + pending.count + length).storeBytes(of: 0x0A, as: UInt8.self)
         pending.count += length + 1
-        try failing { () throws(LogError) in
+        try failing { () throws(FileError) in
             try accept(event, seq: seq, lineBytes: length + 1)
             try afterAppend()
         }
@@ -188,7 +188,7 @@ public final class LogWriter {
     /// Validates every event, then appends them all (or none); durability
     /// applies once, to the whole batch. Returns the seqs assigned.
     @discardableResult
-    public func append(contentsOf events: [Event]) throws(LogError) -> ClosedRange<Int>? {
+    public func append(contentsOf events: [Event]) throws(FileError) -> ClosedRange<Int>? {
         guard !events.isEmpty else { return nil }
         let savedSession = session, savedLast = lastSeq
         var staged: [(Int, Int)] = []   // (seq, line end in `batch`)
@@ -209,7 +209,7 @@ public final class LogWriter {
         }
         session = savedSession
         lastSeq = savedLast
-        try failing { () throws(LogError) in
+        try failing { () throws(FileError) in
             var start = 0
             for (i, event) in events.enumerated() {
                 let (seq, lineEnd) = staged[i]
@@ -229,11 +229,11 @@ public final class LogWriter {
     /// call it, to write a log whose lines disagree with its index (a faulty
     /// writer) and check that every reader calls that damage.
     @discardableResult
-    func append(_ event: Event, canonicalLine line: UnsafeRawBufferPointer) throws(LogError) -> Int {
+    func append(_ event: Event, canonicalLine line: UnsafeRawBufferPointer) throws(FileError) -> Int {
         precondition(event.seq != 0, "a canonical line carries its seq")
         let seq = try check(event)
         guard line.count <= EventParser.maxLineBytes else { throw lineTooLong(line.count, seq: seq) }
-        try failing { () throws(LogError) in
+        try failing { () throws(FileError) in
             pending.appendLine(line)
             try accept(event, seq: seq, lineBytes: line.count + 1)
             try afterAppend()
@@ -243,19 +243,19 @@ public final class LogWriter {
 
     /// Parses one NDJSON line (``EventParser``), then appends it.
     @discardableResult
-    public func append(line: [UInt8]) throws(LogError) -> Int {
+    public func append(line: [UInt8]) throws(FileError) -> Int {
         let event: Event
         do { event = try EventParser.parse(line) } catch {
-            throw LogError(path: path, kind: .rejected(.line(error)), seq: lastSeq + 1)
+            throw FileError(path: path, kind: .rejected(.line(error)), seq: lastSeq + 1)
         }
         return try append(event)
     }
 
     /// Makes every appended event durable: on return they survive a crash.
-    public func flush() throws(LogError) {
-        guard !closed else { throw LogError(path: path, kind: .closed) }
+    public func flush() throws(FileError) {
+        guard !closed else { throw FileError(path: path, kind: .closed) }
         if let failure { throw failure }
-        try failing { () throws(LogError) in
+        try failing { () throws(FileError) in
             try drainSealer()
             try makeDurable()
         }
@@ -263,12 +263,12 @@ public final class LogWriter {
 
     /// Waits until the background thread has written every sealed block;
     /// throws the failure of one, if any.
-    private func drainSealer() throws(LogError) {
+    private func drainSealer() throws(FileError) {
         if let error = sealer?.drain() { throw error }
     }
 
     /// Runs a step that writes; a failure stops the writer for good.
-    private func failing(_ step: () throws(LogError) -> Void) throws(LogError) {
+    private func failing(_ step: () throws(FileError) -> Void) throws(FileError) {
         do { try step() } catch {
             failure = error
             throw error
@@ -277,7 +277,7 @@ public final class LogWriter {
 
     /// Seals the open block, writes the footer and trailer, syncs, and
     /// releases the lock. The writer cannot be used afterwards.
-    public func close() throws(LogError) {
+    public func close() throws(FileError) {
         guard !closed else { return }
         if let failure { throw failure }
         do { try closeFile() } catch {
@@ -286,7 +286,7 @@ public final class LogWriter {
         }
     }
 
-    private func closeFile() throws(LogError) {
+    private func closeFile() throws(FileError) {
         try seal()
         try drainSealer()
         if let sealer {
@@ -300,7 +300,7 @@ public final class LogWriter {
     }
 
     /// Accepts a staged event: its line joins the block, the state advances.
-    private func acceptStaged(_ event: Event, seq: Int) throws(LogError) {
+    private func acceptStaged(_ event: Event, seq: Int) throws(FileError) {
         canonical.bytes.withUnsafeBytes { pending.append($0) }
         try accept(event, seq: seq, lineBytes: canonical.bytes.count)
     }
@@ -308,7 +308,7 @@ public final class LogWriter {
     /// Accepts an event whose line (with its `\n`) is already at the end of
     /// the block: counts it in, and seals the block when it is full.
     @inline(__always)
-    private func accept(_ event: Event, seq: Int, lineBytes: Int) throws(LogError) {
+    private func accept(_ event: Event, seq: Int, lineBytes: Int) throws(FileError) {
         absorb(event, seq: seq, lineBytes: lineBytes)
         if shouldSeal { try seal() }
     }
@@ -336,7 +336,7 @@ public final class LogWriter {
             chain = StateChain(session: session!)
         }
         if block.count(seq: seq, t: t), options.maxBlockAgeMilliseconds != nil {
-            block.startedAt = LogFile.monotonicMilliseconds()
+            block.startedAt = OpenFile.monotonicMilliseconds()
         }
         block.rawBytes += lineBytes
         if let lastT, t < lastT { timeOrdered = false }
@@ -352,16 +352,16 @@ public final class LogWriter {
         if eventsSinceCheckpoint >= options.checkpointInterval { return true }
         if let max = options.maxBlockEvents, block.eventCount >= max { return true }
         if let age = options.maxBlockAgeMilliseconds,
-           LogFile.monotonicMilliseconds() - block.startedAt >= Int64(age) { return true }
+           OpenFile.monotonicMilliseconds() - block.startedAt >= Int64(age) { return true }
         return false
     }
 
-    private func afterAppend() throws(LogError) {
+    private func afterAppend() throws(FileError) {
         switch options.durability {
         case .everyAppend:
             try makeDurable()
         case .interval(let ms):
-            if LogFile.monotonicMilliseconds() - blocks.lastSyncAt >= Int64(ms) { try makeDurable() }
+            if OpenFile.monotonicMilliseconds() - blocks.lastSyncAt >= Int64(ms) { try makeDurable() }
         case .everySeal, .onFlush:
             break
         }
@@ -371,7 +371,7 @@ public final class LogWriter {
 
     /// Compresses pending lines as new LZ4 blocks of the open data frame,
     /// writes them, and syncs.
-    private func makeDurable() throws(LogError) {
+    private func makeDurable() throws(FileError) {
         if pending.count > 0 {
             try blocks.writeOpenFrame(pending)
             pending.removeAll()
@@ -383,7 +383,7 @@ public final class LogWriter {
     /// its checkpoint are taken here; the rest of its data frame, its entry
     /// and the checkpoint are written in one write, by the background thread
     /// when there is one (and no data frame is open), else now.
-    private func seal() throws(LogError) {
+    private func seal() throws(FileError) {
         guard block.eventCount > 0, var sealedChain = chain else { return }
         let (hash, json) = sealedChain.sealBlock()
         chain = sealedChain

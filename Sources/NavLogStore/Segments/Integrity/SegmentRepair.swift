@@ -88,7 +88,7 @@ public enum SegmentRepair {
         }.min { ($0.number, $0.offset) < ($1.number, $1.offset) }
         if let first {
             let allTorn = report.found.allSatisfy { $0.isTornTail || SegmentFormat.segmentNumber($0.segment) == nil }
-            do throws(LogError) {
+            do throws(FileError) {
                 for segment in catalog.segments where segment.contents.number >= first.number {
                     let contents = segment.contents
                     let number = contents.number
@@ -97,7 +97,7 @@ public enum SegmentRepair {
                     if number > first.number {
                         let side = TornTail.sideName(store.segmentPath(number), kind: "damaged", offset: 0)
                         try FileSystem.rename(store.segmentPath(number), to: side)
-                        try LogFile.syncDirectory(containing: side)
+                        try OpenFile.syncDirectory(containing: side)
                         report.moves.append(SegmentRepairReport.Move(segment: contents.name, offset: 0, bytes: size, whole: true, tornTail: false,
                                                                      commits: aside?.commits.count ?? 0, events: aside.map(eventCount) ?? 0,
                                                                      sideFile: side))
@@ -108,7 +108,7 @@ public enum SegmentRepair {
                     let headerOK = contents.header != nil && first.offset >= Int64(SegmentFormat.preambleBytes)
                     let cut = headerOK ? (ends.last { $0 <= first.offset } ?? Int64(SegmentFormat.preambleBytes)) : 0
                     guard size > cut else { continue }
-                    let file = try LogFile(path: segment.file.path, mode: .update)
+                    let file = try OpenFile(path: segment.file.path, mode: .update)
                     defer { file.close() }
                     let torn = allTorn && cut > 0
                     let side = try TornTail.preserve(file, from: cut, to: size, as: torn ? "torn" : "damaged")

@@ -11,7 +11,7 @@ struct SegmentBackLinkReader {
     /// file order, with where each index frame is; `nil` when the point
     /// records no index length or any link does not hold (the caller then
     /// walks the segment whole). Commits are numbered from `previousCommit + 1`.
-    func commits(to point: DurablePoint, previousCommit: UInt64) throws(LogError) -> (commits: [CommitIndex], locations: [CommitIndexLocation])? {
+    func commits(to point: DurablePoint, previousCommit: UInt64) throws(FileError) -> (commits: [CommitIndex], locations: [CommitIndexLocation])? {
         guard point.commit > previousCommit, point.indexLength > 0, point.end <= window.fileSize else { return nil }
         var commits: [CommitIndex] = []
         var locations: [CommitIndexLocation] = []

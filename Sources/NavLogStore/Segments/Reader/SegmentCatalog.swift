@@ -6,7 +6,7 @@ import NavLogCore
 final class SegmentCatalog {
     /// One segment: its file (open for reading) and what it holds.
     struct Segment {
-        var file: LogFile
+        var file: OpenFile
         var contents: SegmentContents
     }
 
@@ -83,7 +83,7 @@ final class SegmentCatalog {
     private func walkSegment(_ number: Int, previousCommit previous: UInt64, verifying: Bool,
                              durable: DurablePoint? = nil) throws(SegmentStoreError) -> UInt64 {
         do {
-            let file = try LogFile(path: store.segmentPath(number), mode: .read)
+            let file = try OpenFile(path: store.segmentPath(number), mode: .read)
             let walker = try SegmentWalker(file: file, number: number, verifying: verifying)
             let contents = try walker.walk(previousCommit: previous, durable: durable)
             bytesReadFindingCommits += walker.window.bytesRead
@@ -137,7 +137,7 @@ final class SegmentCatalog {
     func appendCommit(_ index: CommitIndex, at location: CommitIndexLocation, segment number: Int) throws(SegmentStoreError) {
         if segments.last?.contents.number != number {
             do {
-                let file = try LogFile(path: store.segmentPath(number), mode: .read)
+                let file = try OpenFile(path: store.segmentPath(number), mode: .read)
                 var contents = SegmentContents(number: number, name: SegmentFormat.segmentName(number))
                 contents.header = SegmentHeader(segmentNumber: number, blockTarget: 0, checkpointInterval: 0)
                 segments.append(Segment(file: file, contents: contents))

@@ -6,7 +6,7 @@ struct SegmentFooterReader {
     /// The commits a valid trailer and footer list, and the end of the last;
     /// `nil` when there is no valid trailer, footer, or listed index (the
     /// caller then walks).
-    func commits(previousCommit: UInt64) throws(LogError) -> (commits: [CommitIndex], locations: [CommitIndexLocation], end: Int64)? {
+    func commits(previousCommit: UInt64) throws(FileError) -> (commits: [CommitIndex], locations: [CommitIndexLocation], end: Int64)? {
         guard let footerRecord = try window.footerBehindTrailer(
                   preambleBytes: SegmentFormat.preambleBytes, maxBytes: SegmentFormat.maxRecordBytes,
                   tag: SegmentFormat.Tag.footer.rawValue),

@@ -18,14 +18,14 @@ public final class SegmentStore {
     /// The directory.
     public let path: String
     /// The lock file, held (`flock`) while this object writes.
-    private var lock: LogFile?
+    private var lock: OpenFile?
     /// The manifest's minor version (§3): 0 for a store without `COMMITTED`.
     public private(set) var minorVersion: Int = Int(SegmentFormat.minorVersion)
     /// Called when a writer opening the store cut a torn tail aside (§9.1),
     /// as it happens: a command says so on standard error.
     public var onTornTailCut: ((SegmentRecovery) -> Void)?
 
-    private init(path: String, lock: LogFile?) {
+    private init(path: String, lock: OpenFile?) {
         self.path = DirectoryPath.trimmed(path)
         self.lock = lock
     }
@@ -40,7 +40,7 @@ public final class SegmentStore {
         let directory: VersionOneStore
         do { directory = try VersionOneStore(directory: path, create: true) } catch { throw .io(error) }
         let store = SegmentStore(path: directory.directory, lock: nil)
-        if LogFile.exists(store.manifestPath) { throw .alreadyExists(path: store.path) }
+        if OpenFile.exists(store.manifestPath) { throw .alreadyExists(path: store.path) }
         try store.takeLock()
         do { try DurablePointFile.create(store: store.path, point: DurablePoint()) } catch { throw .io(error) }
         try store.writeManifest()
@@ -65,9 +65,9 @@ public final class SegmentStore {
             guard store.holdsStoredData else { return .notAStore(path: store.path) }
             return .damaged(store: store.path, SegmentDamage(segment: SegmentFormat.manifestName, offset: 0, kind: .storeFile(why)))
         }
-        guard LogFile.exists(store.manifestPath) else { throw missing("the manifest is missing") }
+        guard OpenFile.exists(store.manifestPath) else { throw missing("the manifest is missing") }
         let manifest: [UInt8]
-        do { manifest = try LogFile(path: store.manifestPath, mode: .read).read(count: 64, at: 0) } catch { throw .io(error) }
+        do { manifest = try OpenFile(path: store.manifestPath, mode: .read).read(count: 64, at: 0) } catch { throw .io(error) }
         let text = String(decoding: manifest, as: UTF8.self)
         guard text.hasPrefix("navlog-store "), text.hasSuffix("\n") else { throw missing("the manifest is not a navlog-store line") }
         let version = String(text.dropFirst("navlog-store ".count).dropLast())
@@ -114,8 +114,8 @@ public final class SegmentStore {
     }
 
     private func takeLock() throws(SegmentStoreError) {
-        let file: LogFile
-        do { file = try LogFile(path: path + "/" + SegmentFormat.lockName, mode: .readWrite) } catch { throw .io(error) }
+        let file: OpenFile
+        do { file = try OpenFile(path: path + "/" + SegmentFormat.lockName, mode: .readWrite) } catch { throw .io(error) }
         do { try file.lockExclusive() } catch {
             throw error.kind == .locked ? .locked(store: path) : .io(error)
         }
@@ -129,7 +129,7 @@ public final class SegmentStore {
     /// it may still be of an unsupported version: ``open(at:writing:)`` says).
     public static func isSegmentStore(_ path: String) -> Bool {
         let path = DirectoryPath.trimmed(path)
-        return LogFile.exists(path + "/" + SegmentFormat.manifestName) || SegmentStore(path: path, lock: nil).holdsStoredData
+        return OpenFile.exists(path + "/" + SegmentFormat.manifestName) || SegmentStore(path: path, lock: nil).holdsStoredData
     }
 
     /// The path of segment `number`.

@@ -24,7 +24,7 @@ struct SegmentContents {
 /// walk stops at the first problem; a verifying walk notes it and goes on
 /// wherever the next frame's start is known.
 struct SegmentWalker: UnitGrammar {
-    let file: LogFile
+    let file: OpenFile
     let window: FileWindow
     let verifying: Bool
     private(set) var contents: SegmentContents
@@ -34,7 +34,7 @@ struct SegmentWalker: UnitGrammar {
     private var blocks: [(offset: Int64, length: Int, checksum: UInt32?)] = []
     private var checkpoints: [CommitIndexLocation] = []
 
-    init(file: LogFile, number: Int, verifying: Bool) throws(LogError) {
+    init(file: OpenFile, number: Int, verifying: Bool) throws(FileError) {
         self.file = file
         let size = try file.size()
         window = FileWindow(file: file, fileSize: size)
@@ -51,7 +51,7 @@ struct SegmentWalker: UnitGrammar {
     /// walk then follows the back-links from it and walks on from its end
     /// only (§9 "Open without a walk"), unless a link does not hold.
     func walk(previousCommit: UInt64, resuming known: SegmentContents? = nil,
-              durable: DurablePoint? = nil) throws(LogError) -> SegmentContents {
+              durable: DurablePoint? = nil) throws(FileError) -> SegmentContents {
         let number = contents.number
         var c = contents
         let head = try window.view(at: 0, count: SegmentFormat.preambleBytes, readingAhead: false)
@@ -109,7 +109,7 @@ struct SegmentWalker: UnitGrammar {
         return !verifying
     }
 
-    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(LogError) -> WalkStep {
+    mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(FileError) -> WalkStep {
         switch met {
         case .endOfFile:
             if !blocks.isEmpty || !checkpoints.isEmpty {
@@ -137,7 +137,7 @@ struct SegmentWalker: UnitGrammar {
         }
     }
 
-    private mutating func meet(_ record: WalkedRecord) throws(LogError) -> WalkStep {
+    private mutating func meet(_ record: WalkedRecord) throws(FileError) -> WalkStep {
         let offset = record.offset, size = record.payloadSize
         guard size >= 8, size <= SegmentFormat.maxRecordBytes else {
             return stop(.frame("navlog record of \(size) bytes"), at: offset) ? .stop : .next

@@ -196,7 +196,7 @@ extension StoredSession {
         while try cursor.nextBlock({ bytes throws(SegmentStoreError) in
             line.removeAll(keepingCapacity: true)
             line.append(contentsOf: bytes)
-            do throws(LogError) { try writer.append(line: line) } catch { throw .io(error) }
+            do throws(FileError) { try writer.append(line: line) } catch { throw .io(error) }
         }) {}
     }
 }

@@ -131,7 +131,7 @@ struct CommitIndex: Hashable, Sendable {
     /// Reads the commit index frame at `location` through `window`: `nil`
     /// unless it is a whole `NLCI` record whose checksum holds and whose
     /// sizes add up (a reader then walks the segment, §9).
-    static func read(_ location: CommitIndexLocation, in window: FileWindow) throws(LogError) -> CommitIndex? {
+    static func read(_ location: CommitIndexLocation, in window: FileWindow) throws(FileError) -> CommitIndex? {
         guard location.offset >= Int64(SegmentFormat.preambleBytes), location.length > 8,
               location.length - 8 <= SegmentFormat.maxRecordBytes else { return nil }
         let record = try window.view(at: location.offset, count: location.length, readingAhead: false)

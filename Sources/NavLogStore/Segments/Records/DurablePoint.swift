@@ -69,10 +69,10 @@ final class DurablePointFile {
     static func path(store: String) -> String { store + "/" + DurablePoint.fileName }
 
     /// Reads the durable point of the store at `store`.
-    static func read(store: String) throws(LogError) -> Found {
+    static func read(store: String) throws(FileError) -> Found {
         let path = path(store: store)
-        guard LogFile.exists(path) else { return .missing }
-        let file = try LogFile(path: path, mode: .read)
+        guard OpenFile.exists(path) else { return .missing }
+        let file = try OpenFile(path: path, mode: .read)
         defer { file.close() }
         let bytes = try file.read(count: DurablePoint.fileBytes, at: 0)
         let slots = [0, 1].compactMap { i -> DurablePoint? in
@@ -87,20 +87,20 @@ final class DurablePointFile {
         return .point(best)
     }
 
-    private let file: LogFile
+    private let file: OpenFile
     /// The point last written.
     private(set) var current: DurablePoint
 
     /// Opens the store's file for writing, at `current` (read before).
-    init(store: String, current: DurablePoint) throws(LogError) {
-        file = try LogFile(path: Self.path(store: store), mode: .readWrite)
+    init(store: String, current: DurablePoint) throws(FileError) {
+        file = try OpenFile(path: Self.path(store: store), mode: .readWrite)
         self.current = current
     }
 
     deinit { file.close() }
 
     /// Writes the next generation's slot with `commit`, `segment`, `end` and the length of its index frame, and syncs it.
-    func advance(commit: UInt64, segment: Int, end: Int64, indexLength: Int) throws(LogError) {
+    func advance(commit: UInt64, segment: Int, end: Int64, indexLength: Int) throws(FileError) {
         let next = DurablePoint(generation: current.generation + 1, commit: commit, segment: segment, end: end, indexLength: indexLength)
         try file.write(next.slot(), at: Int64(Int(next.generation % 2) * DurablePoint.slotBytes))
         try file.sync()
@@ -110,9 +110,9 @@ final class DurablePointFile {
     /// Writes the file whole (both slots: `point` and the generation before
     /// it holding the same point), synced with its directory entry: a new
     /// store's, or a repaired one's.
-    static func create(store: String, point: DurablePoint) throws(LogError) {
+    static func create(store: String, point: DurablePoint) throws(FileError) {
         let path = path(store: store)
-        let file = try LogFile(path: path, mode: .readWrite)
+        let file = try OpenFile(path: path, mode: .readWrite)
         defer { file.close() }
         var point = point
         point.generation = max(point.generation, 1)
@@ -126,6 +126,6 @@ final class DurablePointFile {
         try file.truncate(to: 0)
         try file.write(bytes, at: 0)
         try file.sync()
-        try LogFile.syncDirectory(containing: path)
+        try OpenFile.syncDirectory(containing: path)
     }
 }

@@ -11,7 +11,7 @@ public enum SegmentStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     /// Another writer holds the store's lock (§3).
     case locked(store: String)
     /// A system call or a file failed.
-    case io(LogError)
+    case io(FileError)
     /// A segment's bytes are damaged (a reader met it on its way).
     case corrupt(segment: String, offset: Int64, reason: String)
     /// The store is damaged at or before its durable point, or a file of it

@@ -20,7 +20,7 @@ final class SegmentAppender {
     /// The segment commits go into (0 before the first).
     private(set) var number: Int
     /// Open for writing while the current segment takes commits; `nil` when sealed (or none yet).
-    private var file: LogFile?
+    private var file: OpenFile?
     /// Where the next commit starts in the current segment.
     private(set) var end: Int64 = 0
     /// The current segment's commit index frames (for its footer).
@@ -55,7 +55,7 @@ final class SegmentAppender {
         guard let last = catalog.segments.last?.contents, !last.sealed else { return }
         do {
             let path = store.segmentPath(last.number)
-            let file = try LogFile(path: path, mode: .update)
+            let file = try OpenFile(path: path, mode: .update)
             let size = try file.size()
             let keep = last.header == nil ? 0 : last.committedEnd
             if size > keep {
@@ -87,10 +87,10 @@ final class SegmentAppender {
             number += 1
             do {
                 let path = store.segmentPath(number)
-                let file = try LogFile(path: path, mode: .readWrite)
+                let file = try OpenFile(path: path, mode: .readWrite)
                 try file.truncate(to: 0)
                 try writePreamble(file, number: number)
-                try LogFile.syncDirectory(containing: path)
+                try OpenFile.syncDirectory(containing: path)
                 self.file = file
             } catch { throw .io(error) }
             end = Int64(SegmentFormat.preambleBytes)
@@ -131,7 +131,7 @@ final class SegmentAppender {
         file = nil
     }
 
-    private func writePreamble(_ file: LogFile, number: Int) throws(LogError) {
+    private func writePreamble(_ file: OpenFile, number: Int) throws(FileError) {
         let header = SegmentHeader(segmentNumber: number, blockTarget: options.blockTarget,
                                    checkpointInterval: options.checkpointInterval)
         try file.write(header.preamble(), at: 0)

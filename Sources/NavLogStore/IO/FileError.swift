@@ -1,11 +1,13 @@
-/// Everything that can go wrong with a `.navlog` file, as one typed error that
-/// prints as one line and says where: the file, the byte offset, the frame
-/// (counted from 0 at the start of the file) and the seq, where they apply.
+/// What went wrong with one file: a system call on it (any file navlog
+/// opens: a log, a segment, an input, an output), or, for a `.navlog` log,
+/// its damage or a refused event. One typed error that prints as one line
+/// and says where: the file, the byte offset, the frame (counted from 0 at
+/// the start of the file) and the seq, where they apply.
 ///
 /// ```
 /// s-1.navlog: byte 48213, frame 9, seq 4097: data frame: LZ4F_decompress: ERROR_contentChecksum_invalid
 /// ```
-public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file.
     public var path: String
     /// What went wrong.
@@ -46,12 +48,12 @@ public struct LogError: Error, Hashable, Sendable, CustomStringConvertible {
         self.seq = seq
     }
 
-    static func io(path: String, call: String, errno: Int32, offset: Int64? = nil) -> LogError {
-        LogError(path: path, kind: .io(call: call, errno: errno), offset: offset)
+    static func io(path: String, call: String, errno: Int32, offset: Int64? = nil) -> FileError {
+        FileError(path: path, kind: .io(call: call, errno: errno), offset: offset)
     }
 
-    static func corrupt(_ path: String, _ damage: Damage, offset: Int64?, frame: Int? = nil, seq: Int? = nil) -> LogError {
-        LogError(path: path, kind: .corrupt(damage), offset: offset, frame: frame, seq: seq)
+    static func corrupt(_ path: String, _ damage: Damage, offset: Int64?, frame: Int? = nil, seq: Int? = nil) -> FileError {
+        FileError(path: path, kind: .corrupt(damage), offset: offset, frame: frame, seq: seq)
     }
 
     /// Whether this is damage to the file's bytes (as opposed to I/O trouble,

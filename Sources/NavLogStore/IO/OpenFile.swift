@@ -11,8 +11,8 @@ import Darwin
 /// ``FileSystem``'s; reading a stream (standard input, a pipe) is
 /// ``NDJSONLineReader``'s.
 ///
-/// Every failure becomes a ``LogError`` naming the call, the path and errno.
-final class LogFile {
+/// Every failure becomes a ``FileError`` naming the call, the path and errno.
+final class OpenFile {
     /// The path the file was opened with (for messages).
     let path: String
     private var fd: Int32
@@ -37,7 +37,7 @@ final class LogFile {
         case replace
     }
 
-    init(path: String, mode: Mode) throws(LogError) {
+    init(path: String, mode: Mode) throws(FileError) {
         self.path = path
         let flags: Int32
         switch mode {
@@ -48,7 +48,7 @@ final class LogFile {
         case .replace: flags = O_WRONLY | O_CREAT | O_TRUNC
         }
         let fd = path.withCString { open($0, flags | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else { throw LogError.io(path: path, call: "open", errno: errno) }
+        guard fd >= 0 else { throw FileError.io(path: path, call: "open", errno: errno) }
         self.fd = fd
     }
 
@@ -69,16 +69,16 @@ final class LogFile {
     }
 
     /// The file's current size in bytes.
-    func size() throws(LogError) -> Int64 {
+    func size() throws(FileError) -> Int64 {
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw LogError.io(path: path, call: "fstat", errno: errno) }
+        guard fstat(fd, &st) == 0 else { throw FileError.io(path: path, call: "fstat", errno: errno) }
         return Int64(st.st_size)
     }
 
     /// Reads the whole file with one read when it is at most `limit` bytes,
     /// so that the reads after it cost no system call. Bytes appended later
     /// are still read from the file; bytes rewritten in place are not seen.
-    func preload(upTo limit: Int) throws(LogError) {
+    func preload(upTo limit: Int) throws(FileError) {
         let size = try self.size()
         guard size > 0, size <= Int64(limit) else { return }
         preloaded = nil
@@ -88,7 +88,7 @@ final class LogFile {
     }
 
     /// Reads up to `count` bytes at `offset` into `buffer`; fewer only at end of file.
-    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws(LogError) -> Int {
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws(FileError) -> Int {
         var done = 0
         if let preloaded, offset >= 0, offset < Int64(preloaded.count) {
             done = min(count, preloaded.count - Int(offset))
@@ -98,7 +98,7 @@ final class LogFile {
             let n = pread(fd, buffer + done, count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LogError.io(path: path, call: "pread", errno: errno, offset: offset + Int64(done))
+                throw FileError.io(path: path, call: "pread", errno: errno, offset: offset + Int64(done))
             }
             if n == 0 { break }
             done += n
@@ -107,11 +107,11 @@ final class LogFile {
     }
 
     /// Reads `count` bytes at `offset`, or fewer at end of file.
-    func read(count: Int, at offset: Int64) throws(LogError) -> [UInt8] {
+    func read(count: Int, at offset: Int64) throws(FileError) -> [UInt8] {
         guard count > 0 else { return [] }
         var result = [UInt8](repeating: 0, count: count)
         let n = try result.withUnsafeMutableBytes { buf in
-            Result { () throws(LogError) in try read(into: buf.baseAddress!, count: count, at: offset) }
+            Result { () throws(FileError) in try read(into: buf.baseAddress!, count: count, at: offset) }
         }.get()
         if n < count { result.removeLast(count - n) }
         return result
@@ -119,7 +119,7 @@ final class LogFile {
 
     /// Appends `count` bytes read at `offset` to `buffer`; returns how many were read.
     @discardableResult
-    func read(count: Int, at offset: Int64, appendingTo buffer: ByteBuffer) throws(LogError) -> Int {
+    func read(count: Int, at offset: Int64, appendingTo buffer: ByteBuffer) throws(FileError) -> Int {
         buffer.reserve(count)
         let n = try read(into: buffer.base + buffer.count, count: count, at: offset)
         buffer.count += n
@@ -127,73 +127,73 @@ final class LogFile {
     }
 
     /// Writes all of `bytes` at `offset`.
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(LogError) {
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(FileError) {
         var done = 0
         while done < bytes.count {
             let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LogError.io(path: path, call: "pwrite", errno: errno, offset: offset + Int64(done))
+                throw FileError.io(path: path, call: "pwrite", errno: errno, offset: offset + Int64(done))
             }
             done += n
         }
     }
 
     /// Writes all of `bytes` at `offset`.
-    func write(_ bytes: [UInt8], at offset: Int64) throws(LogError) {
+    func write(_ bytes: [UInt8], at offset: Int64) throws(FileError) {
         try bytes.withUnsafeBytes { buf in
-            Result { () throws(LogError) in try write(buf, at: offset) }
+            Result { () throws(FileError) in try write(buf, at: offset) }
         }.get()
     }
 
     /// Makes everything written so far durable: on return it survives a
     /// crash or power loss (`fdatasync` on Linux, `F_FULLFSYNC` on Darwin).
-    func sync() throws(LogError) {
+    func sync() throws(FileError) {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
-        guard fsync(fd) == 0 else { throw LogError.io(path: path, call: "fsync", errno: errno) }
+        guard fsync(fd) == 0 else { throw FileError.io(path: path, call: "fsync", errno: errno) }
         #else
         while fdatasync(fd) != 0 {
             if errno == EINTR { continue }
-            throw LogError.io(path: path, call: "fdatasync", errno: errno)
+            throw FileError.io(path: path, call: "fdatasync", errno: errno)
         }
         #endif
     }
 
     /// Cuts the file to `length` bytes.
-    func truncate(to length: Int64) throws(LogError) {
+    func truncate(to length: Int64) throws(FileError) {
         while ftruncate(fd, off_t(length)) != 0 {
             if errno == EINTR { continue }
-            throw LogError.io(path: path, call: "ftruncate", errno: errno, offset: length)
+            throw FileError.io(path: path, call: "ftruncate", errno: errno, offset: length)
         }
     }
 
     /// Takes the exclusive writer lock without waiting (`flock`); a second
-    /// writer, in this process or another, gets ``LogError/Kind/locked``.
+    /// writer, in this process or another, gets ``FileError/Kind/locked``.
     /// Readers take no lock and are never blocked.
-    func lockExclusive() throws(LogError) {
+    func lockExclusive() throws(FileError) {
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             if errno == EWOULDBLOCK {
-                throw LogError(path: path, kind: .locked)
+                throw FileError(path: path, kind: .locked)
             }
-            throw LogError.io(path: path, call: "flock", errno: errno)
+            throw FileError.io(path: path, call: "flock", errno: errno)
         }
     }
 
     /// Makes the directory entry of `path` durable (after creating a file).
-    static func syncDirectory(containing path: String) throws(LogError) {
+    static func syncDirectory(containing path: String) throws(FileError) {
         var dir = path
         if let slash = dir.lastIndex(of: "/") {
             dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
         } else {
             dir = "."
         }
-        let directory = try LogFile(path: dir, mode: .read)
+        let directory = try OpenFile(path: dir, mode: .read)
         #if canImport(Darwin)
         _ = fsync(directory.fd)
         #else
-        guard fsync(directory.fd) == 0 else { throw LogError.io(path: dir, call: "fsync", errno: errno) }
+        guard fsync(directory.fd) == 0 else { throw FileError.io(path: dir, call: "fsync", errno: errno) }
         #endif
     }
 

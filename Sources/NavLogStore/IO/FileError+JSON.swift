@@ -1,6 +1,6 @@
 import NavLogCore
 
-extension LogError {
+extension FileError {
     /// The kind's name in JSON output: `corrupt`, `notANavlog`,
     /// `unsupportedVersion` (damage), `io`, `locked`, `rejected`, `closed`,
     /// `compression`, `input` (trouble).
