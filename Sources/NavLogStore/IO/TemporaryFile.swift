@@ -35,9 +35,13 @@ struct TemporaryFile: ~Copyable {
         self.fd = fd
     }
 
-    /// Appends the first `count` bytes of `bytes` (all of them by default).
-    func write(_ bytes: [UInt8], count: Int? = nil) throws(FileError) {
-        let failed = bytes.withUnsafeBytes { DescriptorWrite.all(UnsafeRawBufferPointer(rebasing: $0[..<(count ?? bytes.count)]), to: fd) }
+    /// Appends `bytes`.
+    func write(_ bytes: [UInt8]) throws(FileError) { try written(bytes.withUnsafeBytes { DescriptorWrite.all($0, to: fd) }) }
+
+    /// Appends the bytes `bytes` points at.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) { try written(DescriptorWrite.all(bytes, to: fd)) }
+
+    private func written(_ failed: Int32?) throws(FileError) {
         if let failed { throw FileError(path: path, kind: .io(call: "write", errno: failed)) }
     }
 

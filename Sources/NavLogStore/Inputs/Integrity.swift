@@ -43,8 +43,9 @@ public enum Integrity {
 
     /// Whether `path` is checked as a segment store (else as a log).
     public static func isStore(_ path: String) -> Bool {
-        if case .directory(.segmentStore) = InputKind.of(path) { return true }
-        return false
+        // Only a directory's layout is asked: a log's first bytes are read once, by its verifier.
+        guard case .directory = FileSystem.status(path) else { return false }
+        return StoreLayout.of(path) == .segmentStore
     }
 
     /// Reads every byte of the log or store at `path` and checks it.

@@ -35,12 +35,11 @@ public final class NDJSONLineReader {
 
     /// The path as given (`-` for standard input).
     public let path: String
-    private let fd: Int32
-    private let ownsFD: Bool
+    private let input: InputDescriptor
     private let limit: Int
     private let chunk: Int
     /// Whether reads may wait for a writer (a pipe, a socket, a terminal: not a regular file).
-    private let waitsForWriter: Bool
+    private var waitsForWriter: Bool { input.waitsForWriter }
 
     /// Asked while the reader waits for a quiet writer (``forEachLine(wait:paused:atBoundary:_:)``).
     private let shouldStop: () -> Bool
@@ -53,25 +52,10 @@ public final class NDJSONLineReader {
         self.shouldStop = shouldStop
         self.limit = maxLineBytes
         self.chunk = 1 << 20
-        if path == "-" {
-            fd = 0
-            ownsFD = false
-        } else {
-            let opened = open(path, O_RDONLY)
-            guard opened >= 0 else { throw NDJSONReadError(path: path, operation: "open", errno: errno) }
-            var info = stat()
-            if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-                close(opened)
-                throw NDJSONReadError(path: path, operation: "open", errno: EISDIR)
-            }
-            fd = opened
-            ownsFD = true
+        do { input = try InputDescriptor(path: path) } catch {
+            throw NDJSONReadError(path: path, operation: error.operation, errno: error.errno)
         }
-        var info = stat()
-        waitsForWriter = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG
     }
-
-    deinit { if ownsFD { close(fd) } }
 
     /// Calls `body` for every line, in order (the last needs no `\n`).
     public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(NDJSONFailure<E>) {
@@ -183,14 +167,13 @@ public final class NDJSONLineReader {
                     pausedSinceInput = true
                     continue
                 }
-                if Self.inputComes(fd, within: min(due ?? Self.stopCheckMilliseconds, Self.stopCheckMilliseconds)) { break }
+                if input.inputComes(within: min(due ?? Self.stopCheckMilliseconds, Self.stopCheckMilliseconds)) { break }
             }
-            let n = read(fd, base + filled, min(room, chunk))
+            let n: Int
+            do { n = try input.read(into: base + filled, count: min(room, chunk)) } catch {
+                throw .read(NDJSONReadError(path: path, operation: error.operation, errno: error.errno))
+            }
             if n > 0 { pausedSinceInput = false }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .read(NDJSONReadError(path: path, operation: "read", errno: errno))
-            }
             if n == 0 { eof = true }
             if !classified && n > 0 {
                 classified = true
@@ -220,13 +203,6 @@ public final class NDJSONLineReader {
             start = end + 1
         }
         return number
-    }
-
-    /// Whether input can be read from `fd` within `milliseconds` (or the
-    /// wait was interrupted: the read then tells).
-    private static func inputComes(_ fd: Int32, within milliseconds: Int) -> Bool {
-        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&waiting, 1, Int32(clamping: max(0, milliseconds))) != 0
     }
 
     private func deliver<E: Error>(_ body: (Line) throws(E) -> Void, _ line: Line) throws(NDJSONFailure<E>) {

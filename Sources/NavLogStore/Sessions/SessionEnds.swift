@@ -200,19 +200,16 @@ final class SessionEnds {
     private static func spoolStandardInput() throws(SessionStreamError) -> String {
         let spool: TemporaryFile
         do { spool = try TemporaryFile(named: "navlog-stdin-", suffix: "") } catch { throw .log(error) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let input = InputDescriptor.standardInput()
+        let chunk = ByteBuffer(capacity: 1 << 20)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
+            let n: Int
+            do { n = try input.read(into: chunk.base, count: chunk.capacity) } catch {
                 try? FileSystem.remove(spool.path)
-                throw .ndjson(NDJSONReadError(path: "-", operation: "read", errno: code))
+                throw .ndjson(NDJSONReadError(path: "-", operation: error.operation, errno: error.errno))
             }
             if n == 0 { return spool.path }
-            do throws(FileError) {
-                try spool.write(buffer, count: n)
-            } catch {
+            do { try spool.write(UnsafeRawBufferPointer(start: chunk.base, count: n)) } catch {
                 try? FileSystem.remove(spool.path)
                 throw .log(error)
             }
