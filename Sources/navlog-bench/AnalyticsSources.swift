@@ -8,7 +8,8 @@ import NavLogStore
 
 /// What `navlog-bench analytics` reads: corpora A–D, A′–D′ and E of the
 /// store benchmark (``StoreCorpus``) stored with `navlog ingest`, and N, an
-/// NDJSON of 1M short sessions one after another read as it is.
+/// NDJSON of 1M short sessions one after another read as it is; with
+/// `--direct`, the NDJSON of the chosen corpora read as it is.
 struct AnalyticsSource {
     let corpus: StoreCorpus
     /// Stored with `navlog ingest` (A–E), or the NDJSON read directly (N).
@@ -19,19 +20,28 @@ struct AnalyticsSource {
 
     static let all = StoreCorpus.all.map { AnalyticsSource(corpus: $0, stored: true) } + [AnalyticsSource(corpus: ndjson, stored: false)]
 
-    /// The sources named by `--corpus A,C',E,N` (every one without it).
-    static func chosen(_ names: String?) throws(BenchmarkFailure) -> [AnalyticsSource] {
-        guard let names else { return all }
-        let wanted = names.split(separator: ",").map { $0.uppercased() }
-        let known = all.map(\.corpus.name).joined(separator: ",")
-        if wanted.isEmpty { throw BenchmarkFailure("--corpus takes \(known)") }
-        for name in wanted where !all.contains(where: { $0.corpus.name == name }) {
-            throw BenchmarkFailure("no corpus \(name) (--corpus takes \(known))")
+    /// The sources named by `--corpus A,C',E,N` (every one without it);
+    /// `direct`: each corpus's NDJSON read as it is instead of its store.
+    static func chosen(_ names: String?, direct: Bool = false) throws(BenchmarkFailure) -> [AnalyticsSource] {
+        var chosen = all
+        if let names {
+            let wanted = names.split(separator: ",").map { $0.uppercased() }
+            let known = all.map(\.corpus.name).joined(separator: ",")
+            if wanted.isEmpty { throw BenchmarkFailure("--corpus takes \(known)") }
+            for name in wanted where !all.contains(where: { $0.corpus.name == name }) {
+                throw BenchmarkFailure("no corpus \(name) (--corpus takes \(known))")
+            }
+            chosen = all.filter { wanted.contains($0.corpus.name) }
         }
-        return all.filter { wanted.contains($0.corpus.name) }
+        return direct ? chosen.map { AnalyticsSource(corpus: $0.corpus, stored: false) } : chosen
     }
 
-    var name: String { corpus.name }
+    /// The corpus's name; `A NDJSON` for a store corpus's NDJSON read directly.
+    var name: String { stored || corpus.name == Self.ndjson.name ? corpus.name : corpus.name + " NDJSON" }
+
+    /// The ratio to DuckDB a question must stay within: a store's straight
+    /// after ingest, or NDJSON read directly.
+    var ratioTarget: Double { stored ? 0.5 : 1.0 }
 
     /// How the source was made, for the table.
     var shape: String {
@@ -40,7 +50,8 @@ struct AnalyticsSource {
         let style = corpus.style == "navlog" ? "" : ", \(corpus.style) style"
         return stored
             ? "store: \(sessions) sessions × \(corpus.eventsPerSession)\(screens), \(corpus.live) under way\(style)"
-            : "NDJSON read directly: \(sessions) sessions × \(corpus.eventsPerSession), one after another"
+            : "NDJSON read directly: \(sessions) sessions × \(corpus.eventsPerSession)\(screens), "
+                + (corpus.live == 0 ? "one after another" : "\(corpus.live) under way") + style
     }
 }
 
@@ -77,7 +88,7 @@ extension AnalyticsSource {
     /// left it: the questions are those asked straight after an ingest.
     func prepare(navlog: String, corpora: String, work: String, tools: String, projection: Bool) throws(BenchmarkFailure) -> PreparedSource {
         let corpusPath = try corpus.path(in: corpora, navlog: navlog)
-        let base = work + "/" + String(corpus.fileName.dropLast(".ndjson".count))
+        let base = work + "/" + String(corpus.fileName.dropLast(".ndjson".count)) + (stored || corpus.name == Self.ndjson.name ? "" : "-direct")
         var input = corpusPath
         let aside = base + ".views-aside"
         var views: [String] = []
