@@ -42,6 +42,11 @@ final class LineParserStorage {
 
     /// Short names seen before (stack ids, tabs, route types and ids).
     let names = StringInterner()
+    /// Objects seen before (`app`, `device`, `meta`), decoded once.
+    let objects = ObjectValueCache()
+    /// The canonical bytes of the last line's `app`, `device` and `meta`,
+    /// when the general parser read it and found them in ``objects``.
+    @exclusivity(unchecked) var lineObjects = CanonicalWriter.WrittenObjects()
     /// The route values of the last line summarized (``CanonicalLineSummary/routes``).
     @exclusivity(unchecked) private(set) var routeRanges = UnsafeMutablePointer<RouteRanges>.allocate(capacity: 16)
     @exclusivity(unchecked) private var routeCapacity = 16
