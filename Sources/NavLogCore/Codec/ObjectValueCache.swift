@@ -23,20 +23,48 @@ final class ObjectValueCache {
     private static let slotBits = 8
     private static let slotCount = 1 << slotBits
 
-    struct Entry {
-        var bytes: [UInt8]
-        var object: [String: JSONValue]
-        var canonical: [UInt8]
+    // Raw buffers, as in ``StringInterner``: a lookup runs for every object
+    // of every line the general parser reads, and does no copies, bounds or
+    // uniqueness checks. A slot's byte count is 0 while it is empty.
+    private let hashes = UnsafeMutablePointer<UInt64>.allocate(capacity: slotCount)
+    private let counts = UnsafeMutablePointer<Int>.allocate(capacity: slotCount)
+    private let bytes = UnsafeMutableRawPointer.allocate(byteCount: slotCount * maxBytes, alignment: 8)
+    private let objects = UnsafeMutablePointer<[String: JSONValue]>.allocate(capacity: slotCount)
+    private let canonicals = UnsafeMutablePointer<[UInt8]>.allocate(capacity: slotCount)
+
+    init() {
+        hashes.initialize(repeating: 0, count: Self.slotCount)
+        counts.initialize(repeating: 0, count: Self.slotCount)
+        objects.initialize(repeating: [:], count: Self.slotCount)
+        canonicals.initialize(repeating: [], count: Self.slotCount)
     }
 
-    private var slots: [Entry?] = Array(repeating: nil, count: ObjectValueCache.slotCount)
+    deinit {
+        objects.deinitialize(count: Self.slotCount)
+        canonicals.deinitialize(count: Self.slotCount)
+        objects.deallocate()
+        canonicals.deallocate()
+        bytes.deallocate()
+        counts.deallocate()
+        hashes.deallocate()
+    }
 
-    /// The slot for these bytes (FNV-1a of them).
+    /// A hash of the bytes, 8 at a time.
     @inline(__always)
-    private static func slot(_ raw: UnsafeRawBufferPointer) -> Int {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in raw { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return Int(truncatingIfNeeded: (h ^ (h >> 29)) & UInt64(slotCount - 1))
+    private static func hash(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        let p = raw.baseAddress!, n = raw.count
+        var h = UInt64(truncatingIfNeeded: n) &* 0x9e37_79b9_7f4a_7c15
+        var i = 0
+        while i + 8 <= n {
+            h = (h ^ p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x100_0000_01b3
+            h ^= h >> 31
+            i += 8
+        }
+        while i < n {
+            h = (h ^ UInt64(p.load(fromByteOffset: i, as: UInt8.self))) &* 0x100_0000_01b3
+            i += 1
+        }
+        return h ^ (h >> 29)
     }
 
     /// The object these bytes hold and its canonical bytes (as
@@ -49,15 +77,20 @@ final class ObjectValueCache {
     ) throws(EventParseError) -> (object: [String: JSONValue], canonical: [UInt8]?) {
         let n = raw.count
         guard n > 0, n <= Self.maxBytes else { return (try decode(), nil) }
-        let slot = Self.slot(raw)
-        if let entry = slots[slot], entry.bytes.count == n,
-           entry.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, raw.baseAddress!, n) == 0 }) {
-            return (entry.object, entry.canonical)
+        let h = Self.hash(raw)
+        let slot = Int(truncatingIfNeeded: h & UInt64(Self.slotCount - 1))
+        let kept = bytes + slot * Self.maxBytes
+        if counts[slot] == n, hashes[slot] == h, memcmp(kept, raw.baseAddress!, n) == 0 {
+            return (objects[slot], canonicals[slot])
         }
         let object = try decode()
         var writer = CanonicalWriter(capacity: 2 * n)
         writer.write(object: object)
-        slots[slot] = Entry(bytes: [UInt8](raw), object: object, canonical: writer.bytes)
+        kept.copyMemory(from: raw.baseAddress!, byteCount: n)
+        counts[slot] = n
+        hashes[slot] = h
+        objects[slot] = object
+        canonicals[slot] = writer.bytes
         return (object, writer.bytes)
     }
 }
