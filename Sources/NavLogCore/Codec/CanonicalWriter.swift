@@ -15,6 +15,27 @@ public struct CanonicalWriter: Sendable {
     public var bytes: [UInt8]
     /// The day prefix of the last timestamp written.
     var timestamps = CanonicalTimestampCache()
+    /// The canonical bytes of the event's objects, when its parser has them
+    /// already (``EventLineParser/writeCanonical(_:into:)``): written as they are.
+    var writtenObjects = WrittenObjects()
+
+    /// The canonical bytes of an event's `app`, `device` and `meta`, those known.
+    struct WrittenObjects: Sendable {
+        var app: [UInt8]?
+        var device: [UInt8]?
+        var meta: [UInt8]?
+
+        var isEmpty: Bool { app == nil && device == nil && meta == nil }
+
+        func bytes(_ key: CanonicalKey) -> [UInt8]? {
+            switch key {
+            case .app: app
+            case .device: device
+            case .meta: meta
+            default: nil
+            }
+        }
+    }
 
     public init(capacity: Int = 256) {
         bytes = []
@@ -269,7 +290,7 @@ public struct CanonicalWriter: Sendable {
         case .cause:
             if let c = e.cause { beginField(key); writeInt(c) }
         case .meta:
-            if let meta = e.meta { beginField(key); write(object: meta) }
+            if let meta = e.meta { beginField(key); write(object: meta, key) }
         case .scene:
             if let scene = e.scene { beginField(key); writeString(scene) }
         case .seq:
@@ -305,11 +326,17 @@ public struct CanonicalWriter: Sendable {
             case .routes:
                 if let routes = f.routes { beginField(key); write(routes) }
             case .object:
-                if let object = f.object(key) { beginField(key); write(object: object) }
+                if let object = f.object(key) { beginField(key); write(object: object, key) }
             case .restoredState, .timestamp:
                 preconditionFailure("\(key.name) is written above")
             }
         }
+    }
+
+    /// Writes field `key`'s object, or its bytes when they are known.
+    private mutating func write(object: [String: JSONValue], _ key: CanonicalKey) {
+        if let written = writtenObjects.bytes(key) { return bytes.append(contentsOf: written) }
+        write(object: object)
     }
 
     // MARK: Raw appends

@@ -81,6 +81,7 @@ public struct EventLineParser {
         guard line.count <= EventParser.maxLineBytes else {
             throw .lineTooLong(bytes: line.count, limit: EventParser.maxLineBytes)
         }
+        if !storage.lineObjects.isEmpty { storage.lineObjects = CanonicalWriter.WrittenObjects() }
         if tryingFastPath, storage.usesFastPath, let event = CanonicalLineParser.parse(line, storage: storage) {
             storage.lastLineIsCanonical = storage.checksCanonicalForm
             return event
@@ -97,6 +98,16 @@ public struct EventLineParser {
     /// objects and route arrays, for example). Always `false` after a line
     /// that was rejected, and from a parser made without `checkingCanonicalForm`.
     public var lastLineIsCanonical: Bool { storage.lastLineIsCanonical }
+
+    /// Writes `event`, the event of the line this parser read last, as
+    /// ``CanonicalWriter/write(_:)`` writes it: objects of the line the parser
+    /// has seen before (``ObjectValueCache``) are not written again.
+    package func writeCanonical(_ event: Event, into writer: inout CanonicalWriter) {
+        guard !storage.lineObjects.isEmpty else { return writer.write(event) }
+        writer.writtenObjects = storage.lineObjects
+        writer.write(event)
+        writer.writtenObjects = CanonicalWriter.WrittenObjects()
+    }
 
     /// Parses one line given as bytes.
     public mutating func parse(_ line: [UInt8]) throws(EventParseError) -> Event {

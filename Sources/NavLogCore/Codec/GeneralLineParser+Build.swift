@@ -16,7 +16,7 @@ extension GeneralLineParser {
         }
         let scene = has(.scene) ? try string(.scene) : nil
         let cause = has(.cause) ? try integer(.cause) : nil
-        let meta = has(.meta) ? try object(.meta) : nil
+        let meta = has(.meta) ? try knownObject(.meta) : nil
 
         let spec = tag.spec
         var fields = KindFields()
@@ -48,8 +48,8 @@ extension GeneralLineParser {
                 continue
             }
             switch key {
-            case .app: f.app = try object(key)
-            case .device: f.device = try object(key)
+            case .app: f.app = try knownObject(key)
+            case .device: f.device = try knownObject(key)
             case .state:
                 let (state, json) = try SceneState.decodeRestore(try object(key))
                 f.restored = (state, json)

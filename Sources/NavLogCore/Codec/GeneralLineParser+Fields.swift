@@ -116,6 +116,21 @@ extension GeneralLineParser {
         return try sub.parseObjectMembers()
     }
 
+    /// The object of field `app`, `device` or `meta`, through the storage's
+    /// cache of objects seen before (``ObjectValueCache``); its canonical
+    /// bytes are kept in ``LineParserStorage/lineObjects`` for the canonical writer.
+    func knownObject(_ key: CanonicalKey) throws(EventParseError) -> [String: JSONValue] {
+        let slot = slots[key.rawValue]
+        let raw = UnsafeRawBufferPointer(rebasing: r.bytes[Int(slot.start)..<Int(slot.end)])
+        let (decoded, canonical) = try storage.objects.object(raw) { () throws(EventParseError) in try object(key) }
+        switch key {
+        case .app: storage.lineObjects.app = canonical
+        case .device: storage.lineObjects.device = canonical
+        default: storage.lineObjects.meta = canonical
+        }
+        return decoded
+    }
+
     func strings(_ key: CanonicalKey) throws(EventParseError) -> [String] {
         try array(key, "an array of strings") { (sub, index) throws(EventParseError) in
             guard sub.peek() == UInt8(ascii: "\"") else { throw wrongType("\(key.name)[\(index)]", "a string", &sub) }

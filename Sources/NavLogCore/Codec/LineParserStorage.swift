@@ -42,6 +42,18 @@ final class LineParserStorage {
 
     /// Short names seen before (stack ids, tabs, route types and ids).
     let names = StringInterner()
+    /// Objects seen before (`app`, `device`, `meta`), decoded once; the
+    /// cache is made when the general parser first reads such an object.
+    var objects: ObjectValueCache {
+        if let made = objectCache { return made }
+        let made = ObjectValueCache()
+        objectCache = made
+        return made
+    }
+    @exclusivity(unchecked) private var objectCache: ObjectValueCache?
+    /// The canonical bytes of the last line's `app`, `device` and `meta`,
+    /// when the general parser read it and found them in ``objects``.
+    @exclusivity(unchecked) var lineObjects = CanonicalWriter.WrittenObjects()
     /// The route values of the last line summarized (``CanonicalLineSummary/routes``).
     @exclusivity(unchecked) private(set) var routeRanges = UnsafeMutablePointer<RouteRanges>.allocate(capacity: 16)
     @exclusivity(unchecked) private var routeCapacity = 16

@@ -166,15 +166,19 @@ final class IngestValidator: @unchecked Sendable {
         // A canonical line the summary does not read (an object in it, say) is stored as it is too:
         // when the parser vouches for it, or when writing its event canonically gives the line back.
         // Any other event with a seq is written canonically here, once: the storing thread stores those bytes.
-        let session = SessionSkim.sessionBytes(in: text).flatMap { range in
-            SessionID.same(event.session, utf8: UnsafeRawBufferPointer(rebasing: text[range])) ? range : nil
+        // (The session's place is only looked for in a line that is canonical.)
+        func session() -> Range<Int>? {
+            SessionSkim.sessionBytes(in: text).flatMap { range in
+                SessionID.same(event.session, utf8: UnsafeRawBufferPointer(rebasing: text[range])) ? range : nil
+            }
         }
-        if let session, parser.lastLineIsCanonical { return .canonical(session: session, seq: event.seq, t: event.t) }
+        if parser.lastLineIsCanonical, let session = session() { return .canonical(session: session, seq: event.seq, t: event.t) }
         canonical.reset()
-        canonical.write(event)
+        parser.writeCanonical(event, into: &canonical)
         // memcmp: both hold text.count bytes, and a line is never empty here.
-        if let session, canonical.bytes.count == text.count,
-           canonical.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }) {
+        if canonical.bytes.count == text.count,
+           canonical.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }),
+           let session = session() {
             return .canonical(session: session, seq: event.seq, t: event.t)
         }
         wrote = true

@@ -76,9 +76,16 @@ final class StoreSink {
     /// refused, or `nil`. `written`, when given, is the event's canonical
     /// line (it has a seq), stored rather than written again.
     func store(event: Event, written: UnsafeRawBufferPointer? = nil) throws(SegmentStoreError) -> Refusal? {
+        if event.seq != 0, let written {
+            // Nothing to number or write (most lines of ingest that are not canonical): the checks of ``storeNumbered()``, in its order.
+            if let refusal = Self.sessionRefusal(event) { return refusal }
+            guard Self.inRange(event.t) else { return .timeOutOfRange }
+            guard written.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: written.count) }
+            return try add(written, event, numbered: false)
+        }
         numbered.removeAll(keepingCapacity: true)
         numbered.append(event)
-        return try storeNumbered(written: event.seq != 0 ? written : nil)
+        return try storeNumbered()
     }
 
     /// Stores the events of one record (all of one session, none with a
@@ -93,27 +100,25 @@ final class StoreSink {
     /// Numbers the events in ``numbered`` (those without a seq, after the
     /// session's previous line in this input), checks them all, then stores
     /// them, each line with its event (the projection follows it as it is).
-    private func storeNumbered(written: UnsafeRawBufferPointer? = nil) throws(SegmentStoreError) -> Refusal? {
+    private func storeNumbered() throws(SegmentStoreError) -> Refusal? {
         guard let first = numbered.first else { return nil }
-        guard !first.session.isEmpty else { return .emptySession }
-        if let problem = SessionID.problem(first.session) { return .line(problem) }
-        var seq = try writer.lastSeqInInput(of: first.session)
+        if let refusal = Self.sessionRefusal(first) { return refusal }
+        // The session's last seq in this input: asked for only when an event has none.
+        var seq: Int? = nil
         given.removeAll(keepingCapacity: true)
         // Kept when there are several: none is stored unless all pass.
         var lines: [[UInt8]] = []
         for i in numbered.indices {
             given.append(numbered[i].seq != 0)
             if !given[i] {
-                do throws(SeqRefusal) { seq = try Sequencer.seq(for: 0, after: seq) } catch { return .seq(error) }
-                numbered[i].seq = seq
+                let after: Int
+                if let seq { after = seq } else { after = try writer.lastSeqInInput(of: first.session) }
+                do throws(SeqRefusal) { seq = try Sequencer.seq(for: 0, after: after) } catch { return .seq(error) }
+                numbered[i].seq = seq!
             } else {
                 seq = numbered[i].seq
             }
             guard Self.inRange(numbered[i].t) else { return .timeOutOfRange }
-            if let written {  // one event, with its seq (``store(event:written:)``)
-                guard written.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: written.count) }
-                return try add(written, numbered[0], numbered: false)
-            }
             canonical.reset()
             canonical.write(numbered[i])
             guard canonical.bytes.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: canonical.bytes.count) }
@@ -161,6 +166,12 @@ final class StoreSink {
         case .conflict, .invalidEvent: .store(error)
         default: nil
         }
+    }
+
+    /// Why the session of `event` (the first of a record) is refused, or `nil`.
+    private static func sessionRefusal(_ event: Event) -> Refusal? {
+        guard !event.session.isEmpty else { return .emptySession }
+        return SessionID.problem(event.session).map { .line($0) }
     }
 
     /// Whether `t` is within years 0000–9999.
