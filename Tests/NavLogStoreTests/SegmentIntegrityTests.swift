@@ -131,7 +131,7 @@ struct SegmentIntegrityTests {
         let (data, index, checkpoint) = try Self.regions(original)
         #expect(!data.isEmpty && !index.isEmpty && !checkpoint.isEmpty)
         var rng = SeededGenerator(seed: 17)
-        func flipAndVerify(_ region: Range<Int64>, skipHeader: Int64, expect kind: (SegmentDamage.Kind) -> Bool) throws {
+        func flipAndVerify(_ region: Range<Int64>, skipHeader: Int64, expect kind: (SegmentFault) -> Bool) throws {
             let at = region.lowerBound + skipHeader + Int64(rng.next() % UInt64(region.count - Int(skipHeader) - 4))
             var damaged = bytes
             damaged[Int(at)] ^= 1 << UInt8(rng.next() % 8)
@@ -140,7 +140,7 @@ struct SegmentIntegrityTests {
             writeFile(copy + "/00000001.nls", damaged)
             let report = try SegmentVerifier.verify(store: SegmentStore.open(at: copy))
             let found = report.problems.first { kind($0.kind) }
-            #expect(found?.segment == "00000001.nls", "byte \(at): \(report.problems)")
+            #expect(found?.file == "00000001.nls", "byte \(at): \(report.problems)")
             #expect(found?.offset == region.lowerBound, "byte \(at): \(report.problems)")
             #expect(!report.isIntactButTail)
         }
@@ -181,6 +181,6 @@ struct SegmentIntegrityTests {
         _ = try Self.makeStore(dir.file("store"))
         writeFile(dir.file("store/notes.txt"), Array("hi".utf8))
         let report = try SegmentVerifier.verify(store: SegmentStore.open(at: dir.file("store")))
-        #expect(report.problems == [SegmentDamage(segment: "notes.txt", offset: 0, kind: .unknownFile)])
+        #expect(report.problems == [SegmentDamage(file: "notes.txt", offset: 0, kind: .unknownFile)])
     }
 }

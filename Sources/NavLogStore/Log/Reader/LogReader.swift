@@ -269,7 +269,7 @@ public struct LogDamage: Hashable, Sendable, CustomStringConvertible {
     /// Bytes from `offset` to the end of the file.
     public var droppedBytes: Int64
     /// Why.
-    public var cause: Damage
+    public var cause: LogFault
     /// Why, as text.
     public var reason: String { cause.description }
     /// Whether this looks like a write cut short by a crash or still in

@@ -26,7 +26,7 @@ public enum SegmentVerifier {
     public static func verify(store: SegmentStore) throws(SegmentStoreError) -> SegmentStoreReport {
         var report = SegmentStoreReport()
         for name in try store.unknownNames() {
-            report.problems.append(SegmentDamage(segment: name, offset: 0, kind: .unknownFile))
+            report.problems.append(SegmentDamage(file: name, offset: 0, kind: .unknownFile))
         }
         let catalog = try SegmentCatalog(store: store, mode: .verifying)
         report.segments = catalog.segments.count
@@ -58,8 +58,8 @@ struct CommitChecker {
     mutating func check(_ ref: SegmentCatalog.CommitRef, position: Int, report: inout SegmentStoreReport) throws(SegmentStoreError) {
         let index = catalog.index(ref)
         let name = catalog.segments[ref.segment].contents.name
-        func damage(_ offset: Int64, _ session: String?, _ kind: SegmentDamage.Kind) {
-            report.problems.append(SegmentDamage(segment: name, offset: offset, commit: index.number, session: session, kind: kind))
+        func damage(_ offset: Int64, _ session: String?, _ kind: SegmentFault) {
+            report.problems.append(SegmentDamage(file: name, offset: offset, commit: index.number, session: session, kind: kind))
         }
         // Positions a checkpoint of this commit stands at: the chain and seq there.
         var wanted: [SessionKey: [Int]] = [:]
