@@ -47,11 +47,14 @@ public struct Damage<Kind: DamageKind>: Hashable, Sendable, CustomStringConverti
     public var isTornTail: Bool { kind.isTornTail }
 
     public var description: String {
-        var place = "\(file): byte \(offset)"
-        if let frame { place += ", frame \(frame)" }
-        if let commit { place += ", commit \(commit)" }
-        if let seq { place += ", seq \(seq)" }
-        if let session { place += ", session \(session)" }
-        return "\(place): \(kind)"
+        "\(file): \(placeText(offset: offset, frame: frame, commit: commit, seq: seq, session: session)): \(kind)"
     }
+}
+
+/// Where in a file something is, "byte 48213, frame 9, seq 4097", leaving
+/// out what is not known: the one way every damage, error and note of a
+/// file says it.
+func placeText(offset: Int64?, frame: Int? = nil, commit: UInt64? = nil, seq: Int? = nil, session: String? = nil) -> String {
+    [offset.map { "byte \($0)" }, frame.map { "frame \($0)" }, commit.map { "commit \($0)" }, seq.map { "seq \($0)" },
+     session.map { "session \($0)" }].compactMap { $0 }.joined(separator: ", ")
 }

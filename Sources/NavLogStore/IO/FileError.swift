@@ -84,11 +84,7 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var place: [String] = []
-        if let offset { place.append("byte \(offset)") }
-        if let frame { place.append("frame \(frame)") }
-        if let seq { place.append("seq \(seq)") }
-        let location = place.isEmpty ? "" : " " + place.joined(separator: ", ") + ":"
-        return "\(path):\(location) \(reason)"
+        let place = placeText(offset: offset, frame: frame, seq: seq)
+        return "\(path):\(place.isEmpty ? "" : " \(place):") \(reason)"
     }
 }

@@ -279,8 +279,7 @@ public struct LogDamage: Hashable, Sendable, CustomStringConvertible {
     public var recoveredEvents: Int
 
     public var description: String {
-        let frameText = frame.map { ", frame \($0)" } ?? ""
         let recovered = recoveredEvents > 0 ? " (\(recoveredEvents) events recovered from it)" : ""
-        return "byte \(offset)\(frameText): \(reason); \(droppedBytes) bytes not committed\(recovered)"
+        return "\(placeText(offset: offset, frame: frame)): \(reason); \(droppedBytes) bytes not committed\(recovered)"
     }
 }
