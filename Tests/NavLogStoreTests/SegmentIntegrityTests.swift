@@ -175,6 +175,37 @@ struct SegmentIntegrityTests {
         #expect(report.problems.first.map { if case .checkpoint = $0.kind { true } else { false } } == true)
     }
 
+    @Test("A checkpoint whose state frame does not decompress says its kind once, to verify and to a reader")
+    func stateFrameThatDoesNotDecompress() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("store")
+        _ = try Self.makeStore(path)
+        let state = try #require(try Self.regions(path).checkpoint.first)
+        var bytes = fileBytes(path + "/00000001.nls")
+        let payload = Int(state.lowerBound) + 8
+        let idLength = Int(bytes[payload + 12]) | Int(bytes[payload + 13]) << 8
+        bytes[payload + 42 + idLength] ^= 0x01                      // the state frame's magic, §5.2
+        let end = Int(state.upperBound) - 4
+        let checksum = bytes.withUnsafeBytes { XXHash32.hash(UnsafeRawBufferPointer(rebasing: $0[payload..<end])) }
+        for i in 0..<4 { bytes[end + i] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(i))) }
+        writeFile(path + "/00000001.nls", bytes)
+        let report = try SegmentVerifier.verify(store: SegmentStore.open(at: path))
+        let found = try #require(report.problems.first { $0.offset == state.lowerBound }, "\(report.problems)")
+        #expect(found.description.contains(": checkpoint: state frame: "), "\(found)")
+        #expect(found.description.components(separatedBy: "checkpoint").count == 2, "\(found)")
+        let catalog = try SegmentCatalog(store: SegmentStore.open(at: path))
+        let at = try #require(catalog.commits.indices.lazy.compactMap { commit in
+            catalog.index(catalog.commits[commit]).checkpoints.first { $0.offset == state.lowerBound }.map { (commit, $0) }
+        }.first)
+        do {
+            _ = try catalog.readCheckpoint(commit: at.0, at.1)
+            Issue.record("the damaged checkpoint was read")
+        } catch {
+            #expect(error.description.contains("byte \(state.lowerBound): checkpoint: state frame: "), "\(error)")
+            #expect(error.description.components(separatedBy: "checkpoint").count == 2, "\(error)")
+        }
+    }
+
     @Test("An unknown file in the store is reported")
     func unknownFile() throws {
         let dir = try TemporaryDirectory()

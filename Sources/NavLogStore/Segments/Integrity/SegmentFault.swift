@@ -1,6 +1,6 @@
 /// What is wrong in a segment store (schemas/segment-store.md §9), in the
 /// store's own words: the kind of its ``Damage``.
-public enum SegmentFault: DamageKind {
+public enum SegmentFault: DamageKind, Error {
     /// Bytes after the last commit that no commit index covers (the last segment only).
     case tornTail(String)
     /// The preamble (`NLSH`) is missing, damaged or of another major version.

@@ -55,6 +55,11 @@ struct CommitChecker {
 
     init(catalog: SegmentCatalog) { self.catalog = catalog }
 
+    /// What a reader's error says is wrong: its damage's, or (I/O trouble) `other` with its text.
+    static func fault(_ error: SegmentStoreError, else other: (String) -> SegmentFault) -> SegmentFault {
+        if case .corrupt(let found) = error { found.kind } else { other(error.reason) }
+    }
+
     mutating func check(_ ref: SegmentCatalog.CommitRef, position: Int, report: inout SegmentStoreReport) throws(SegmentStoreError) {
         let index = catalog.index(ref)
         let name = catalog.segments[ref.segment].contents.name
@@ -75,7 +80,7 @@ struct CommitChecker {
                 wanted[checkpoint.key, default: []].append(checkpoint.position)
                 decoded.append((checkpointRef, checkpoint))
             } catch {
-                damage(checkpointRef.offset, nil, .checkpoint(String(error.reason.trimmingPrefix("checkpoint: "))))
+                damage(checkpointRef.offset, nil, Self.fault(error, else: SegmentFault.checkpoint))
             }
         }
         var previous: SessionKey?
@@ -84,7 +89,7 @@ struct CommitChecker {
         for (b, block) in index.blocks.enumerated() {
             let bytes: UnsafeRawBufferPointer
             do { bytes = try catalog.blockContent(ref, block: b) } catch {
-                damage(block.offset, nil, .dataFrame(String(error.reason.trimmingPrefix("data frame: "))))
+                damage(block.offset, nil, Self.fault(error, else: SegmentFault.dataFrame))
                 lastHash = nil
                 continue
             }
