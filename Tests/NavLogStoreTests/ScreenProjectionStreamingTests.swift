@@ -79,20 +79,20 @@ import NavLogTestSupport
         runs[s].occurrences[0].name = "FORGED"
         forged[1] = ScreenProjectionBlock.encode(commit: block.commit, indexOffset: block.indexOffset, runs: runs)
         try ScreenProjectionFile.write(store: store, segment: 2, bytes: ScreenProjectionFile.bytes(segment: 2, blocks: forged))
-        let differs = SegmentDamage(segment: "00000002.views", offset: second.offsets[1], commit: block.commit,
+        let differs = SegmentDamage(file: "00000002.views", offset: second.offsets[1], commit: block.commit,
                                     kind: .projection("block 2 is not what the events of its commit give"))
         #expect(try Self.problems(store) == [differs])
 
         // The first segment's file covering its first commit only: a hole, and the same block of the second.
         let firstPath = store + "/" + ScreenProjectionFormat.fileName(1)
         try ScreenProjectionFile.write(store: store, segment: 1, bytes: ScreenProjectionFile.bytes(segment: 1, blocks: [first.blocks[0].bytes]))
-        let short = SegmentDamage(segment: "00000001.views", offset: 0, kind: .projection(
+        let short = SegmentDamage(file: "00000001.views", offset: 0, kind: .projection(
             "covers 1 of the segment's \(first.blocks.count) commits, where later segments have a projection"))
         #expect(try Self.problems(store) == [differs, short])
 
         // No file for the first segment.
         try FileManager.default.removeItem(atPath: firstPath)
-        let missing = SegmentDamage(segment: "00000001.views", offset: 0, kind: .projection("missing, where later segments have a projection"))
+        let missing = SegmentDamage(file: "00000001.views", offset: 0, kind: .projection("missing, where later segments have a projection"))
         #expect(try Self.problems(store) == [differs, missing])
 
         let summary = try ScreenProjectionIndex.reindex(store: store)

@@ -131,7 +131,7 @@ struct SegmentIntegrityTests {
         let (data, index, checkpoint) = try Self.regions(original)
         #expect(!data.isEmpty && !index.isEmpty && !checkpoint.isEmpty)
         var rng = SeededGenerator(seed: 17)
-        func flipAndVerify(_ region: Range<Int64>, skipHeader: Int64, expect kind: (SegmentDamage.Kind) -> Bool) throws {
+        func flipAndVerify(_ region: Range<Int64>, skipHeader: Int64, expect kind: (SegmentFault) -> Bool) throws {
             let at = region.lowerBound + skipHeader + Int64(rng.next() % UInt64(region.count - Int(skipHeader) - 4))
             var damaged = bytes
             damaged[Int(at)] ^= 1 << UInt8(rng.next() % 8)
@@ -140,7 +140,7 @@ struct SegmentIntegrityTests {
             writeFile(copy + "/00000001.nls", damaged)
             let report = try SegmentVerifier.verify(store: SegmentStore.open(at: copy))
             let found = report.problems.first { kind($0.kind) }
-            #expect(found?.segment == "00000001.nls", "byte \(at): \(report.problems)")
+            #expect(found?.file == "00000001.nls", "byte \(at): \(report.problems)")
             #expect(found?.offset == region.lowerBound, "byte \(at): \(report.problems)")
             #expect(!report.isIntactButTail)
         }
@@ -175,12 +175,43 @@ struct SegmentIntegrityTests {
         #expect(report.problems.first.map { if case .checkpoint = $0.kind { true } else { false } } == true)
     }
 
+    @Test("A checkpoint whose state frame does not decompress says its kind once, to verify and to a reader")
+    func stateFrameThatDoesNotDecompress() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("store")
+        _ = try Self.makeStore(path)
+        let state = try #require(try Self.regions(path).checkpoint.first)
+        var bytes = fileBytes(path + "/00000001.nls")
+        let payload = Int(state.lowerBound) + 8
+        let idLength = Int(bytes[payload + 12]) | Int(bytes[payload + 13]) << 8
+        bytes[payload + 42 + idLength] ^= 0x01                      // the state frame's magic, §5.2
+        let end = Int(state.upperBound) - 4
+        let checksum = bytes.withUnsafeBytes { XXHash32.hash(UnsafeRawBufferPointer(rebasing: $0[payload..<end])) }
+        for i in 0..<4 { bytes[end + i] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(i))) }
+        writeFile(path + "/00000001.nls", bytes)
+        let report = try SegmentVerifier.verify(store: SegmentStore.open(at: path))
+        let found = try #require(report.problems.first { $0.offset == state.lowerBound }, "\(report.problems)")
+        #expect(found.description.contains(": checkpoint: state frame: "), "\(found)")
+        #expect(found.description.components(separatedBy: "checkpoint").count == 2, "\(found)")
+        let catalog = try SegmentCatalog(store: SegmentStore.open(at: path))
+        let at = try #require(catalog.commits.indices.lazy.compactMap { commit in
+            catalog.index(catalog.commits[commit]).checkpoints.first { $0.offset == state.lowerBound }.map { (commit, $0) }
+        }.first)
+        do {
+            _ = try catalog.readCheckpoint(commit: at.0, at.1)
+            Issue.record("the damaged checkpoint was read")
+        } catch {
+            #expect(error.description.contains("byte \(state.lowerBound): checkpoint: state frame: "), "\(error)")
+            #expect(error.description.components(separatedBy: "checkpoint").count == 2, "\(error)")
+        }
+    }
+
     @Test("An unknown file in the store is reported")
     func unknownFile() throws {
         let dir = try TemporaryDirectory()
         _ = try Self.makeStore(dir.file("store"))
         writeFile(dir.file("store/notes.txt"), Array("hi".utf8))
         let report = try SegmentVerifier.verify(store: SegmentStore.open(at: dir.file("store")))
-        #expect(report.problems == [SegmentDamage(segment: "notes.txt", offset: 0, kind: .unknownFile)])
+        #expect(report.problems == [SegmentDamage(file: "notes.txt", offset: 0, kind: .unknownFile)])
     }
 }

@@ -29,7 +29,7 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The file's format major version is not one this build reads.
         case unsupportedVersion(major: UInt16, minor: UInt16)
         /// The bytes are damaged, torn or hostile.
-        case corrupt(Damage)
+        case corrupt(LogFault)
         /// An event was refused by the writer (and nothing of it was written).
         case rejected(Refusal)
         /// The writer or reader was used after `close()`.
@@ -52,7 +52,7 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
         FileError(path: path, kind: .io(call: call, errno: errno), offset: offset)
     }
 
-    static func corrupt(_ path: String, _ damage: Damage, offset: Int64?, frame: Int? = nil, seq: Int? = nil) -> FileError {
+    static func corrupt(_ path: String, _ damage: LogFault, offset: Int64?, frame: Int? = nil, seq: Int? = nil) -> FileError {
         FileError(path: path, kind: .corrupt(damage), offset: offset, frame: frame, seq: seq)
     }
 
@@ -84,11 +84,7 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var place: [String] = []
-        if let offset { place.append("byte \(offset)") }
-        if let frame { place.append("frame \(frame)") }
-        if let seq { place.append("seq \(seq)") }
-        let location = place.isEmpty ? "" : " " + place.joined(separator: ", ") + ":"
-        return "\(path):\(location) \(reason)"
+        let place = placeText(offset: offset, frame: frame, seq: seq)
+        return "\(path):\(place.isEmpty ? "" : " \(place):") \(reason)"
     }
 }

@@ -111,7 +111,7 @@ public enum ScreenProjectionIndex {
             }
             let name = ScreenProjectionFormat.fileName(segment.number)
             func damage(_ offset: Int64, _ commit: UInt64?, _ why: String) {
-                report.problems.append(SegmentDamage(segment: name, offset: offset, commit: commit, kind: .projection(why)))
+                report.problems.append(SegmentDamage(file: name, offset: offset, commit: commit, kind: .projection(why)))
             }
             for (k, commit) in segment.commits.enumerated() {
                 guard k < file.blocks.count else {
@@ -142,6 +142,6 @@ public enum ScreenProjectionIndex {
         let segment = set.segments[short]
         let name = ScreenProjectionFormat.fileName(segment.number)
         let why = covered[short].map { "covers \($0) of the segment's \(segment.commits.count) commits" } ?? "missing"
-        report.problems.append(SegmentDamage(segment: name, offset: 0, kind: .projection(why + ", where later segments have a projection")))
+        report.problems.append(SegmentDamage(file: name, offset: 0, kind: .projection(why + ", where later segments have a projection")))
     }
 }

@@ -42,38 +42,12 @@ struct StoreVerifyOutput: VerifiedOutput {
 }
 
 extension SegmentDamage {
-    /// The kind's name in JSON output.
-    var kindName: String {
-        switch kind {
-        case .tornTail: "tornTail"
-        case .header: "header"
-        case .dataFrame: "dataFrame"
-        case .commitIndex: "commitIndex"
-        case .checkpoint: "checkpoint"
-        case .frame: "frame"
-        case .line: "line"
-        case .bloomFilter: "bloomFilter"
-        case .segment: "segment"
-        case .storeFile: "storeFile"
-        case .unknownFile: "unknownFile"
-        case .projection: "projection"
-        }
-    }
-
-    /// The reason alone, without the place.
-    var reason: String {
-        switch kind {
-        case .tornTail(let why), .header(let why), .dataFrame(let why), .commitIndex(let why), .checkpoint(let why),
-             .frame(let why), .line(let why), .bloomFilter(let why), .segment(let why), .projection(let why), .storeFile(let why): why
-        case .unknownFile: "a file the store does not know"
-        }
-    }
-
+    /// A problem as a JSON object: the kind's name, what is wrong (without the kind's words) and where.
     var jsonValue: JSONValue {
         .object([
-            "kind": .string(kindName),
-            "reason": .string(reason),
-            "segment": .string(segment),
+            "kind": .string(kind.parts.name),
+            "reason": .string(kind.parts.why),
+            "segment": .string(file),
             "offset": .integer(offset),
             "commit": .integer(commit),
             "session": session.map(JSONValue.string) ?? .null,

@@ -3,7 +3,7 @@ public struct RepairReport: Sendable {
     /// The file.
     public var path: String
     /// The problems verification found before the repair.
-    public var problemsFound: [FileError]
+    public var problemsFound: [Damage<LogFault>]
     /// The cut, if one was made (with its side file).
     public var recovery: LogRecovery?
     /// Whether a footer was (re)written.
@@ -40,7 +40,7 @@ public enum LogRepair {
         guard walked.header != nil || size < Int64(NavLogFormat.preambleBytes) else {
             throw FileError.corrupt(path, .headerUnrepairable, offset: 0, frame: 0)
         }
-        let firstProblem = verified.problems.compactMap(\.offset).min() ?? size
+        let firstProblem = verified.problems.map(\.offset).min() ?? size
         var recovery: LogRecovery?
         if walked.stopIsCorruption || firstProblem < walked.bodyEnd {
             let cut = verified.validPrefixEnd
@@ -48,7 +48,7 @@ public enum LogRepair {
             try file.truncate(to: cut)
             try file.sync()
             recovery = LogRecovery(cutOffset: cut, cutBytes: size - cut, sideFile: side, recoveredEvents: 0,
-                                   reason: verified.problems.first?.reason ?? "damage")
+                                   reason: verified.problems.first?.kind.description ?? "damage")
         }
         let writer = try LogWriter(lockedFile: file, options: LogWriterOptions())
         if let own = writer.recovery {

@@ -68,7 +68,7 @@ extension VerifyRun {
             problem(.secondHeader, at: start, frame: frame)
         case nil:
             closePending()
-            report.notes.append("byte \(start), frame \(frame): record with unknown tag \(hex(tag)) passed over (newer minor version?)")
+            report.notes.append("\(placeText(offset: start, frame: frame)): record with unknown tag \(hex(tag)) passed over (newer minor version?)")
             lastEntryOK = false
         }
     }

@@ -6,7 +6,7 @@ public struct VerifyReport: Sendable {
     /// The file.
     public var path: String
     /// Everything wrong, in file order. Empty means intact.
-    public var problems: [FileError] = []
+    public var problems: [Damage<LogFault>] = []
     /// Problems beyond the first 10,000, counted but not listed.
     public var problemsNotListed = 0
     /// Things worth knowing that are not damage (no footer: not closed).
@@ -110,9 +110,9 @@ struct VerifyRun: UnitGrammar {
     }
 
     /// Reports a problem (the first 10,000; after that only their count).
-    mutating func problem(_ damage: Damage, at offset: Int64, frame: Int?, seq: Int? = nil) {
+    mutating func problem(_ damage: LogFault, at offset: Int64, frame: Int?, seq: Int? = nil) {
         if report.problems.count < Self.maxProblems {
-            report.problems.append(FileError.corrupt(path, damage, offset: offset, frame: frame, seq: seq))
+            report.problems.append(Damage(file: path, offset: offset, frame: frame, seq: seq, kind: damage))
         } else {
             report.problemsNotListed += 1
         }

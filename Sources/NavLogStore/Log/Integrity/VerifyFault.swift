@@ -2,7 +2,7 @@ import NavLogCore
 
 /// What only ``LogVerifier`` checks: the content of each data frame, the
 /// records between frames, and the footer against the walk
-/// (``Damage/verify(_:)``).
+/// (``LogFault/verify(_:)``).
 public enum VerifyFault: Hashable, Sendable, CustomStringConvertible {
     /// A data frame without a content checksum.
     case noContentChecksum

@@ -269,7 +269,7 @@ public struct LogDamage: Hashable, Sendable, CustomStringConvertible {
     /// Bytes from `offset` to the end of the file.
     public var droppedBytes: Int64
     /// Why.
-    public var cause: Damage
+    public var cause: LogFault
     /// Why, as text.
     public var reason: String { cause.description }
     /// Whether this looks like a write cut short by a crash or still in
@@ -279,8 +279,7 @@ public struct LogDamage: Hashable, Sendable, CustomStringConvertible {
     public var recoveredEvents: Int
 
     public var description: String {
-        let frameText = frame.map { ", frame \($0)" } ?? ""
         let recovered = recoveredEvents > 0 ? " (\(recoveredEvents) events recovered from it)" : ""
-        return "byte \(offset)\(frameText): \(reason); \(droppedBytes) bytes not committed\(recovered)"
+        return "\(placeText(offset: offset, frame: frame)): \(reason); \(droppedBytes) bytes not committed\(recovered)"
     }
 }

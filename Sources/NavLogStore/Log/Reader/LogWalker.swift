@@ -132,7 +132,7 @@ struct LogWalker: UnitGrammar {
     }
 
     /// Stops the walk at a problem: a torn tail or damage, as ``TornTailRule`` tells them apart.
-    private mutating func stop(_ why: Damage, offset: Int64, frame: Int, seq: Int? = nil) -> WalkStep {
+    private mutating func stop(_ why: LogFault, offset: Int64, frame: Int, seq: Int? = nil) -> WalkStep {
         index.stop = FileError.corrupt(path, why, offset: offset, frame: frame, seq: seq)
         return .stop
     }

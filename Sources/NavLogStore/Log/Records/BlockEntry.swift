@@ -1,4 +1,4 @@
-// Log/Records/: The single-session `.navlog` log's records (schemas/navlog-format.md): preamble, header, block entries, checkpoints, footer, the state chain, damage.
+// Log/Records/: The single-session `.navlog` log's records (schemas/navlog-format.md): preamble, header, block entries, checkpoints, footer, the state chain, and the log's words for damage (`LogFault`).
 
 /// One block's index entry (`NLBK`): where its data frame is, which events it
 /// holds, and the state chain after it (schemas/navlog-format.md, "Block

@@ -27,7 +27,7 @@ enum Preamble {
         var frame: Int { offset < NavLogFormat.emptyFrame.count ? 0 : 1 }
 
         /// The problem, in the words every command uses.
-        var damage: Damage { isDamage ? .headerByte(offset: offset) : .notANavlog(foreign) }
+        var damage: LogFault { isDamage ? .headerByte(offset: offset) : .notANavlog(foreign) }
 
         /// How the file's start differs, as a file that is not a navlog.
         var foreign: NotANavlog { frame == 0 ? .noEmptyFrame(offset: offset) : .noHeader(offset: offset) }

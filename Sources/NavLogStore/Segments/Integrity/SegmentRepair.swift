@@ -65,7 +65,7 @@ public enum SegmentRepair {
         if projection {
             do { report.projectionFilesWritten = try ScreenProjectionIndex.reindex(store: path).written } catch {
                 if case .store(let error) = error { throw error }
-                throw .damaged(store: path, SegmentDamage(segment: ScreenProjectionFormat.suffix, offset: 0, kind: .projection(error.description)))
+                throw .damaged(store: path, SegmentDamage(file: ScreenProjectionFormat.suffix, offset: 0, kind: .projection(error.description)))
             }
             report.left = try SegmentVerifier.verify(store: SegmentStore.open(at: path)).problems.filter(\.needsRepair)
         }
@@ -83,11 +83,11 @@ public enum SegmentRepair {
         let listed = try SegmentCatalog(store: store, mode: .verifying)
         // The first bad place, by segment number and offset: everything from the commit it is in on goes.
         let first = report.found.compactMap { problem -> (number: Int, offset: Int64, torn: Bool)? in
-            guard let number = SegmentFormat.segmentNumber(problem.segment) else { return nil }
+            guard let number = SegmentFormat.segmentNumber(problem.file) else { return nil }
             return (number, problem.offset, problem.isTornTail)
         }.min { ($0.number, $0.offset) < ($1.number, $1.offset) }
         if let first {
-            let allTorn = report.found.allSatisfy { $0.isTornTail || SegmentFormat.segmentNumber($0.segment) == nil }
+            let allTorn = report.found.allSatisfy { $0.isTornTail || SegmentFormat.segmentNumber($0.file) == nil }
             do throws(FileError) {
                 for segment in catalog.segments where segment.contents.number >= first.number {
                     let contents = segment.contents

@@ -26,7 +26,7 @@ public enum SegmentVerifier {
     public static func verify(store: SegmentStore) throws(SegmentStoreError) -> SegmentStoreReport {
         var report = SegmentStoreReport()
         for name in try store.unknownNames() {
-            report.problems.append(SegmentDamage(segment: name, offset: 0, kind: .unknownFile))
+            report.problems.append(SegmentDamage(file: name, offset: 0, kind: .unknownFile))
         }
         let catalog = try SegmentCatalog(store: store, mode: .verifying)
         report.segments = catalog.segments.count
@@ -55,11 +55,16 @@ struct CommitChecker {
 
     init(catalog: SegmentCatalog) { self.catalog = catalog }
 
+    /// What a reader's error says is wrong: its damage's, or (I/O trouble) `other` with its text.
+    static func fault(_ error: SegmentStoreError, else other: (String) -> SegmentFault) -> SegmentFault {
+        if case .corrupt(let found) = error { found.kind } else { other(error.reason) }
+    }
+
     mutating func check(_ ref: SegmentCatalog.CommitRef, position: Int, report: inout SegmentStoreReport) throws(SegmentStoreError) {
         let index = catalog.index(ref)
         let name = catalog.segments[ref.segment].contents.name
-        func damage(_ offset: Int64, _ session: String?, _ kind: SegmentDamage.Kind) {
-            report.problems.append(SegmentDamage(segment: name, offset: offset, commit: index.number, session: session, kind: kind))
+        func damage(_ offset: Int64, _ session: String?, _ kind: SegmentFault) {
+            report.problems.append(SegmentDamage(file: name, offset: offset, commit: index.number, session: session, kind: kind))
         }
         // Positions a checkpoint of this commit stands at: the chain and seq there.
         var wanted: [SessionKey: [Int]] = [:]
@@ -75,7 +80,7 @@ struct CommitChecker {
                 wanted[checkpoint.key, default: []].append(checkpoint.position)
                 decoded.append((checkpointRef, checkpoint))
             } catch {
-                damage(checkpointRef.offset, nil, .checkpoint(String(error.reason.trimmingPrefix("checkpoint: "))))
+                damage(checkpointRef.offset, nil, Self.fault(error, else: SegmentFault.checkpoint))
             }
         }
         var previous: SessionKey?
@@ -84,7 +89,7 @@ struct CommitChecker {
         for (b, block) in index.blocks.enumerated() {
             let bytes: UnsafeRawBufferPointer
             do { bytes = try catalog.blockContent(ref, block: b) } catch {
-                damage(block.offset, nil, .dataFrame(String(error.reason.trimmingPrefix("data frame: "))))
+                damage(block.offset, nil, Self.fault(error, else: SegmentFault.dataFrame))
                 lastHash = nil
                 continue
             }

@@ -154,7 +154,7 @@ final class SegmentCatalog {
         let segment = segments[ref.segment]
         let entry = segment.contents.commits[ref.commit].blocks[block]
         func corrupt(_ why: String) -> SegmentStoreError {
-            .corrupt(segment: segment.file.path, offset: entry.offset, reason: "data frame: \(why)")
+            .corrupt(SegmentDamage(file: segment.file.path, offset: entry.offset, kind: .dataFrame(why)))
         }
         guard entry.rawSize <= NavLogFormat.maxBlockContentBytes else { throw corrupt("content of \(entry.rawSize) bytes is over the limit") }
         let frame: [UInt8]
@@ -225,18 +225,15 @@ final class SegmentCatalog {
         let file = segments[commits[commit].segment].file
         let bytes: [UInt8]
         do { bytes = try file.read(count: ref.length, at: ref.offset) } catch { throw .io(error) }
-        func corrupt(_ why: String) -> SegmentStoreError { .corrupt(segment: file.path, offset: ref.offset, reason: "checkpoint: \(why)") }
-        guard bytes.count == ref.length, ref.length >= 8 else { throw corrupt("cut short") }
-        let decoded: Result<SessionCheckpoint, CheckpointProblem> = bytes.withUnsafeBytes { raw in
+        func corrupt(_ kind: SegmentFault) -> SegmentStoreError { .corrupt(SegmentDamage(file: file.path, offset: ref.offset, kind: kind)) }
+        guard bytes.count == ref.length, ref.length >= 8 else { throw corrupt(.checkpoint("cut short")) }
+        let decoded: Result<SessionCheckpoint, SegmentFault> = bytes.withUnsafeBytes { raw in
             let payload = UnsafeRawBufferPointer(rebasing: raw[8...])
             guard case .success(SegmentFormat.Tag.checkpoint.rawValue) = SkippableFrame.checkRecord(payload) else {
-                return .failure(.malformed("record checksum does not hold"))
+                return .failure(.checkpoint("record checksum does not hold"))
             }
             return SessionCheckpoint.decode(payload: payload, decoder: decoder)
         }
-        switch decoded {
-        case .success(let checkpoint): return checkpoint
-        case .failure(let why): throw .corrupt(segment: file.path, offset: ref.offset, reason: why.description)   // "checkpoint…: why"
-        }
+        return try decoded.mapError(corrupt).get()
     }
 }

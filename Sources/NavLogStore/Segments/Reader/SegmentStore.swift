@@ -63,7 +63,7 @@ public final class SegmentStore {
         let store = SegmentStore(path: path, lock: nil)
         func missing(_ why: String) -> SegmentStoreError {
             guard store.holdsStoredData else { return .notAStore(path: store.path) }
-            return .damaged(store: store.path, SegmentDamage(segment: SegmentFormat.manifestName, offset: 0, kind: .storeFile(why)))
+            return .damaged(store: store.path, SegmentDamage(file: SegmentFormat.manifestName, offset: 0, kind: .storeFile(why)))
         }
         guard OpenFile.exists(store.manifestPath) else { throw missing("the manifest is missing") }
         let manifest: [UInt8]

@@ -99,13 +99,13 @@ struct SegmentWalker: UnitGrammar {
         return grammar.contents
     }
 
-    private func damage(_ offset: Int64, _ commit: UInt64?, _ kind: SegmentDamage.Kind) -> SegmentDamage {
-        SegmentDamage(segment: contents.name, offset: offset, commit: commit, kind: kind)
+    private func damage(_ offset: Int64, _ commit: UInt64?, _ kind: SegmentFault) -> SegmentDamage {
+        SegmentDamage(file: contents.name, offset: offset, commit: commit, kind: kind)
     }
 
     /// Notes a problem; whether the walk stops there (a reading walk does).
-    private mutating func stop(_ kind: SegmentDamage.Kind, at offset: Int64) -> Bool {
-        contents.problems.append(SegmentDamage(segment: contents.name, offset: offset, commit: expected, kind: kind))
+    private mutating func stop(_ kind: SegmentFault, at offset: Int64) -> Bool {
+        contents.problems.append(SegmentDamage(file: contents.name, offset: offset, commit: expected, kind: kind))
         return !verifying
     }
 
@@ -150,7 +150,7 @@ struct SegmentWalker: UnitGrammar {
                 checkpoints.append(CommitIndexLocation(offset: offset, length: 8 + size))
                 return .next
             }
-            let kind: SegmentDamage.Kind = switch SegmentFormat.Tag.nearest(rawTag) {
+            let kind: SegmentFault = switch SegmentFormat.Tag.nearest(rawTag) {
             case .checkpoint: .checkpoint("record checksum does not hold")
             case .commitIndex: .commitIndex("record checksum does not hold")
             default: .frame("a navlog record's checksum does not hold")

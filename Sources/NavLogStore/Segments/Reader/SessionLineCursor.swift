@@ -95,7 +95,7 @@ struct SessionLineCursor {
     private func corrupt(_ block: Int, _ why: String) -> SegmentStoreError {
         let ref = catalog.commits[commit]
         let entry = catalog.index(ref).blocks[block]
-        return .corrupt(segment: catalog.segments[ref.segment].file.path, offset: entry.offset, reason: "data frame: \(why)")
+        return .corrupt(SegmentDamage(file: catalog.segments[ref.segment].file.path, offset: entry.offset, kind: .dataFrame(why)))
     }
 }
 

@@ -12,8 +12,9 @@ public enum SegmentStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     case locked(store: String)
     /// A system call or a file failed.
     case io(FileError)
-    /// A segment's bytes are damaged (a reader met it on its way).
-    case corrupt(segment: String, offset: Int64, reason: String)
+    /// A segment's bytes are damaged (a reader met it on its way): the
+    /// damage, named by the segment's path.
+    case corrupt(SegmentDamage)
     /// The store is damaged at or before its durable point, or a file of it
     /// is missing (schemas/segment-store.md §9.1): readers answer nothing,
     /// writers write nothing, until `navlog repair STORE`.
@@ -29,6 +30,11 @@ public enum SegmentStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The writer was used after ``SegmentWriter/close()``.
     case closed(store: String)
 
+    /// Damage a reader tells in words only.
+    static func corrupt(segment: String, offset: Int64, reason: String) -> SegmentStoreError {
+        .corrupt(SegmentDamage(file: segment, offset: offset, kind: .frame(reason)))
+    }
+
     /// Whether the error is damage of the store's bytes (a reader's "no",
     /// exit 1) rather than trouble reaching them.
     public var isDamage: Bool {
@@ -42,7 +48,7 @@ public enum SegmentStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     /// What is wrong without where and without the advice, for a list of
     /// problems that gives the place itself (`verify`).
     public var reason: String {
-        if case .corrupt(_, _, let reason) = self { reason } else { description }
+        if case .corrupt(let damage) = self { damage.kind.description } else { description }
     }
 
     /// The store a segment's path is in (the path itself when it is no segment's).
@@ -59,8 +65,8 @@ public enum SegmentStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         case .alreadyExists(let path): "\(path): already exists and is not an empty directory"
         case .locked(let store): "\(store): another writer holds the store's lock"
         case .io(let error): error.description
-        case .corrupt(let segment, let offset, let reason):
-            "\(segment): byte \(offset): \(reason): the store is damaged; 'navlog repair \(Self.store(of: segment))' sets the damage aside"
+        case .corrupt(let damage):
+            "\(damage): the store is damaged; 'navlog repair \(Self.store(of: damage.file))' sets the damage aside"
         case .damaged(let store, let damage):
             "\(store) is damaged: \(damage); 'navlog repair \(store)' sets the damage aside"
         case .conflict(let session, let seq): "seq \(seq) of session \(session) is stored with different content"

@@ -31,25 +31,25 @@ struct SessionCheckpoint: Hashable, Sendable {
     }
 
     /// Decodes a payload whose tag and checksum were checked, decompressing
-    /// the state JSON; the reason when it is malformed.
-    static func decode(payload p: UnsafeRawBufferPointer, decoder: LZ4FrameDecoder) -> Result<SessionCheckpoint, CheckpointProblem> {
-        guard p.count >= SegmentFormat.checkpointFixedBytes else { return .failure(.malformed("payload of \(p.count) bytes is too short")) }
+    /// the state JSON; what is wrong when it is malformed.
+    static func decode(payload p: UnsafeRawBufferPointer, decoder: LZ4FrameDecoder) -> Result<SessionCheckpoint, SegmentFault> {
+        guard p.count >= SegmentFormat.checkpointFixedBytes else { return .failure(.checkpoint("payload of \(p.count) bytes is too short")) }
         let idLength = Int(p.loadLE16(12))
-        guard 14 + idLength + 28 + 4 <= p.count else { return .failure(.malformed("id of \(idLength) bytes runs past the record")) }
+        guard 14 + idLength + 28 + 4 <= p.count else { return .failure(.checkpoint("id of \(idLength) bytes runs past the record")) }
         let key = SessionKey(id: Array(p[14..<(14 + idLength)]))
-        guard key.hash == p.loadLE64(4) else { return .failure(.malformed("session hash does not match the id")) }
+        guard key.hash == p.loadLE64(4) else { return .failure(.checkpoint("session hash does not match the id")) }
         let at = 14 + idLength
         let jsonSize = Int(p.loadLE32(at + 24))
-        guard jsonSize <= StateChain.maxCheckpointJSONBytes else { return .failure(.malformed("state of \(jsonSize) bytes is over the limit")) }
+        guard jsonSize <= StateChain.maxCheckpointJSONBytes else { return .failure(.checkpoint("state of \(jsonSize) bytes is over the limit")) }
         let frame = UnsafeRawBufferPointer(rebasing: p[(at + 28)..<(p.count - 4)])
         let out = ByteBuffer(capacity: jsonSize + 16)
         do {
             let used = try decoder.decodeFrame(frame, maxContentBytes: jsonSize, into: out)
             guard used == frame.count, out.count == jsonSize else {
-                return .failure(.malformed("state frame holds \(out.count) bytes in \(used) of \(frame.count), \(jsonSize) expected"))
+                return .failure(.checkpoint("state frame holds \(out.count) bytes in \(used) of \(frame.count), \(jsonSize) expected"))
             }
         } catch {
-            return .failure(.stateFrame(error))
+            return .failure(.checkpoint("state frame: \(error)"))
         }
         return .success(SessionCheckpoint(key: key, position: Int(clamping: p.loadLE64(at)), seq: Int(clamping: p.loadLE64(at + 8)),
                                           chain: p.loadLE64(at + 16), json: Array(out.bytes)))
@@ -57,17 +57,4 @@ struct SessionCheckpoint: Hashable, Sendable {
 
     /// The state it holds, or `nil` when its JSON is not a state.
     func state() -> NavigationState? { StateChain.decodeCheckpoint(json) }
-}
-
-/// Why a checkpoint record does not decode.
-enum CheckpointProblem: Error, Hashable, Sendable, CustomStringConvertible {
-    case malformed(String)
-    case stateFrame(LZ4FrameError)
-
-    var description: String {
-        switch self {
-        case .malformed(let why): "checkpoint: \(why)"
-        case .stateFrame(let error): "checkpoint state: \(error)"
-        }
-    }
 }

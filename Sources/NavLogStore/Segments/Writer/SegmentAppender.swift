@@ -44,7 +44,7 @@ final class SegmentAppender {
         } else {
             // A 2.0 store (the catalog refused a 2.1 store without its point): it gets one, then the 2.1 manifest (§3).
             if let last = catalog.segments.last?.contents, !last.sealed, last.fileSize > (last.header == nil ? 0 : last.committedEnd) {
-                throw .damaged(store: store.path, SegmentDamage(segment: last.name, offset: last.committedEnd, kind: .segment(
+                throw .damaged(store: store.path, SegmentDamage(file: last.name, offset: last.committedEnd, kind: .segment(
                     "\(last.fileSize - last.committedEnd) bytes after the last commit of a format 2.0 store, which cannot tell a torn tail from damage")))
             }
             point = catalog.lastCommitPoint
