@@ -223,6 +223,63 @@ struct CanonicalLineParserTests {
         #expect(event?.meta == ["a": .string("b")])
     }
 
+    /// Whether the fast path of a parser that leaves `state.restore`'s
+    /// object out read `line`; records an issue when its answer, or that
+    /// of an ``EventLineParser`` made so, is not the general parser's
+    /// (the object aside).
+    @discardableResult
+    static func readWithoutRestoredObject(_ line: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let storage = LineParserStorage(checkingCanonicalForm: false)
+        storage.keepsRestoredJSON = false
+        let fast = line.withUnsafeBytes { CanonicalLineParser.parse($0, storage: storage) }
+        var general = EventLineParser(checkingCanonicalForm: false, usingFastPath: false)
+        var skipping = EventLineParser(keepingSessionStartObjects: true, keepingRestoredJSON: false)
+        let text = String(decoding: line, as: UTF8.self)
+        func withoutObject(_ event: Event) -> Event {
+            var event = event
+            if case .stateRestore(let state, _) = event.kind { event.kind = .stateRestore(state: state, json: [:]) }
+            return event
+        }
+        let expected = Result { () throws(EventParseError) in try general.parse(line) }.map(withoutObject)
+        let answer = Result { () throws(EventParseError) in try skipping.parse(line) }.map(withoutObject)
+        switch (answer, expected) {
+        case (.success(let a), .success(let b)):
+            #expect(a == b, "\(text)", sourceLocation: sourceLocation)
+            if let fast { #expect(fast == b, "fast path differs on \(text)", sourceLocation: sourceLocation) }
+        case (.failure(let a), .failure(let b)):
+            #expect(a.description == b.description, "\(text)", sourceLocation: sourceLocation)
+            #expect(fast == nil, "fast path read a line the parser refuses: \(text)", sourceLocation: sourceLocation)
+        default:
+            Issue.record("accepted by one parser only: \(text)", sourceLocation: sourceLocation)
+        }
+        return fast != nil
+    }
+
+    /// A parser for a reader that never writes `state.restore`'s object
+    /// again (funnels, paths) reads restores in the layout the fast path
+    /// checks to the scene the general parser builds, and accepts and
+    /// refuses what any parser does.
+    @Test func restoredScenesAreBuiltWithoutTheirObject() {
+        let generated = RestoredStateKeyTests.generatedLines().filter { $0.0.type == "state.restore" }.map(\.1)
+        #expect(generated.count > 5)
+        for line in generated + RestoredStateKeyTests.checkedStates.map(RestoredStateKeyTests.line) {
+            #expect(Self.readWithoutRestoredObject(line), "not read: \(String(decoding: line, as: UTF8.self))")
+        }
+        for line in RestoredStateKeyTests.otherStates.map(RestoredStateKeyTests.line) {
+            #expect(!Self.readWithoutRestoredObject(line), "read: \(String(decoding: line, as: UTF8.self))")
+        }
+        var edits = RandomLineEdits(seed: 11, alphabet: Array(#" "\{}[],:0123456789-.aeiostxyzTZ"#.utf8)
+                                        + [0x00, 0x1F, 0x7F, 0xC3, 0xA9, 0xFF], repeatingRuns: true)
+        var read = 0
+        for line in generated {
+            for _ in 0..<40 where Self.readWithoutRestoredObject(edits.edit(line)) { read += 1 }
+        }
+        #expect(read > 50, "only \(read) edited lines were read")
+        // A parser that keeps the object leaves restores to the general parser.
+        let storage = LineParserStorage(checkingCanonicalForm: false)
+        #expect(generated[0].withUnsafeBytes { CanonicalLineParser.parse($0, storage: storage) } == nil)
+    }
+
     @Test func randomEditsOfCanonicalLinesAreReadOnlyAsTheGeneralParserReadsThem() {
         let storage = LineParserStorage(checkingCanonicalForm: true)
         var edits = RandomLineEdits(seed: 7, alphabet: Array(#" "\{}[],:0123456789-.aeiostxyzTZ"#.utf8)

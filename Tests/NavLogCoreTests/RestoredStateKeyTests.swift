@@ -51,7 +51,8 @@ struct RestoredStateKeyTests {
         #expect(restores > 5 && keyed == restores, "\(keyed) of \(restores)")
     }
 
-    @Test(arguments: [
+    /// States in the layout the fast path checks.
+    static let checkedStates = [
         #"{}"#,
         #"{"modals":[{"modal":"m","style":"popover"},{"modal":"n"}],"screen":"x","sizeClass":"regular"}"#,
         #"{"splits":{"mail":{"content":[],"detail":[{"id":"1","type":"Mail"}],"visibility":"all"}},"stacks":{"a":[],"b":[{"type":"T"}]}}"#,
@@ -59,14 +60,18 @@ struct RestoredStateKeyTests {
         #"{"tabs":{}}"#,
         #"{"modals":null,"screen":null,"sizeClass":null,"splits":null,"stacks":null,"tabs":null}"#,
         #"{"modals":[{"modal":"m","style":null}],"splits":{"s":{"detail":null,"visibility":null}},"stacks":{"a":[{"id":null,"type":"T"}]},"tabs":{"hidden":null,"order":null,"selected":null}}"#,
-    ])
+        #"{"modals":[],"screen":"R/x","sizeClass":"compact","splits":{"a":{"sidebar":[{"id":"1","type":"C"}]},"b":{}},"stacks":{"h":[{"id":"s","type":"C"},{"id":"r","type":"R"}]},"tabs":{"hidden":["c","a"],"order":["a","b","a"],"selected":"z"}}"#,
+    ]
+
+    @Test(arguments: RestoredStateKeyTests.checkedStates)
     func statesTheFastPathChecksHaveKeys(_ state: String) {
         var keys = EventLineParser(checkingCanonicalForm: true)
         var parser = EventLineParser(checkingCanonicalForm: true)
         #expect(Self.check(Self.line(state), &keys, &parser), "no key: \(state)")
     }
 
-    @Test(arguments: [
+    /// States outside it: refused by the parser, or read only by the general one.
+    static let otherStates = [
         // Refused by the parser.
         #"{"sizeClass":"huge"}"#, #"{"modals":[{"style":"sheet"}]}"#, #"{"modals":[{"modal":"m","style":"cover"}]}"#,
         #"{"stacks":{"a":[{"id":"1"}]}}"#, #"{"stacks":{"a":[{"type":""}]}}"#, #"{"stacks":{"a":{}}}"#, #"{"stacks":[]}"#,
@@ -79,7 +84,9 @@ struct RestoredStateKeyTests {
         #"{"stacks":{"a":[{"data":1,"type":"T"}]}}"#, #"{"stacks":{"a":[{"type":"T","id":"1"}]}}"#,
         #"{"splits":{"s":{"extra":[]}}}"#, #"{"tabs":{"order":["a"],"other":1}}"#, #"{"modals":[{"modal":"m","x":1}]}"#,
         #"{"stacks":{"":[]}}"#, #"{"tabs":{"selected":""}}"#,
-    ])
+    ]
+
+    @Test(arguments: RestoredStateKeyTests.otherStates)
     func otherStatesHaveNoKey(_ state: String) {
         var keys = EventLineParser(checkingCanonicalForm: true)
         var parser = EventLineParser(checkingCanonicalForm: true)

@@ -16,6 +16,9 @@ public protocol ExportRows: Sendable {
     /// writers on several threads, each given whole sessions, can render
     /// rows that are then merged back in event order.
     static var rowsFollowSessions: Bool { get }
+    /// Whether an event's rows read `state.restore`'s object as given
+    /// (``EventKind/stateRestore(state:json:)``'s `json`), not only its scene.
+    static var readsRestoredObjects: Bool { get }
     /// Appends the rows of one whole session read from a screen projection; called only when ``readsProjection``.
     mutating func write(projected session: ProjectedSession, to out: inout [UInt8])
 }
@@ -24,6 +27,7 @@ extension ExportRows {
     public static var readsProjection: Bool { false }
     public var readsSessionStarts: Bool { true }
     public static var rowsFollowSessions: Bool { false }
+    public static var readsRestoredObjects: Bool { true }
 
     public mutating func write(projected session: ProjectedSession, to out: inout [UInt8]) {
         preconditionFailure("\(Self.self) writes rows from events only")

@@ -1,7 +1,7 @@
-/// What ``ScreenPathTally`` counts from a store's screen projection: paths
-/// of name ids (each distinct screen name of the blocks read gets one, and
-/// the anchor glob is matched once per name), turned into names when the
-/// tally is merged or its top paths are asked for.
+/// What ``ScreenPathTally`` counts, from a store's screen projection or
+/// from sessions' occurrences: paths of name ids (each distinct screen name
+/// gets one, and the anchor glob is matched once per name), turned into
+/// names when the tally is merged or its top paths are asked for.
 struct ScreenPathIDCounts: Sendable {
     /// A path of ids → how many times, in how many sessions, and the last
     /// session (by ordinal) that counted it.
@@ -20,6 +20,8 @@ struct ScreenPathIDCounts: Sendable {
     private var sceneNames: [Int32] = []
     private var path: [Int32] = []
     private var ordinal = 0
+    /// The scenes of the session being counted from occurrences, in order of appearance.
+    private var sessionScenes: [String] = []
 
     static let startID: Int32 = -1
     static let endID: Int32 = -2
@@ -68,6 +70,34 @@ struct ScreenPathIDCounts: Sendable {
                 views.append((sceneID, names[name]))
             }
         }
+        return countViews(mode: mode, depth: depth)
+    }
+
+    /// Counts one session's paths from its occurrences (its screen views;
+    /// ``ScreenPathTally/add(_:)``, on ids); returns how many paths it counted.
+    mutating func add(_ occurrences: [FunnelOccurrence], mode: ScreenPathTally.Mode, depth: Int, anchor: GlobPattern?) -> Int {
+        ordinal += 1
+        views.removeAll(keepingCapacity: true)
+        sceneOrder.removeAll(keepingCapacity: true)
+        // A session's scenes are few: numbered in order of appearance.
+        sessionScenes.removeAll(keepingCapacity: true)
+        for o in occurrences where o.target == .screen {
+            let scene: Int32
+            if let known = sessionScenes.firstIndex(of: o.scene) {
+                scene = Int32(known)
+            } else {
+                scene = Int32(sessionScenes.count)
+                sessionScenes.append(o.scene)
+                sceneOrder.append(scene)
+            }
+            views.append((scene, id(o.name, anchor: anchor)))
+        }
+        return countViews(mode: mode, depth: depth)
+    }
+
+    /// Counts the paths of the session in ``views`` (scenes in ``sceneOrder``);
+    /// returns how many.
+    private mutating func countViews(mode: ScreenPathTally.Mode, depth: Int) -> Int {
         var counted = 0
         // Moved out while counting (the closure changes `counts`), then back.
         var (path, sceneNames) = (self.path, self.sceneNames)

@@ -47,8 +47,9 @@ public struct ScreenPathTally: Sendable {
     public internal(set) var total = 0
     /// Sessions looked at.
     public internal(set) var sessions = 0
+    /// Paths merged from other tallies, by name.
     private var counts: [[String]: (count: Int, sessions: Int)] = [:]
-    /// Paths counted from a screen projection, on name ids (``add(projected:)``).
+    /// Paths counted here, on name ids (``add(_:)``, ``add(projected:)``).
     var byID = ScreenPathIDCounts()
 
     public static let startMarker = "(start)"
@@ -62,25 +63,7 @@ public struct ScreenPathTally: Sendable {
     /// Counts one session's screen views (other occurrences are ignored).
     public mutating func add(_ occurrences: [FunnelOccurrence]) {
         sessions += 1
-        var byScene: [String: [String]] = [:]
-        var sceneOrder: [String] = []
-        for o in occurrences where o.target == .screen {
-            if byScene[o.scene] == nil { sceneOrder.append(o.scene) }
-            byScene[o.scene, default: []].append(o.name)
-        }
-        var seen: Set<[String]> = []
-        var path: [String] = []
-        let (mode, depth, anchor) = (self.mode, self.depth, self.anchor)
-        for scene in sceneOrder {
-            Self.forEachPath(mode: mode, depth: depth, in: byScene[scene]![...], matches: { anchor?.matches($0) ?? false },
-                        start: Self.startMarker, end: Self.endMarker, into: &path) { path in
-                total += 1
-                var entry = counts[path] ?? (0, 0)
-                entry.count += 1
-                if seen.insert(path).inserted { entry.sessions += 1 }
-                counts[path] = entry
-            }
-        }
+        total += byID.add(occurrences, mode: mode, depth: depth, anchor: anchor)
     }
 
     /// The anchor glob of `.after` and `.before`.

@@ -44,6 +44,8 @@ public struct ScreenRows: ExportRows {
     public static var readsProjection: Bool { true }
     /// A session's rows follow from its events (`seen` and `started` are kept by session).
     public static var rowsFollowSessions: Bool { true }
+    /// Screen views follow a restore's scene; its object is never written.
+    public static var readsRestoredObjects: Bool { false }
     /// Only the `start` rows of `--with-marks` are made from them.
     public var readsSessionStarts: Bool { withMarks }
 

@@ -16,9 +16,12 @@ import Musl
 /// route values as `{"id":"ID","type":"TYPE"}` or `{"type":"TYPE"}` (with
 /// a leading `"data":…` written canonically, if any), and a
 /// `meta` object of little depth exactly as the writer writes it. Every
-/// event kind is covered but `tabs.customize`, `state.restore`, `tabs.define`
+/// event kind is covered but `tabs.customize`, `tabs.define`
 /// with `sections` and `layout.change` with `tabPresentation`
-/// (`session.start`'s `app` and `device` are read as `meta` is); route `data` deeper than a few
+/// (`session.start`'s `app` and `device` are read as `meta` is), and
+/// `state.restore` only for a parser that leaves its object out
+/// (``LineParserStorage/keepsRestoredJSON``), its state in the layout
+/// ``restoredState(_:)`` knows; route `data` deeper than a few
 /// levels or not written canonically, fields a kind does not define, and
 /// anything else outside that layout are left to the general parser (``parse(_:storage:)`` returns `nil`), as is every
 /// line the general parser would refuse. So a line it reads is one the
@@ -174,6 +177,10 @@ struct CanonicalLineParser {
                 }
             case .state where checksRestoredState:
                 guard restoredState() else { return false }
+            case .state where !summarizing && !storage.keepsRestoredJSON:
+                var built: RestoredScene? = RestoredScene()
+                guard restoredState(&built), let scene = built?.scene else { return false }
+                storage.keepParsed { $0.restored = scene }
             case .tabs:
                 guard let range = stringArray() else { return false }
                 if summarizing {
@@ -239,8 +246,8 @@ struct CanonicalLineParser {
         // A field the kind does not define would be an extra field; one
         // whose key navlog does not know is kept, as it is, by a kind navlog
         // does not know either (its event keeps it in `extra`, and nothing
-        // of it reaches the state). A kind whose required fields this path
-        // does not read (`state.restore`) never gets here.
+        // of it reaches the state). `state.restore` gets here only when its
+        // state was read (``restoredState(_:)``).
         guard spec.requiredMask & ~present == 0, present & ~(spec.mask | CanonicalKey.commonMask) == 0,
               !hasUnknownMember || tag == .other
         else { return nil }
@@ -303,7 +310,8 @@ struct CanonicalLineParser {
         case .layout_change: kind = .layoutChange(sizeClass: s.sizeClass!)
         case .other: kind = .other(type: String(decoding: UnsafeRawBufferPointer(rebasing: b[s.name!]), as: UTF8.self))
         case .tabs_define: kind = .tabsDefine(tabs: parsed.tabs.take()!, sections: nil, searchTab: s.name.map { string($0) })
-        case .tabs_customize, .state_restore: preconditionFailure("no event is built here of this kind")
+        case .state_restore: kind = .stateRestore(state: parsed.restored.take()!, json: [:])
+        case .tabs_customize: preconditionFailure("no event is built here of this kind")
         }
         // Short ids come from the name cache (interleaved sessions miss the
         // parser's one-entry memory of the last session).
@@ -333,8 +341,6 @@ struct CanonicalLineParser {
     @inline(__always)
     func enumeration<E: CanonicalEnumeration>(_ key: CanonicalKey) -> E? {
         guard let range = range(key) else { return nil }
-        let raw = UnsafeRawBufferPointer(rebasing: b[range])
-        for (name, value) in E.names where name.count == raw.count && name.elementsEqual(raw) { return value }
-        return nil
+        return enumerationCase(at: range)
     }
 }

@@ -62,11 +62,15 @@ public struct EventLineParser {
     /// A parser for a reader that never looks at `session.start`'s `app`
     /// and `device` (a funnel without `--by`, paths): a canonical line's
     /// are checked but not built, so its event has neither; lines the
-    /// general parser reads keep theirs. What is accepted or rejected is
-    /// the same.
-    package init(keepingSessionStartObjects: Bool) {
+    /// general parser reads keep theirs. Likewise `keepingRestoredJSON:
+    /// false`, for a reader that follows `state.restore`'s scene but never
+    /// writes its object again (funnels, paths, screen views): a canonical
+    /// line's event has the scene and an empty object. What is accepted or
+    /// rejected is the same.
+    package init(keepingSessionStartObjects: Bool, keepingRestoredJSON: Bool = true) {
         storage = LineParserStorage(checkingCanonicalForm: false)
         storage.keepsSessionStartObjects = keepingSessionStartObjects
+        storage.keepsRestoredJSON = keepingRestoredJSON
     }
 
     /// Parses one line (without its newline).

@@ -35,6 +35,10 @@ final class LineParserStorage {
     /// Whether the fast path keeps `session.start`'s `app` and `device`;
     /// when not, it checks them and leaves them out of the event.
     @exclusivity(unchecked) var keepsSessionStartObjects = true
+    /// Whether a `state.restore` event keeps its `state` object as given
+    /// (``EventKind/stateRestore(state:json:)``'s `json`); when not, the
+    /// fast path builds its scene alone and leaves the object empty.
+    @exclusivity(unchecked) var keepsRestoredJSON = true
 
     init(checkingCanonicalForm: Bool) {
         checksCanonicalForm = checkingCanonicalForm
@@ -68,7 +72,8 @@ final class LineParserStorage {
     @exclusivity(unchecked) private var holdsParsedValues = false
 
     /// The route value of `value`, those of `path` or `selection`, `meta`,
-    /// `session.start`'s `app` and `device`, and `tabs.define`'s `tabs`.
+    /// `session.start`'s `app` and `device`, `tabs.define`'s `tabs`, and
+    /// `state.restore`'s scene.
     struct ParsedValues {
         var route: RouteValue?
         var routes: [RouteValue] = []
@@ -76,6 +81,7 @@ final class LineParserStorage {
         var app: [String: JSONValue]?
         var device: [String: JSONValue]?
         var tabs: [String]?
+        var restored: SceneState?
 
         /// `routes`, moved out.
         @inline(__always)

@@ -114,17 +114,16 @@ extension SceneState {
 
         if let value = StateDecoding.present(object["tabs"]) {
             let members = try StateDecoding.object(value) { "\(path()).tabs" }
-            if let orderValue = StateDecoding.present(members["order"]) {
-                scene.tabs.order = TabState.uniqued(try StateDecoding.strings(orderValue) { "\(path()).tabs.order" })
+            let order = try StateDecoding.present(members["order"]).map { (v) throws(EventParseError) in
+                try StateDecoding.strings(v) { "\(path()).tabs.order" }
             }
-            if let hiddenValue = StateDecoding.present(members["hidden"]) {
-                for tab in try StateDecoding.strings(hiddenValue, { "\(path()).tabs.hidden" }) {
-                    scene.tabs.setHidden(tab, true)
-                }
+            let hidden = try StateDecoding.present(members["hidden"]).map { (v) throws(EventParseError) in
+                try StateDecoding.strings(v) { "\(path()).tabs.hidden" }
             }
-            if let selectedValue = StateDecoding.present(members["selected"]) {
-                scene.tabs.selected = try StateDecoding.string(selectedValue) { "\(path()).tabs.selected" }
+            let selected = try StateDecoding.present(members["selected"]).map { (v) throws(EventParseError) in
+                try StateDecoding.string(v) { "\(path()).tabs.selected" }
             }
+            scene.tabs.restore(order: order, hidden: hidden, selected: selected)
             if let sectionsValue = StateDecoding.present(members["sections"]) {
                 let sections = try StateDecoding.sections(sectionsValue) { "\(path()).tabs.sections" }
                 for section in sections {
@@ -151,5 +150,17 @@ extension SceneState {
         }
 
         return (scene, canonical)
+    }
+}
+
+extension TabState {
+    /// A restored scene's `order`, `hidden` and `selected` (each `nil` when
+    /// absent) on new tabs: `order` keeps each tab's first occurrence, a
+    /// hidden tab not in it is appended (as `tab.visibility` would), and
+    /// `selected` is kept as given.
+    mutating func restore(order: [String]?, hidden: [String]?, selected: String?) {
+        if let order { self.order = Self.uniqued(order) }
+        for tab in hidden ?? [] { setHidden(tab, true) }
+        if let selected { self.selected = selected }
     }
 }

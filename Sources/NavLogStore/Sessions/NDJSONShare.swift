@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavLogCore
 
 /// One of ``count`` disjoint shares of an NDJSON input's sessions, so that
@@ -47,7 +54,7 @@ struct SessionHashes {
     /// The hash of the id whose UTF-8 is `id`.
     @inline(__always)
     mutating func hash(of id: UnsafeRawBufferPointer) -> UInt64 {
-        if known, id.elementsEqual(last) { return lastHash }
+        if known, id.count == last.count, id.isEmpty || memcmp(id.baseAddress!, last, id.count) == 0 { return lastHash }
         last.removeAll(keepingCapacity: true)
         last.append(contentsOf: id)
         lastHash = XXHash64.hash(id)

@@ -129,17 +129,12 @@ final class SessionEnds {
         var parser = EventLineParser()
         var hashes = SessionHashes()
         var run: [(hash: UInt64, line: Int)?] = Array(repeating: nil, count: shares)
-        var parsed: [[UInt64]] = Array(repeating: [], count: shares)
+        // The lines each share parses, marked as they are read.
+        var parsed = LineMarks(shares: shares)
         var lines = 0
         var offset: Int64 = 0
         let marks = shares > 1
         let end = range.to ?? .max
-        // The lines share `s` parses, marked as they are read.
-        func mark(_ number: Int, _ s: Int) {
-            let i = number - 1
-            while parsed[s].count <= i >> 6 { parsed[s].append(0) }
-            parsed[s][i >> 6] |= 1 << UInt64(i & 63)
-        }
         do throws(NDJSONFailure<SkimStop>) {
             try reader.forEachLine { (line) throws(SkimStop) in
                 let start = offset
@@ -148,7 +143,7 @@ final class SessionEnds {
                 lines = line.number
                 guard start >= range.from, !line.isBlank else { return }
                 guard line.overLimitBytes == nil else {
-                    if marks { mark(line.number, NDJSONShare.unknownSessions) }
+                    if marks { parsed.mark(line.number, NDJSONShare.unknownSessions) }
                     return
                 }
                 // The session as the parser reads it; a line it rejects ends no session.
@@ -158,11 +153,11 @@ final class SessionEnds {
                 } else if let event = try? parser.parse(line.bytes) {
                     hash = hashes.hash(of: event.session)
                 } else {
-                    if marks { mark(line.number, NDJSONShare.unknownSessions) }
+                    if marks { parsed.mark(line.number, NDJSONShare.unknownSessions) }
                     return
                 }
                 let s = NDJSONShare.index(of: hash, count: shares)
-                if marks { mark(line.number, s) }
+                if marks { parsed.mark(line.number, s) }
                 if let current = run[s], current.hash == hash {
                     run[s]!.line = line.number
                 } else {
@@ -186,7 +181,24 @@ final class SessionEnds {
         } catch {
             throw .log(error)
         }
-        return SessionFirstRead.Part(runs: runs, parsed: parsed, lines: range.to == nil ? lines : nil)
+        return SessionFirstRead.Part(runs: runs, parsed: parsed.bits, lines: range.to == nil ? lines : nil)
+    }
+
+    /// A bit for each line (1-based) of each share: the lines it parses.
+    /// A struct, not a local function over an array, so that marking a line
+    /// is a plain store (a captured array is checked for exclusive access
+    /// at every mark).
+    private struct LineMarks {
+        var bits: [[UInt64]]
+
+        init(shares: Int) { bits = Array(repeating: [], count: shares) }
+
+        @inline(__always)
+        mutating func mark(_ number: Int, _ share: Int) {
+            let i = number - 1
+            while bits[share].count <= i >> 6 { bits[share].append(0) }
+            bits[share][i >> 6] |= 1 << UInt64(i & 63)
+        }
     }
 
     /// Why a part's skim stops before the input's end.

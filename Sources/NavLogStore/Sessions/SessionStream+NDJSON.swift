@@ -36,7 +36,9 @@ extension SessionStream {
     /// last line (it was rejected, or its id shares a hash with a later
     /// session's) come at the end, in the order they appeared.
     /// `readsSessionStarts: false` (the tally never looks at
-    /// `session.start`'s fields) may leave their `app` and `device` out.
+    /// `session.start`'s fields) may leave their `app` and `device` out;
+    /// `state.restore`'s object is left out (its scene is what a session's
+    /// occurrences follow).
     func forEachNDJSONSession(_ path: String, share: NDJSONShare, firstRead: SessionFirstRead = .whole,
                               keepsMarks: Bool, readsSessionStarts: Bool = true, names: ScreenNameCache?,
                               rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
@@ -45,7 +47,7 @@ extension SessionStream {
         var open = SessionSlots<(first: Int, recorder: SessionOccurrences)>()
         var appeared = 0
         try forEachNDJSONEvent(path, share: share, firstRead: firstRead, keepsSessionStartObjects: readsSessionStarts,
-                               rejecting: rejecting, passed: passed) { event, endsSession, _ in
+                               keepsRestoredObjects: false, rejecting: rejecting, passed: passed) { event, endsSession, _ in
             let slot = open.slot(event.session) {
                 appeared += 1
                 return (appeared, SessionOccurrences(session: event.session, keepsMarks: keepsMarks))
@@ -67,17 +69,19 @@ extension SessionStream {
     /// Each of the share's rejected lines goes to `rejecting` (its line
     /// number and why), nothing is thrown for them, and `passed` is told
     /// now and then the last line read. `keepsSessionStartObjects: false`
-    /// may leave `session.start`'s `app` and `device` out of its events
-    /// (``EventLineParser/init(keepingSessionStartObjects:)``). `body` is
-    /// told each event's line number too.
+    /// may leave `session.start`'s `app` and `device` out of its events,
+    /// and `keepsRestoredObjects: false` `state.restore`'s object (its
+    /// scene is kept; ``EventLineParser/init(keepingSessionStartObjects:keepingRestoredJSON:)``).
+    /// `body` is told each event's line number too.
     func forEachNDJSONEvent(_ path: String, share: NDJSONShare, firstRead: SessionFirstRead = .whole,
-                            keepsSessionStartObjects: Bool = true,
+                            keepsSessionStartObjects: Bool = true, keepsRestoredObjects: Bool = true,
                             rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
                             _ body: (Event, _ endsSession: Bool, _ line: Int) -> Void) throws(SessionStreamError) {
         let ends = try SessionEnds(path: path, share: share, firstRead: firstRead)
         let reader: NDJSONLineReader
         do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
-        var parser = EventLineParser(keepingSessionStartObjects: keepsSessionStartObjects)
+        var parser = EventLineParser(keepingSessionStartObjects: keepsSessionStartObjects,
+                                     keepingRestoredJSON: keepsRestoredObjects)
         var seqs = LastSeqs()
         var nextEnd = try ends.next()
         let lines = ends.lines

@@ -28,7 +28,7 @@ extension SessionStream {
             defer { order.finish(share: index) }
             do throws(SessionStreamError) {
                 try forEachNDJSONEvent(
-                    path, share: share, firstRead: firstRead,
+                    path, share: share, firstRead: firstRead, keepsRestoredObjects: Rows.readsRestoredObjects,
                     rejecting: { line, reason in order.reject(share: index, line: line, reason) },
                     passed: { line in order.passed(share: index, line: line) }
                 ) { original, endsSession, line in
