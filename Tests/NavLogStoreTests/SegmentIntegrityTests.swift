@@ -155,20 +155,28 @@ struct SegmentIntegrityTests {
         }
     }
 
+    /// Flips the byte `offset` bytes after the session id in the payload of
+    /// the store's first checkpoint and writes the record's checksum anew
+    /// (damage that the checksum does not show); the record's range.
+    static func forgeFirstCheckpoint(_ path: String, flippingByteAfterID offset: Int) throws -> Range<Int64> {
+        let state = try #require(try Self.regions(path).checkpoint.first)
+        var bytes = fileBytes(path + "/00000001.nls")
+        let payload = Int(state.lowerBound) + 8
+        let idLength = Int(bytes[payload + 12]) | Int(bytes[payload + 13]) << 8
+        bytes[payload + offset + idLength] ^= 0x01
+        let end = Int(state.upperBound) - 4
+        let checksum = bytes.withUnsafeBytes { XXHash32.hash(UnsafeRawBufferPointer(rebasing: $0[payload..<end])) }
+        for i in 0..<4 { bytes[end + i] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(i))) }
+        writeFile(path + "/00000001.nls", bytes)
+        return state
+    }
+
     @Test("A checkpoint whose chain hash is wrong under a valid checksum is found by recomputing it")
     func wrongChainUnderValidChecksum() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("store")
         _ = try Self.makeStore(path)
-        let state = try #require(try Self.regions(path).checkpoint.first)
-        var bytes = fileBytes(path + "/00000001.nls")
-        let payload = Int(state.lowerBound) + 8
-        let idLength = Int(bytes[payload + 12]) | Int(bytes[payload + 13]) << 8
-        bytes[payload + 30 + idLength] ^= 0x01                      // c_P, §5.2
-        let end = Int(state.upperBound) - 4
-        let checksum = bytes.withUnsafeBytes { XXHash32.hash(UnsafeRawBufferPointer(rebasing: $0[payload..<end])) }
-        for i in 0..<4 { bytes[end + i] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(i))) }
-        writeFile(path + "/00000001.nls", bytes)
+        let state = try Self.forgeFirstCheckpoint(path, flippingByteAfterID: 30)   // c_P, §5.2
         let report = try SegmentVerifier.verify(store: SegmentStore.open(at: path))
         #expect(report.problems.count == 1)
         #expect(report.problems.first?.offset == state.lowerBound)
@@ -180,15 +188,7 @@ struct SegmentIntegrityTests {
         let dir = try TemporaryDirectory()
         let path = dir.file("store")
         _ = try Self.makeStore(path)
-        let state = try #require(try Self.regions(path).checkpoint.first)
-        var bytes = fileBytes(path + "/00000001.nls")
-        let payload = Int(state.lowerBound) + 8
-        let idLength = Int(bytes[payload + 12]) | Int(bytes[payload + 13]) << 8
-        bytes[payload + 42 + idLength] ^= 0x01                      // the state frame's magic, §5.2
-        let end = Int(state.upperBound) - 4
-        let checksum = bytes.withUnsafeBytes { XXHash32.hash(UnsafeRawBufferPointer(rebasing: $0[payload..<end])) }
-        for i in 0..<4 { bytes[end + i] = UInt8(truncatingIfNeeded: checksum >> (8 * UInt32(i))) }
-        writeFile(path + "/00000001.nls", bytes)
+        let state = try Self.forgeFirstCheckpoint(path, flippingByteAfterID: 42)   // the state frame's magic, §5.2
         let report = try SegmentVerifier.verify(store: SegmentStore.open(at: path))
         let found = try #require(report.problems.first { $0.offset == state.lowerBound }, "\(report.problems)")
         #expect(found.description.contains(": checkpoint: state frame: "), "\(found)")
