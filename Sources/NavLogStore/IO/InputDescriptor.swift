@@ -23,7 +23,7 @@ final class InputDescriptor {
     /// Opens `path` for reading; `-` is standard input. A directory is refused (`EISDIR`).
     convenience init(path: String) throws(Failure) {
         if path == "-" { self.init(fd: 0, owned: false); return }
-        let opened = open(path, O_RDONLY)
+        let opened = open(path, O_RDONLY | O_CLOEXEC)  // as every descriptor the module opens (OpenFile)
         guard opened >= 0 else { throw Failure(operation: "open", errno: errno) }
         if Self.fileType(opened) == S_IFDIR {
             close(opened)
