@@ -86,6 +86,36 @@ import NavLogTestSupport
         try again.close()
     }
 
+    #if os(Linux)
+    /// A child process another thread spawns holds a copy of every
+    /// descriptor until its exec; a closed writer must not leave its lock
+    /// held through that copy (the copy is made here with `dup`).
+    @Test func aClosedWriterReleasesItsLockWhileACopyOfItsDescriptorLives() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let first = try LogWriter(path: path)
+        try first.append(sampleEvents(1)[0])
+        let copy = try #require(Self.duplicateOfOpenDescriptor(of: path))
+        defer { close(copy) }
+        try first.close()
+        let again = try LogWriter(path: path)
+        #expect(again.lastSeq == 1)
+        try again.close()
+    }
+
+    /// A `dup` of this process's one open descriptor of `path`, found in /proc/self/fd.
+    private static func duplicateOfOpenDescriptor(of path: String) -> Int32? {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let matching = names.compactMap(Int32.init).filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == target
+        }
+        guard matching.count == 1 else { return nil }
+        let copy = dup(matching[0])
+        return copy >= 0 ? copy : nil
+    }
+    #endif
+
     @Test func eventsAreValidatedBeforeTheyAreAccepted() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("s-1.navlog")

@@ -16,6 +16,8 @@ final class OpenFile {
     /// The path the file was opened with (for messages).
     let path: String
     private var fd: Int32
+    /// Whether this file holds the writer lock (``lockExclusive()``).
+    private var locked = false
     /// Data frames decompressed through this file (by ``BlockReader``), for statistics.
     var blocksDecompressed = 0
     /// The offsets of the data frames decompressed (and so checked) through this file.
@@ -57,6 +59,10 @@ final class OpenFile {
     /// Closes the file (releasing the lock); later calls fail with EBADF.
     func close() {
         if fd >= 0 {
+            // Unlocked before closing: a child another thread spawns holds a copy of every
+            // descriptor until its exec, and with it the lock, which closing would leave held.
+            if locked { _ = flock(fd, LOCK_UN) }
+            locked = false
             #if canImport(Glibc)
             _ = Glibc.close(fd)
             #elseif canImport(Musl)
@@ -179,6 +185,7 @@ final class OpenFile {
             }
             throw FileError.io(path: path, call: "flock", errno: errno)
         }
+        locked = true
     }
 
     /// Makes the directory entry of `path` durable (after creating a file).

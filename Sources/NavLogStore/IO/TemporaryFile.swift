@@ -31,6 +31,8 @@ struct TemporaryFile: ~Copyable {
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         guard fd >= 0 else { throw FileError(path: path, kind: .io(call: "mkstemps", errno: errno)) }
+        // Close-on-exec, as every descriptor the module opens (mkostemps is not in every C library's Swift module).
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         self.path = path
         self.fd = fd
     }
