@@ -43,22 +43,15 @@ extension SessionStream {
                               keepsMarks: Bool, readsSessionStarts: Bool = true, names: ScreenNameCache?,
                               rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
                               _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
-        // The sessions under way, each with its order of first appearance.
-        var open = SessionSlots<(first: Int, recorder: SessionOccurrences)>()
-        var appeared = 0
-        try forEachNDJSONEvent(path, share: share, firstRead: firstRead, keepsSessionStartObjects: readsSessionStarts,
-                               keepsRestoredObjects: false, rejecting: rejecting, passed: passed) { event, endsSession, _ in
-            let slot = open.slot(event.session) {
-                appeared += 1
-                return (appeared, SessionOccurrences(session: event.session, keepsMarks: keepsMarks))
-            }
-            open[slot].recorder.add(event, names: names)
-            if endsSession {
-                body(open[slot].recorder)
-                open.remove(event.session, at: slot)
-            }
+        let unended = try forEachNDJSONEvent(
+            path, share: share, firstRead: firstRead, keepsSessionStartObjects: readsSessionStarts,
+            keepsRestoredObjects: false, rejecting: rejecting, passed: passed,
+            start: { SessionOccurrences(session: $0.session, keepsMarks: keepsMarks) }
+        ) { event, endsSession, _, recorder in
+            recorder.add(event, names: names)
+            if endsSession { body(recorder) }
         }
-        for entry in open.remaining.sorted(by: { $0.first < $1.first }) { body(entry.recorder) }
+        for recorder in unended { body(recorder) }
     }
 
     /// ``forEachNDJSONEvent(_:_:)`` for the sessions of one share of the
@@ -77,12 +70,30 @@ extension SessionStream {
                             keepsSessionStartObjects: Bool = true, keepsRestoredObjects: Bool = true,
                             rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
                             _ body: (Event, _ endsSession: Bool, _ line: Int) -> Void) throws(SessionStreamError) {
+        _ = try forEachNDJSONEvent(path, share: share, firstRead: firstRead, keepsSessionStartObjects: keepsSessionStartObjects,
+                                   keepsRestoredObjects: keepsRestoredObjects, rejecting: rejecting, passed: passed,
+                                   start: { _ in () }) { event, endsSession, line, _ in body(event, endsSession, line) }
+    }
+
+    /// ``forEachNDJSONEvent(_:share:firstRead:keepsSessionStartObjects:keepsRestoredObjects:rejecting:passed:_:)``
+    /// with a state for each session under way, kept beside its last seq
+    /// (one lookup a line for both): `start` makes it at the session's first
+    /// accepted event, `body` is given it with each event, and it goes after
+    /// the session's last line. Returns the states of the sessions with no
+    /// last line (it was rejected, or their id shares a hash with a later
+    /// session's), in the order they appeared.
+    func forEachNDJSONEvent<State>(_ path: String, share: NDJSONShare, firstRead: SessionFirstRead = .whole,
+                                   keepsSessionStartObjects: Bool = true, keepsRestoredObjects: Bool = true,
+                                   rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
+                                   start: (Event) -> State,
+                                   _ body: (Event, _ endsSession: Bool, _ line: Int, inout State) -> Void) throws(SessionStreamError) -> [State] {
         let ends = try SessionEnds(path: path, share: share, firstRead: firstRead)
         let reader: NDJSONLineReader
         do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
         var parser = EventLineParser(keepingSessionStartObjects: keepsSessionStartObjects,
                                      keepingRestoredJSON: keepsRestoredObjects)
-        var seqs = LastSeqs()
+        var open = SessionSlots<UnderWay<State>>()
+        var appeared = 0
         var nextEnd = try ends.next()
         let lines = ends.lines
         do throws(NDJSONFailure<SessionStreamError>) {
@@ -99,12 +110,19 @@ extension SessionStream {
                 }
                 do throws(EventParseError) {
                     var event = try parser.parse(line.bytes)
-                    do throws(SeqRefusal) {
-                        event.seq = try seqs.assign(event.seq, session: event.session, ends: isEnd)
-                    } catch {
+                    let slot = open.slot(event.session) { UnderWay() }
+                    // On a refusal the session's last seq stays as it was (docs/events.md "Numbering").
+                    do throws(SeqRefusal) { event.seq = try Sequencer.seq(for: event.seq, after: open[slot].seq) } catch {
                         throw error.parseError
                     }
-                    body(event, isEnd, line.number)
+                    if open[slot].state == nil {
+                        appeared += 1
+                        open[slot].appeared = appeared
+                        open[slot].state = start(event)
+                    }
+                    open[slot].seq = event.seq
+                    body(event, isEnd, line.number, &open[slot].state!)
+                    if isEnd { open.remove(event.session, at: slot) }
                 } catch {
                     rejecting(line.number, error)
                 }
@@ -115,20 +133,14 @@ extension SessionStream {
             case .body(let error): throw error
             }
         }
+        return open.remaining.filter { $0.state != nil }.sorted { $0.appeared < $1.appeared }.map { $0.state! }
     }
 }
 
-/// The last seq of each session under way (``SessionSlots``).
-private struct LastSeqs {
-    private var seqs = SessionSlots<Int>()
-
-    /// The seq of a session's next event (``Sequencer/seq(for:after:)``);
-    /// `ends`: it is the session's last, whose seq need not be kept. On a
-    /// refusal the session's last seq stays as it was.
-    mutating func assign(_ given: Int, session: String, ends: Bool) throws(SeqRefusal) -> Int {
-        let slot = seqs.slot(session) { 0 }
-        let seq = try Sequencer.seq(for: given, after: seqs[slot])
-        if ends { seqs.remove(session, at: slot) } else { seqs[slot] = seq }
-        return seq
-    }
+/// A session under way in an NDJSON input: its last seq and, once an
+/// event of it is accepted, its reader's state and when it first appeared.
+private struct UnderWay<State> {
+    var seq = 0
+    var appeared = 0
+    var state: State?
 }

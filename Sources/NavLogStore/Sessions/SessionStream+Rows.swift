@@ -124,9 +124,12 @@ extension SessionStream {
         if case .ndjson(let path) = source {
             // A session's state goes at its last line: memory follows the sessions under way.
             var screens = NDJSONScreenViews()
-            try forEachNDJSONEvent(path) { original, endsSession in
-                let event = redactor.map { $0.redact(original) } ?? original
-                body(event, screens.view(after: event, endsSession: endsSession))
+            try notingRejections(path) { (rejecting) throws(SessionStreamError) in
+                _ = try forEachNDJSONEvent(path, share: .whole, rejecting: rejecting,
+                                           start: { NavigationProjector(session: $0.session) }) { original, _, _, state in
+                    let event = redactor.map { $0.redact(original) } ?? original
+                    body(event, screens.view(after: event, state: &state))
+                }
             }
             return
         }

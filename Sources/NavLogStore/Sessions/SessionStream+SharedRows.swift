@@ -27,11 +27,12 @@ extension SessionStream {
             var chunk = merge.spareChunk()
             defer { order.finish(share: index) }
             do throws(SessionStreamError) {
-                try forEachNDJSONEvent(
+                _ = try forEachNDJSONEvent(
                     path, share: share, firstRead: firstRead, keepsRestoredObjects: Rows.readsRestoredObjects,
                     rejecting: { line, reason in order.reject(share: index, line: line, reason) },
-                    passed: { line in order.passed(share: index, line: line) }
-                ) { original, endsSession, line in
+                    passed: { line in order.passed(share: index, line: line) },
+                    start: { NavigationProjector(session: $0.session) }
+                ) { original, _, line, state in
                     let at = merge.chunk(of: line)
                     while current < at {
                         merge.deposit(share: index, chunk: current, chunk)
@@ -39,7 +40,7 @@ extension SessionStream {
                         current += 1
                     }
                     let event = redactor.map { $0.redact(original) } ?? original
-                    let view = screens.view(after: event, endsSession: endsSession)
+                    let view = screens.view(after: event, state: &state)
                     chunk.add(line: line) { rows.write(event, view: view, to: &$0) }
                 }
                 merge.deposit(share: index, chunk: current, chunk, waits: false)
