@@ -8,8 +8,9 @@ public protocol ExportRows: Sendable {
     /// the events (``write(projected:to:)``).
     static var readsProjection: Bool { get }
     /// Whether ``write(projected:to:)`` reads sessions' `session.start`
-    /// events (``ProjectedSession/sessionStart``): when not, the projection
-    /// is loaded without parsing them.
+    /// events (``ProjectedSession/sessionStart``), and rows made from events
+    /// their `app` and `device`: when not, the projection is loaded without
+    /// parsing them, and NDJSON is read without those objects.
     var readsSessionStarts: Bool { get }
     /// Whether an event's rows depend on its own session's events alone
     /// (not on other sessions' or on the order of sessions), so that

@@ -28,7 +28,8 @@ extension SessionStream {
             defer { order.finish(share: index) }
             do throws(SessionStreamError) {
                 _ = try forEachNDJSONEvent(
-                    path, share: share, firstRead: firstRead, keepsRestoredObjects: Rows.readsRestoredObjects,
+                    path, share: share, firstRead: firstRead, keepsSessionStartObjects: rows.readsSessionStarts,
+                    keepsRestoredObjects: Rows.readsRestoredObjects,
                     rejecting: { line, reason in order.reject(share: index, line: line, reason) },
                     passed: { line in order.passed(share: index, line: line) },
                     start: { NavigationProjector(session: $0.session) }
