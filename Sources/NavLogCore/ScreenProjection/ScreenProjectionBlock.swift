@@ -74,16 +74,8 @@ public final class ScreenProjectionBlock: Sendable {
 
     /// The body of the block of one commit; `runs` in session-key order.
     public static func encode(commit: UInt64, indexOffset: Int64, runs: [ScreenProjectionRun]) -> [UInt8] {
-        var names: [String] = [], nameIndex: [String: Int] = [:]
-        var scenes: [String] = [], sceneIndex: [String: Int] = [:]
-        var starts: [String] = [], startIndex: [String: Int] = [:]
+        var names = BlockStringTable(), scenes = BlockStringTable(), starts = BlockStringTable()
         var writer = CanonicalWriter()
-        func index(_ s: String, _ table: inout [String], _ map: inout [String: Int]) -> UInt64 {
-            if let i = map[s] { return UInt64(i) }
-            map[s] = table.count
-            table.append(s)
-            return UInt64(table.count - 1)
-        }
         let baseT = runs.map(\.firstT.milliseconds).min() ?? 0
         var idEnd: [UInt64] = [], rowEnd: [UInt64] = [], firstSeq: [UInt64] = [], firstT: [UInt64] = []
         var start: [UInt64] = [], startSeq: [UInt64] = [], startT: [UInt64] = []
@@ -102,7 +94,7 @@ public final class ScreenProjectionBlock: Sendable {
                     writer.write(event)
                     template = String(decoding: writer.bytes, as: UTF8.self)
                 }
-                start.append(index(template!, &starts, &startIndex) + 1)
+                start.append(UInt64(starts.number(template!)) + 1)
             } else {
                 start.append(0)
                 startSeq.append(0)
@@ -113,8 +105,8 @@ public final class ScreenProjectionBlock: Sendable {
             var seq = run.firstSeq, t = run.firstT.milliseconds
             for o in run.occurrences {
                 kind.append(UInt64(kinds.firstIndex(of: o.target) ?? 0))
-                name.append(index(o.name, &names, &nameIndex))
-                scene.append(index(o.scene, &scenes, &sceneIndex))
+                name.append(UInt64(names.number(o.name)))
+                scene.append(UInt64(scenes.number(o.scene)))
                 dseq.append(ProjectionColumnWriter.zigzag(Int64(o.seq &- seq)))
                 dt.append(ProjectionColumnWriter.zigzag(o.t.milliseconds &- t))
                 seq = o.seq
@@ -128,9 +120,9 @@ public final class ScreenProjectionBlock: Sendable {
         w.integer(UInt64(bitPattern: baseT), bytes: 8)
         w.integer(UInt64(runs.count), bytes: 4)
         w.integer(UInt64(kind.count), bytes: 4)
-        w.strings(names)
-        w.strings(scenes)
-        w.strings(starts)
+        w.strings(names.strings)
+        w.strings(scenes.strings)
+        w.strings(starts.strings)
         for column in [idEnd, rowEnd, firstSeq, firstT, start, startSeq, startT] { w.column(column) }
         w.blob(ids)
         for column in [kind, name, scene, dseq, dt] { w.column(column) }

@@ -185,59 +185,86 @@ private struct FollowFailure: Error {
 private final class ScreenFollower: @unchecked Sendable {
     var parser = EventLineParser()
     let names = ScreenNameCache()
-    /// `session.start` events and their templates by their line before
-    /// `seq` (what the sessions of one app build and device share): such a
-    /// line is parsed whole once, not once a session (it is most of the
-    /// parsing of short sessions), and its template made once.
-    private var starts: [[UInt8]: (event: Event, template: String)] = [:]
+    /// `session.start` events and their templates by a hash of their line
+    /// before `seq` (what the sessions of one app build and device share),
+    /// its bytes kept to check a hit: such a line is parsed whole once, not
+    /// once a session (it is most of the parsing of short sessions), and its
+    /// template made once.
+    private var starts: [UInt64: KnownStart] = [:]
+    private struct KnownStart {
+        let before: [UInt8]
+        let event: Event
+        let template: String
+    }
     /// How a canonical `session.start` line whose last members are seq, session, t and type ends.
     private static let startEnd = Array(#"","type":"session.start"}"#.utf8)
     private static let sessionToT = Array(#"","t":""#.utf8)
-
-    /// The event of a canonical line, and its template when it is a
-    /// `session.start` that ``start(_:)`` reads; `nil` when it is not an event.
-    private func event(_ line: UnsafeRawBufferPointer) -> (Event, template: String?)? {
-        guard let (start, key, id) = start(line) else { return (try? parser.parse(line)).map { ($0, nil) } }
-        var event = start.event
-        event.session = String(decoding: line[id], as: UTF8.self)
-        event.seq = key.seq
-        event.t = key.t
-        return (event, start.template)
-    }
-
-    /// A canonical `session.start` line ending
-    /// `…,"seq":N,"session":"ID","t":"T","type":"session.start"}`: the event
-    /// and template of the lines with the same bytes before seq, its key,
-    /// and where its id is. `nil` for any other line.
-    private func start(_ line: UnsafeRawBufferPointer)
-        -> (start: (event: Event, template: String), key: CanonicalLineSummary, id: Range<Int>)? {
-        guard let (key, beforeEnd) = startShape(line) else { return nil }
-        let before = Array(line[..<beforeEnd])
-        if let known = starts[before] { return (known, key, key.session) }
-        guard let event = try? parser.parse(line) else { return nil }
-        let start = (event: event, template: before.withUnsafeBytes { ScreenProjectionBlock.template(before: $0) })
-        if starts.count >= 4096 { starts.removeAll() }
-        starts[before] = start
-        return (start, key, key.session)
-    }
-
-    /// The key of a `session.start` line that ends as ``start(_:)`` says, and where its bytes before seq end.
-    private func startShape(_ line: UnsafeRawBufferPointer) -> (key: CanonicalLineSummary, beforeEnd: Int)? {
-        let tEnd = line.count - Self.startEnd.count
-        guard tEnd > 0, Self.holds(line, Self.startEnd, at: tEnd), let key = parser.key(line) else { return nil }
-        let id = key.session
-        guard id.upperBound + Self.sessionToT.count + 24 == tEnd, Self.holds(line, Self.sessionToT, at: id.upperBound),
-              id.lowerBound >= Self.seqToSession.count, Self.holds(line, Self.seqToSession, at: id.lowerBound - Self.seqToSession.count)
-        else { return nil }
-        // Before `,"session":"`: the seq's digits, then `"seq":`.
-        var digits = id.lowerBound - Self.seqToSession.count
-        while digits > 0, line[digits - 1] >= 0x30, line[digits - 1] <= 0x39 { digits -= 1 }
-        guard digits < id.lowerBound - Self.seqToSession.count, digits >= Self.seqKey.count,
-              Self.holds(line, Self.seqKey, at: digits - Self.seqKey.count) else { return nil }
-        return (key, digits - Self.seqKey.count)
-    }
     private static let seqKey = Array(#""seq":"#.utf8)
     private static let seqToSession = Array(#","session":""#.utf8)
+
+    /// The event of a stored (canonical) line, and its template when it is
+    /// a `session.start` that ``start(_:)`` reads; `nil` when it is not an event.
+    private func event(_ line: UnsafeRawBufferPointer) -> (Event, template: String?)? {
+        if let tail = Self.startTail(line), let start = start(line, tail) { return (start.event, start.template) }
+        return (try? parser.parse(line)).map { ($0, nil) }
+    }
+
+    /// The event and template of a `session.start` line whose end is `tail`:
+    /// those of the lines with the same bytes before seq, with the line's
+    /// own seq, session and t. `nil` when the line, parsed, is not the event
+    /// its end says (then it is parsed as any other line).
+    private func start(_ line: UnsafeRawBufferPointer, _ tail: StartTail) -> (event: Event, template: String)? {
+        let before = UnsafeRawBufferPointer(rebasing: line[..<tail.beforeEnd])
+        let hash = XXHash64.hash(before)
+        let session = String(decoding: line[tail.id], as: UTF8.self)
+        if let known = starts[hash], known.before.count == before.count,
+           known.before.withUnsafeBytes({ memcmp($0.baseAddress!, before.baseAddress!, before.count) }) == 0 {
+            var event = known.event
+            event.session = session
+            event.seq = tail.seq
+            event.t = tail.t
+            return (event, known.template)
+        }
+        guard let event = try? parser.parse(line), case .sessionStart = event.kind,
+              event.seq == tail.seq, event.t == tail.t, event.session == session else { return nil }
+        let template = ScreenProjectionBlock.template(before: before)
+        if starts.count >= 4096 { starts.removeAll() }
+        starts[hash] = KnownStart(before: Array(before), event: event, template: template)
+        return (event, template)
+    }
+
+    /// The end of a canonical `session.start` line,
+    /// `…,"seq":N,"session":"ID","t":"T","type":"session.start"}`: where its
+    /// bytes before seq end, its seq, id and t, read backwards from its end
+    /// (an id without escapes). `nil` for any other line. The line is one
+    /// the writer stores (a valid event in canonical form), so members in
+    /// key order and strings without a bare quote: nothing else ends so.
+    private static func startTail(_ line: UnsafeRawBufferPointer) -> StartTail? {
+        let tEnd = line.count - startEnd.count, tStart = tEnd - 24
+        let idEnd = tStart - sessionToT.count
+        guard idEnd > 0, holds(line, startEnd, at: tEnd), holds(line, sessionToT, at: idEnd) else { return nil }
+        var idStart = idEnd
+        while idStart > 0, line[idStart - 1] != UInt8(ascii: "\""), line[idStart - 1] != UInt8(ascii: "\\") { idStart -= 1 }
+        let seqEnd = idStart - seqToSession.count
+        guard idStart < idEnd, seqEnd > 0, holds(line, seqToSession, at: seqEnd) else { return nil }
+        // Before `,"session":"`: the seq's digits (no leading zero), then `"seq":`.
+        var digits = seqEnd, seq = 0, scale = 1
+        while digits > 0, seqEnd - digits < 18, line[digits - 1] >= 0x30, line[digits - 1] <= 0x39 {
+            digits -= 1
+            seq += Int(line[digits] - 0x30) * scale
+            scale *= 10
+        }
+        guard digits < seqEnd, line[digits] != 0x30, holds(line, seqKey, at: digits - seqKey.count),
+              let t = Timestamp(rfc3339Bytes: UnsafeRawBufferPointer(rebasing: line[tStart..<tEnd]))
+        else { return nil }
+        return StartTail(beforeEnd: digits - seqKey.count, seq: seq, id: idStart..<idEnd, t: t)
+    }
+    private struct StartTail {
+        let beforeEnd: Int
+        let seq: Int
+        let id: Range<Int>
+        let t: Timestamp
+    }
 
     /// Whether `line` holds `bytes` at `offset`.
     private static func holds(_ line: UnsafeRawBufferPointer, _ bytes: [UInt8], at offset: Int) -> Bool {
@@ -273,7 +300,10 @@ private final class ScreenFollower: @unchecked Sendable {
             // The run's first session.start (the one it keeps, if any): its template from its line (stored lines are canonical).
             if !sawStart, case .sessionStart = event.kind {
                 sawStart = true
-                startTemplate = template ?? startShape(bytes).map { ScreenProjectionBlock.template(before: UnsafeRawBufferPointer(rebasing: bytes[..<$0.beforeEnd])) }
+                startTemplate = template ?? Self.startTail(bytes).flatMap { tail in
+                    tail.seq == event.seq && tail.t == event.t
+                        ? ScreenProjectionBlock.template(before: UnsafeRawBufferPointer(rebasing: bytes[..<tail.beforeEnd])) : nil
+                }
             }
         }
         guard let first else { throw FollowFailure(why: "session \(session.key.string): a run without lines") }
