@@ -214,7 +214,6 @@ public final class LogReader {
         tailLines = []
         tailEvents = []
         damage = nil
-        var keptEnd = index.bodyEnd
         if let open = index.openFrame {
             let reader = try BlockReader(file: file)
             let salvage = try reader.readOpen(open)
@@ -243,12 +242,11 @@ public final class LogReader {
             }
             tailLines = [UInt8](UnsafeRawBufferPointer(rebasing: reader.content.bytes[0..<goodBytes]))
             let cause = lineProblem ?? salvage.problem ?? (open.finished ? .noEntry : .unfinished)
-            keptEnd = open.offset
             damage = LogDamage(offset: open.offset, frame: open.frameIndex, droppedBytes: fileSize - open.offset,
                                cause: .openFrame(cause), recoveredEvents: tailEvents.count)
-        } else if let stop = index.stop, case .corrupt(let cause) = stop.kind {
-            damage = LogDamage(offset: stop.offset ?? keptEnd, frame: stop.frame,
-                               droppedBytes: fileSize - (stop.offset ?? keptEnd), cause: cause, recoveredEvents: 0)
+        } else if let stop = index.stop {
+            damage = LogDamage(offset: stop.offset, frame: stop.frame, droppedBytes: fileSize - stop.offset,
+                               cause: stop.kind, recoveredEvents: 0)
         }
     }
 

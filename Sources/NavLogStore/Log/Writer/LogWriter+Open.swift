@@ -12,9 +12,9 @@ extension LogWriter {
             try file.truncate(to: 0)
             return try blocks.writePreamble()
         }
-        if index.stopIsCorruption, let stop = index.stop, case .corrupt(let damage) = stop.kind {
-            throw FileError(path: path, kind: .corrupt(.needsRepair(damage)),
-                           offset: stop.offset, frame: stop.frame, seq: stop.seq)
+        if index.stopIsCorruption, var stop = index.stop {
+            stop.kind = .needsRepair(stop.kind)
+            throw FileError(stop)
         }
         try resume(from: index, fileSize: size)
     }
@@ -97,7 +97,7 @@ extension LogWriter {
             if !onlyFooter {
                 recovery = LogRecovery(cutOffset: keepEnd, cutBytes: fileSize - keepEnd, sideFile: side,
                                        recoveredEvents: finish?.events.count ?? 0,
-                                       reason: index.stop?.reason ?? OpenFrameDamage.cutAt(offset: index.bodyEnd).description)
+                                       reason: index.stop?.kind.description ?? OpenFrameDamage.cutAt(offset: index.bodyEnd).description)
             }
         }
         if let finish {
