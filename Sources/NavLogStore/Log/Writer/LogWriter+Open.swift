@@ -69,22 +69,10 @@ extension LogWriter {
         var keepEnd = index.bodyEnd
         var finish: (open: OpenFrame, salvage: BlockReader.OpenFrameSalvage, events: [Event], content: [UInt8])?
         if let open = index.openFrame {
-            let salvage = try reader.readOpen(open)
-            var events: [Event] = []
-            var parser = EventLineParser()
-            var valid = salvage.frameBytes > 0
-            try forEachLine(in: reader.content.bytes) { (line, _) throws(FileError) in
-                guard let event = try? parser.parse(line), event.seq > (events.last?.seq ?? lastSeq),
-                      session.map({ SessionID.same(event.session, $0) }) ?? true else {
-                    valid = false
-                    return false
-                }
-                events.append(event)
-                return true
-            }
-            if valid && !events.isEmpty {
-                keepEnd = open.offset + Int64(salvage.frameBytes)
-                finish = (open, salvage, events, [UInt8](reader.content.bytes))
+            let kept = try reader.readOpenEvents(open, after: lastSeq, session: session)
+            if kept.salvage.frameBytes > 0, !kept.events.isEmpty {
+                keepEnd = open.offset + Int64(kept.salvage.frameBytes)
+                finish = (open, kept.salvage, kept.events, [UInt8](reader.content.bytes))
             }
         }
         blocks.resume(from: index, end: keepEnd)
