@@ -1,4 +1,4 @@
-// Log/Reader/: Reading a `.navlog` log: the walk of its frames, the torn tail, blocks, cursors, state at a point, bisect.
+// Log/Reader/: Reading a `.navlog` log: the walk of its frames, the open frame at its end, blocks, cursors, state at a point, bisect.
 
 import NavLogCore
 #if canImport(Glibc)

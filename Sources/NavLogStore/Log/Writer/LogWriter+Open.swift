@@ -77,12 +77,12 @@ extension LogWriter {
         }
         blocks.resume(from: index, end: keepEnd)
         if fileSize > keepEnd {
-            let onlyFooter = index.footerOffset == keepEnd && index.openFrame == nil && index.stop == nil
-            var side: String?
-            if !onlyFooter { side = try TornTail.preserve(file, from: keepEnd, to: fileSize) }
-            try file.truncate(to: keepEnd)
-            try file.sync()
-            if !onlyFooter {
+            if index.footerOffset == keepEnd && index.openFrame == nil && index.stop == nil {
+                // Only a footer: it holds nothing that is not elsewhere.
+                try file.truncate(to: keepEnd)
+                try file.sync()
+            } else {
+                let side = try TornTail.setAside(file, from: keepEnd, to: fileSize)
                 recovery = LogRecovery(cutOffset: keepEnd, cutBytes: fileSize - keepEnd, sideFile: side,
                                        recoveredEvents: finish?.events.count ?? 0,
                                        reason: index.stop?.kind.description ?? OpenFrameDamage.cutAt(offset: index.bodyEnd).description)
