@@ -56,6 +56,11 @@ public struct FileError: Error, Hashable, Sendable, CustomStringConvertible {
         FileError(path: path, kind: .corrupt(damage), offset: offset, frame: frame, seq: seq)
     }
 
+    /// A log's damage, thrown as it was found: the same file, place and words.
+    init(_ damage: Damage<LogFault>) {
+        self.init(path: damage.file, kind: .corrupt(damage.kind), offset: damage.offset, frame: damage.frame, seq: damage.seq)
+    }
+
     /// Whether this is damage to the file's bytes (as opposed to I/O trouble,
     /// a lock, a refused event or misuse).
     public var isCorruption: Bool {

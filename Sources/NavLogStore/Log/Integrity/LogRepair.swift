@@ -44,9 +44,7 @@ public enum LogRepair {
         var recovery: LogRecovery?
         if walked.stopIsCorruption || firstProblem < walked.bodyEnd {
             let cut = verified.validPrefixEnd
-            let side = try TornTail.preserve(file, from: cut, to: size)
-            try file.truncate(to: cut)
-            try file.sync()
+            let side = try TornTail.setAside(file, from: cut, to: size)
             recovery = LogRecovery(cutOffset: cut, cutBytes: size - cut, sideFile: side, recoveredEvents: 0,
                                    reason: verified.problems.first?.kind.description ?? "damage")
         }

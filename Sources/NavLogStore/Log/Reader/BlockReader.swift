@@ -1,4 +1,4 @@
-// Log/Reader/: Reading a `.navlog` log: the walk of its frames, the torn tail, blocks, cursors, state at a point, bisect.
+// Log/Reader/: Reading a `.navlog` log: the walk of its frames, the open frame at its end, blocks, cursors, state at a point, bisect.
 
 import NavLogCore
 #if canImport(Glibc)
@@ -144,6 +144,36 @@ final class BlockReader {
         let problem = progress.error.map(OpenFrameDamage.lz4)
             ?? (kept < progress.producedAt.last ?? 0 ? .lastBlockInsideLine : nil)
         return OpenFrameSalvage(frameBytes: keep, finished: false, problem: problem)
+    }
+
+    /// The events an open frame keeps, as a reader hands them out and a
+    /// recovering writer finishes the frame with them: what
+    /// ``readOpen(_:)`` keeps (in ``content``), each line an event whose
+    /// seq follows `lastSeq` and the line before, and of `session` when it
+    /// is given. One line that is not, and none is kept.
+    func readOpenEvents(_ open: OpenFrame, after lastSeq: Int, session: String?) throws(FileError) -> OpenFrameEvents {
+        let salvage = try readOpen(open)
+        var events: [Event] = []
+        var problem: OpenFrameDamage?
+        var parser = EventLineParser()
+        try forEachLine(in: content.bytes) { (line, _) throws(FileError) in
+            let previous = events.last?.seq ?? lastSeq
+            guard let event = try? parser.parse(line) else { problem = .lineUnparsable; return false }
+            guard event.seq > previous else { problem = .seqNotFollowing(seq: event.seq, previous: previous); return false }
+            if let session, !SessionID.same(event.session, session) { problem = .otherSession(event.session); return false }
+            events.append(event)
+            return true
+        }
+        return OpenFrameEvents(salvage: salvage, events: problem == nil ? events : [], lineProblem: problem)
+    }
+
+    /// What ``readOpenEvents(_:after:session:)`` keeps of an open frame.
+    struct OpenFrameEvents {
+        var salvage: OpenFrameSalvage
+        /// Its events (none when a line is not a valid continuation); their lines are ``content``.
+        var events: [Event]
+        /// The line that is not, if one is not.
+        var lineProblem: OpenFrameDamage?
     }
 }
 

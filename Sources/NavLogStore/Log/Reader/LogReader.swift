@@ -214,41 +214,18 @@ public final class LogReader {
         tailLines = []
         tailEvents = []
         damage = nil
-        var keptEnd = index.bodyEnd
         if let open = index.openFrame {
             let reader = try BlockReader(file: file)
-            let salvage = try reader.readOpen(open)
-            var last = index.lastSeq
-            var goodBytes = 0
-            var lineProblem: OpenFrameDamage?
-            var parser = EventLineParser()
-            try forEachLine(in: reader.content.bytes) { (line, start) throws(FileError) in
-                guard let event = try? parser.parse(line) else {
-                    lineProblem = .lineUnparsable
-                    return false
-                }
-                guard event.seq > last else {
-                    lineProblem = .seqNotFollowing(seq: event.seq, previous: last)
-                    return false
-                }
-                last = event.seq
-                tailEvents.append(event)
-                goodBytes = start + line.count + 1
-                return true
-            }
-            if lineProblem != nil {
-                // A damaged open frame: nothing of it is handed out.
-                tailEvents = []
-                goodBytes = 0
-            }
-            tailLines = [UInt8](UnsafeRawBufferPointer(rebasing: reader.content.bytes[0..<goodBytes]))
-            let cause = lineProblem ?? salvage.problem ?? (open.finished ? .noEntry : .unfinished)
-            keptEnd = open.offset
+            let kept = try reader.readOpenEvents(open, after: index.lastSeq, session: nil)
+            // A damaged open frame: nothing of it is handed out.
+            if kept.lineProblem == nil { tailLines = [UInt8](reader.content.bytes) }
+            tailEvents = kept.events
+            let cause = kept.lineProblem ?? kept.salvage.problem ?? (open.finished ? .noEntry : .unfinished)
             damage = LogDamage(offset: open.offset, frame: open.frameIndex, droppedBytes: fileSize - open.offset,
                                cause: .openFrame(cause), recoveredEvents: tailEvents.count)
-        } else if let stop = index.stop, case .corrupt(let cause) = stop.kind {
-            damage = LogDamage(offset: stop.offset ?? keptEnd, frame: stop.frame,
-                               droppedBytes: fileSize - (stop.offset ?? keptEnd), cause: cause, recoveredEvents: 0)
+        } else if let stop = index.stop {
+            damage = LogDamage(offset: stop.offset, frame: stop.frame, droppedBytes: fileSize - stop.offset,
+                               cause: stop.kind, recoveredEvents: 0)
         }
     }
 

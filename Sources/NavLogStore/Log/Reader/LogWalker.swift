@@ -133,7 +133,7 @@ struct LogWalker: UnitGrammar {
 
     /// Stops the walk at a problem: a torn tail or damage, as ``TornTailRule`` tells them apart.
     private mutating func stop(_ why: LogFault, offset: Int64, frame: Int, seq: Int? = nil) -> WalkStep {
-        index.stop = FileError.corrupt(path, why, offset: offset, frame: frame, seq: seq)
+        index.stop = Damage(file: path, offset: offset, frame: frame, seq: seq, kind: why)
         return .stop
     }
 
@@ -145,8 +145,8 @@ struct LogWalker: UnitGrammar {
         let bytes = try window.view(at: 0, count: NavLogFormat.preambleBytes)
         if let difference = Preamble.difference(bytes) { throw difference.error(path) }
         if bytes.count < NavLogFormat.preambleBytes {
-            index.stop = FileError.corrupt(path, .tornTail(.preamble(bytes: bytes.count)),
-                                          offset: 0, frame: bytes.count < NavLogFormat.emptyFrame.count ? 0 : 1)
+            index.stop = Damage(file: path, offset: 0, frame: bytes.count < NavLogFormat.emptyFrame.count ? 0 : 1,
+                                kind: .tornTail(.preamble(bytes: bytes.count)))
             return nil
         }
         let payloadStart = NavLogFormat.emptyFrame.count + 8

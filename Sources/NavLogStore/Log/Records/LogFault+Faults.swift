@@ -174,6 +174,8 @@ public enum OpenFrameDamage: Hashable, Sendable, CustomStringConvertible {
     case lineUnparsable
     /// A line's seq does not follow the one before.
     case seqNotFollowing(seq: Int, previous: Int)
+    /// A line of another session than the log's.
+    case otherSession(String)
     /// Complete, but no block entry follows it.
     case noEntry
     /// Still being written, or cut short.
@@ -191,6 +193,7 @@ public enum OpenFrameDamage: Hashable, Sendable, CustomStringConvertible {
         case .lastBlockInsideLine: "open frame's last LZ4 block ends inside a line"
         case .lineUnparsable: "a line of the unfinished data frame does not parse"
         case .seqNotFollowing(let seq, let previous): "seq \(seq) in the unfinished data frame does not follow \(previous)"
+        case .otherSession(let id): "a line of the unfinished data frame is of session \"\(id.prefix(64))\", not the log's"
         case .noEntry: "data frame not followed by its block entry (unfinished write)"
         case .unfinished: "data frame unfinished (being written, or torn)"
         case .cutAt(let offset): "unfinished data frame at byte \(offset)"
@@ -202,7 +205,7 @@ public enum OpenFrameDamage: Hashable, Sendable, CustomStringConvertible {
     /// refusing a block, or lines that are not a valid continuation, are damage.
     public var isTornTail: Bool {
         switch self {
-        case .lz4, .lineUnparsable, .seqNotFollowing: false
+        case .lz4, .lineUnparsable, .seqNotFollowing, .otherSession: false
         default: true
         }
     }

@@ -17,11 +17,10 @@ struct LogIndex: Sendable {
     /// A data frame at ``bodyEnd`` that is not (yet) followed by its entry.
     var openFrame: OpenFrame?
     /// Why the walk stopped before the end of the file: a torn tail or damage.
-    var stop: FileError?
+    var stop: Damage<LogFault>?
     /// Whether ``stop`` is damage rather than a torn tail (``TornTailRule``).
     var stopIsCorruption: Bool {
-        guard let stop, case .corrupt(let damage) = stop.kind else { return false }
-        return !TornTailRule.lastValidUnit.isTornTail(at: stop.offset ?? 0, cutShort: damage.isTornTail)
+        stop.map { !TornTailRule.lastValidUnit.isTornTail(at: $0.offset, cutShort: $0.isTornTail) } ?? false
     }
     /// The file size the index was made against.
     var fileSize: Int64 = 0

@@ -1,4 +1,4 @@
-// Log/Writer/: Writing a `.navlog` log: the writer, its blocks, the background sealer, its options.
+// Log/Writer/: Writing a `.navlog` log: the writer, its blocks, the background sealer, its options, what reopening a torn or damaged log did (`LogRecovery`).
 
 /// A writer's thread for sealed blocks (``LogWriterOptions/sealsInBackground``):
 /// it runs each block through `write` (compress, write, sync), in the order

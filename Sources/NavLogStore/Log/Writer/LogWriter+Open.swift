@@ -12,9 +12,9 @@ extension LogWriter {
             try file.truncate(to: 0)
             return try blocks.writePreamble()
         }
-        if index.stopIsCorruption, let stop = index.stop, case .corrupt(let damage) = stop.kind {
-            throw FileError(path: path, kind: .corrupt(.needsRepair(damage)),
-                           offset: stop.offset, frame: stop.frame, seq: stop.seq)
+        if index.stopIsCorruption, var stop = index.stop {
+            stop.kind = .needsRepair(stop.kind)
+            throw FileError(stop)
         }
         try resume(from: index, fileSize: size)
     }
@@ -69,35 +69,23 @@ extension LogWriter {
         var keepEnd = index.bodyEnd
         var finish: (open: OpenFrame, salvage: BlockReader.OpenFrameSalvage, events: [Event], content: [UInt8])?
         if let open = index.openFrame {
-            let salvage = try reader.readOpen(open)
-            var events: [Event] = []
-            var parser = EventLineParser()
-            var valid = salvage.frameBytes > 0
-            try forEachLine(in: reader.content.bytes) { (line, _) throws(FileError) in
-                guard let event = try? parser.parse(line), event.seq > (events.last?.seq ?? lastSeq),
-                      session.map({ SessionID.same(event.session, $0) }) ?? true else {
-                    valid = false
-                    return false
-                }
-                events.append(event)
-                return true
-            }
-            if valid && !events.isEmpty {
-                keepEnd = open.offset + Int64(salvage.frameBytes)
-                finish = (open, salvage, events, [UInt8](reader.content.bytes))
+            let kept = try reader.readOpenEvents(open, after: lastSeq, session: session)
+            if kept.salvage.frameBytes > 0, !kept.events.isEmpty {
+                keepEnd = open.offset + Int64(kept.salvage.frameBytes)
+                finish = (open, kept.salvage, kept.events, [UInt8](reader.content.bytes))
             }
         }
         blocks.resume(from: index, end: keepEnd)
         if fileSize > keepEnd {
-            let onlyFooter = index.footerOffset == keepEnd && index.openFrame == nil && index.stop == nil
-            var side: String?
-            if !onlyFooter { side = try TornTail.preserve(file, from: keepEnd, to: fileSize) }
-            try file.truncate(to: keepEnd)
-            try file.sync()
-            if !onlyFooter {
+            if index.footerOffset == keepEnd && index.openFrame == nil && index.stop == nil {
+                // Only a footer: it holds nothing that is not elsewhere.
+                try file.truncate(to: keepEnd)
+                try file.sync()
+            } else {
+                let side = try TornTail.setAside(file, from: keepEnd, to: fileSize)
                 recovery = LogRecovery(cutOffset: keepEnd, cutBytes: fileSize - keepEnd, sideFile: side,
                                        recoveredEvents: finish?.events.count ?? 0,
-                                       reason: index.stop?.reason ?? OpenFrameDamage.cutAt(offset: index.bodyEnd).description)
+                                       reason: index.stop?.kind.description ?? OpenFrameDamage.cutAt(offset: index.bodyEnd).description)
             }
         }
         if let finish {

@@ -111,14 +111,13 @@ public enum SegmentRepair {
                     let file = try OpenFile(path: segment.file.path, mode: .update)
                     defer { file.close() }
                     let torn = allTorn && cut > 0
-                    let side = try TornTail.preserve(file, from: cut, to: size, as: torn ? "torn" : "damaged")
-                    try file.truncate(to: cut)
+                    let side = try TornTail.setAside(file, from: cut, to: size, as: torn ? "torn" : "damaged")
                     if cut == 0 {
                         let header = SegmentHeader(segmentNumber: number, blockTarget: SegmentFormat.defaultBlockTarget,
                                                    checkpointInterval: SegmentFormat.defaultCheckpointInterval)
                         try file.write(header.preamble(), at: 0)
+                        try file.sync()
                     }
-                    try file.sync()
                     let gone = aside.map { c in zip(c.commits, c.indexLocations).filter { $0.1.offset >= cut }.map(\.0) } ?? []
                     report.moves.append(SegmentRepairReport.Move(segment: contents.name, offset: cut, bytes: size - cut, whole: false, tornTail: torn,
                                                                  commits: gone.count, events: gone.reduce(0) { $0 + Int($1.eventCount) },

@@ -1,30 +1,19 @@
-/// What opening a log for writing (or `navlog repair`) had to do to a file
-/// whose tail was torn or damaged (schemas/navlog-format.md §9).
-public struct LogRecovery: Hashable, Sendable {
-    /// Where the file was cut.
-    public var cutOffset: Int64
-    /// How many bytes were cut.
-    public var cutBytes: Int64
-    /// The side file holding exactly the cut bytes (`nil` when only a footer
-    /// was cut, which holds nothing that is not elsewhere).
-    public var sideFile: String?
-    /// Events kept from an unfinished data frame, which was finished in place.
-    public var recoveredEvents: Int
-    /// Why the tail was cut.
-    public var reason: String
-
-    public init(cutOffset: Int64, cutBytes: Int64, sideFile: String?, recoveredEvents: Int, reason: String) {
-        self.cutOffset = cutOffset
-        self.cutBytes = cutBytes
-        self.sideFile = sideFile
-        self.recoveredEvents = recoveredEvents
-        self.reason = reason
-    }
-}
-
+/// Setting a file's bytes aside (schemas/format-layer.md §3), for both
+/// formats: what is cut from a log or a segment, torn tail or damage, is
+/// first copied to a side file, so nothing is lost.
 enum TornTail {
+    /// Copies `file`'s bytes from `offset` to `end` into a side file
+    /// (``preserve(_:from:to:as:)``), then cuts the file at `offset` and
+    /// syncs it; returns the side file's path.
+    static func setAside(_ file: OpenFile, from offset: Int64, to end: Int64, as kind: String = "torn") throws(FileError) -> String {
+        let side = try preserve(file, from: offset, to: end, as: kind)
+        try file.truncate(to: offset)
+        try file.sync()
+        return side
+    }
+
     /// Copies `file`'s bytes from `offset` to `end` into a new side file
-    /// `<path>.torn-<offset>` (`.torn-<offset>.1`, … if taken), synced with
+    /// `<path>.<kind>-<offset>` (`.<kind>-<offset>.1`, … if taken), synced with
     /// its directory entry, and returns its path.
     static func preserve(_ file: OpenFile, from offset: Int64, to end: Int64, as kind: String = "torn") throws(FileError) -> String {
         let candidate = sideName(file.path, kind: kind, offset: offset)
