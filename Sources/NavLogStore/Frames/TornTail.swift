@@ -15,7 +15,7 @@ enum TornTail {
     /// Copies `file`'s bytes from `offset` to `end` into a new side file
     /// `<path>.<kind>-<offset>` (`.<kind>-<offset>.1`, … if taken), synced with
     /// its directory entry, and returns its path.
-    static func preserve(_ file: OpenFile, from offset: Int64, to end: Int64, as kind: String = "torn") throws(FileError) -> String {
+    private static func preserve(_ file: OpenFile, from offset: Int64, to end: Int64, as kind: String = "torn") throws(FileError) -> String {
         let candidate = sideName(file.path, kind: kind, offset: offset)
         let side = try OpenFile(path: candidate, mode: .createNew)
         let chunk = ByteBuffer(capacity: 1 << 20)

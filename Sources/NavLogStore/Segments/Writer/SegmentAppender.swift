@@ -60,9 +60,7 @@ final class SegmentAppender {
             let keep = last.header == nil ? 0 : last.committedEnd
             if size > keep {
                 // Only bytes after the durable point get here (the catalog refuses damage): a torn tail, cut aside and said.
-                let side = try TornTail.preserve(file, from: keep, to: size)
-                try file.truncate(to: keep)
-                try file.sync()
+                let side = try TornTail.setAside(file, from: keep, to: size)
                 let recovery = SegmentRecovery(segment: last.name, cutOffset: keep, cutBytes: size - keep, sideFile: side)
                 recoveries.append(recovery)
                 store.onTornTailCut?(recovery)
