@@ -84,4 +84,32 @@ import NavLogTestSupport
         try ProjectionFromFirstCommitTests.answersAreTheEvents(stores[1], in: dir)
         #expect(try ProjectionFromFirstCommitTests.isComplete(stores[1]))
     }
+
+    @Test("a line without seq is stored with the seq it is numbered with where the canonical order puts it")
+    func seqPutInPlace() throws {
+        let dir = try TemporaryDirectory()
+        // `seq` among extra fields (`sep` before it, `sequence` between it and `session`), first of all, and after objects.
+        let producer = [
+            #"{"type": "mark", "label": "a", "session": "s-1", "t": "2026-11-20T12:00:00.5+02:00", "sequence": 7, "sep": true, "zz": [1, 2]}"#,
+            #"{"tab": "home", "t": "2026-11-20T10:00:01Z", "session": "s-1", "type": "tab.select"}"#,
+            #"{"type": "session.start", "session": "s-2", "t": "2026-11-20T10:00:02.25Z", "app": {"version": "1.0", "build": "7"}, "meta": {"b": 1, "a": "x"}, "": 0}"#,
+            #"{"scene": "main", "cause": 1, "type": "scene.open", "session": "s-2", "t": "2026-11-20T10:00:03Z"}"#,
+        ]
+        let canonical = [
+            #"{"label":"a","sep":true,"seq":1,"sequence":7,"session":"s-1","t":"2026-11-20T10:00:00.500Z","type":"mark","zz":[1,2]}"#,
+            #"{"seq":2,"session":"s-1","t":"2026-11-20T10:00:01.000Z","tab":"home","type":"tab.select"}"#,
+            #"{"":0,"app":{"build":"7","version":"1.0"},"meta":{"a":"x","b":1},"seq":1,"session":"s-2","t":"2026-11-20T10:00:02.250Z","type":"session.start"}"#,
+            #"{"cause":1,"scene":"main","seq":2,"session":"s-2","t":"2026-11-20T10:00:03.000Z","type":"scene.open"}"#,
+        ]
+        let store = dir.file("store")
+        for (name, lines) in [("producer.ndjson", producer), ("canonical.ndjson", canonical)] {
+            try (lines.joined(separator: "\n") + "\n").write(toFile: dir.file(name), atomically: false, encoding: .utf8)
+        }
+        let first = navlog("ingest", dir.file("producer.ndjson"), "--store", store, "--json")
+        #expect(first.status == 0 && first.stdout.contains("\"stored\":4"), "\(first.stdout) \(first.stderr)")
+        #expect(navlog("export", "events", store, "--format", "ndjson").stdout.split(separator: "\n").sorted() == canonical.map { Substring($0) }.sorted())
+        // The canonical lines are the very lines stored: nothing new.
+        let again = navlog("ingest", dir.file("canonical.ndjson"), "--store", store, "--json")
+        #expect(again.status == 0 && again.stdout.contains("\"stored\":0") && again.stdout.contains("\"duplicates\":4"), "\(again.stdout) \(again.stderr)")
+    }
 }

@@ -22,6 +22,7 @@ extension CanonicalWriter {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { scratch in
             var line = RawLine(scratch.baseAddress!)
             line.writeCommon(e, timestamps: &timestamps)
+            if line.seqSlot >= 0 { seqSlot = bytes.count + line.seqSlot }
             bytes.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!, count: line.count))
         }
         return true
@@ -93,6 +94,8 @@ extension CanonicalWriter {
 struct RawLine {
     private let start: UnsafeMutablePointer<UInt8>
     private var p: UnsafeMutablePointer<UInt8>
+    /// Where the `seq` member would be, in a line written without one (see ``CanonicalWriter/seqSlot``); -1 otherwise.
+    private(set) var seqSlot = -1
 
     init(_ start: UnsafeMutablePointer<UInt8>) {
         self.start = start
@@ -216,7 +219,7 @@ struct RawLine {
         }
         if let scene = e.scene { field(#""scene":"#, &self); string(scene) }
         if case .splitSelect(_, _, let selection) = e.kind { field(#""selection":"#, &self); routes(selection) }
-        if e.seq > 0 { field(#""seq":"#, &self); int(e.seq) }
+        if e.seq > 0 { field(#""seq":"#, &self); int(e.seq) } else { seqSlot = count }
         field(#""session":"#, &self)
         string(e.session)
         switch e.kind {

@@ -18,6 +18,10 @@ public struct CanonicalWriter: Sendable {
     /// The canonical bytes of the event's objects, when its parser has them
     /// already (``EventLineParser/writeCanonical(_:into:)``): written as they are.
     var writtenObjects = WrittenObjects()
+    /// Where, in ``bytes``, the `seq` member of the last event written goes
+    /// when that event has none yet (seq 0), or -1: the place
+    /// ``append(_:seq:at:)`` puts it once the event is numbered.
+    package internal(set) var seqSlot = -1
 
     /// The canonical bytes of an event's `app`, `device` and `meta`, those known.
     struct WrittenObjects: Sendable {
@@ -183,8 +187,24 @@ public struct CanonicalWriter: Sendable {
 
     /// Writes an event's canonical line (no trailing newline).
     public mutating func write(_ e: Event) {
+        seqSlot = -1
         if writeCommonEvent(e) { return }
         writeGeneral(e)
+    }
+
+    /// Appends `line`, the canonical line of an event without a seq whose
+    /// ``seqSlot`` is `slot`, with `seq` put in: the canonical line of that
+    /// event numbered `seq`, without writing the event again.
+    package mutating func append(_ line: UnsafeRawBufferPointer, seq: Int, at slot: Int) {
+        precondition(slot > 0 && slot < line.count && seq > 0, "not a seq slot of this line")
+        // Typed, so that each part is appended as one copy, not byte by byte.
+        let base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: slot))
+        // `seq` is never the last member (`session` follows it): a comma after it when it is the first.
+        beginField(.seq)
+        writeInt(seq)
+        if base[slot - 1] == UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base + slot, count: line.count - slot))
     }
 
     /// Writes any event, a field at a time: the common keys and the keys
@@ -294,7 +314,7 @@ public struct CanonicalWriter: Sendable {
         case .scene:
             if let scene = e.scene { beginField(key); writeString(scene) }
         case .seq:
-            if e.seq > 0 { beginField(key); writeInt(e.seq) }  // 0: not yet assigned
+            if e.seq > 0 { beginField(key); writeInt(e.seq) } else { seqSlot = bytes.count }  // 0: not yet assigned
         case .session:
             beginField(key); writeString(e.session)
         case .t:

@@ -34,7 +34,7 @@ final class IngestChunk: @unchecked Sendable {
         case rejected(Refusal)
         /// A canonical line with its seq, stored as it is: its session's bytes are at `session`.
         case canonical(session: Range<Int>, seq: Int, t: Timestamp)
-        /// Any other acceptable line, as its event (numbered and written canonically when stored).
+        /// Any other acceptable line, as its event (numbered when it has no seq, as it is stored).
         case event(Event)
     }
 
@@ -47,11 +47,20 @@ final class IngestChunk: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var lines: [Line] = []
     /// One a line, set by the validating thread.
     @exclusivity(unchecked) var verdicts: [Verdict] = []
-    /// The canonical lines the validating thread wrote for events with a
-    /// seq (``Verdict/event(_:)``), back to back, and where each line's is
-    /// (a length of -1: none): the storing thread stores them as they are.
+    /// The canonical lines the validating thread wrote for events
+    /// (``Verdict/event(_:)``), back to back, and where each line's is (a
+    /// length of -1: none) with its seq slot: the storing thread stores
+    /// them as they are, or with the seq it numbers them with put in.
     let written = ByteBuffer(capacity: 64 << 10)
-    @exclusivity(unchecked) private var writtenLines: [(start: Int, length: Int)] = []
+    @exclusivity(unchecked) private var writtenLines: [(start: Int, length: Int, seqSlot: Int)] = []
+
+    /// A canonical line the validating thread wrote.
+    struct Written {
+        var bytes: UnsafeRawBufferPointer
+        /// Where its `seq` member goes (``CanonicalWriter/seqSlot``) when
+        /// its event has none, or -1: the line has its seq.
+        var seqSlot: Int
+    }
     /// Bytes of input the chunk covers (lines and their `\n`).
     @exclusivity(unchecked) private(set) var bytesRead: Int64 = 0
 
@@ -84,18 +93,20 @@ final class IngestChunk: @unchecked Sendable {
         UnsafeRawBufferPointer(start: input.base + lines[i].start, count: lines[i].length)
     }
 
-    /// Keeps the canonical line of the line whose verdict was appended last, when `line` is given.
-    func keepWritten(_ line: [UInt8]?) {
-        guard let line else { return writtenLines.append((0, -1)) }
-        writtenLines.append((written.count, line.count))
+    /// Keeps the canonical line of the line whose verdict was appended
+    /// last, when `line` is given, with its seq slot.
+    func keepWritten(_ line: [UInt8]?, seqSlot: Int) {
+        guard let line else { return writtenLines.append((0, -1, -1)) }
+        writtenLines.append((written.count, line.count, seqSlot))
         written.append(line)
     }
 
     /// The canonical line the validating thread wrote for line `i`, if any.
     @inline(__always)
-    func written(_ i: Int) -> UnsafeRawBufferPointer? {
+    func written(_ i: Int) -> Written? {
         let line = writtenLines[i]
-        return line.length < 0 ? nil : UnsafeRawBufferPointer(start: written.base + line.start, count: line.length)
+        return line.length < 0 ? nil
+            : Written(bytes: UnsafeRawBufferPointer(start: written.base + line.start, count: line.length), seqSlot: line.seqSlot)
     }
 
     /// Lines read before the chunk is handed out.
@@ -134,7 +145,7 @@ final class IngestValidator: @unchecked Sendable {
                 var wrote = false
                 chunk.verdicts.append(line.overLimit.map { .rejected(.line(.lineTooLong(bytes: $0, limit: EventParser.maxLineBytes))) }
                                       ?? Self.verdict(chunk.bytes(i), &parser, &canonical, wrote: &wrote))
-                chunk.keepWritten(wrote ? canonical.bytes : nil)
+                chunk.keepWritten(wrote ? canonical.bytes : nil, seqSlot: canonical.seqSlot)
             }
             guard output.push(chunk) else { break }
         }
@@ -149,8 +160,9 @@ final class IngestValidator: @unchecked Sendable {
     }
 
     /// What line `text` is; `wrote` tells whether `canonical` holds the
-    /// canonical line of the event it gives (one with a seq, not canonical
-    /// already), which is then stored as it is.
+    /// canonical line of the event it gives (one not canonical already),
+    /// which is then stored as it is, or, when the event has no seq, with
+    /// the seq it is numbered with put in at its ``CanonicalWriter/seqSlot``.
     static func verdict(_ text: UnsafeRawBufferPointer, _ parser: inout EventLineParser,
                         _ canonical: inout CanonicalWriter, wrote: inout Bool) -> IngestChunk.Verdict {
         wrote = false
@@ -162,7 +174,12 @@ final class IngestValidator: @unchecked Sendable {
         do throws(EventParseError) { event = try parser.parse(text, tryingFastPath: false) } catch {
             return .rejected(.line(error))
         }
-        guard event.seq != 0 else { return .event(event) }
+        guard event.seq != 0 else {
+            canonical.reset()
+            parser.writeCanonical(event, into: &canonical)
+            wrote = true
+            return .event(event)
+        }
         // A canonical line the summary does not read (an object in it, say) is stored as it is too:
         // when the parser vouches for it, or when writing its event canonically gives the line back.
         // Any other event with a seq is written canonically here, once: the storing thread stores those bytes.

@@ -142,7 +142,7 @@ public final class StoreIngester {
         var storing = 0
 
         /// Stores (or rejects) one validated line; `written`: its canonical line, when the validating thread wrote it.
-        func storeLine(_ verdict: IngestChunk.Verdict, _ text: UnsafeRawBufferPointer, written: UnsafeRawBufferPointer? = nil,
+        func storeLine(_ verdict: IngestChunk.Verdict, _ text: UnsafeRawBufferPointer, written: IngestChunk.Written? = nil,
                    file: Int, line: Int, overLimit: Bool, _ run: StoreWriteRun) throws(End) {
             if file != storing {
                 storing = file

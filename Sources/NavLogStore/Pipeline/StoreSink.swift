@@ -54,7 +54,7 @@ final class StoreSink {
     /// it wrote one. Returns why it is refused, or `nil` (stored, already
     /// stored, or blank).
     func store(_ verdict: IngestChunk.Verdict, line: UnsafeRawBufferPointer,
-               written: UnsafeRawBufferPointer? = nil) throws(SegmentStoreError) -> Refusal? {
+               written: IngestChunk.Written? = nil) throws(SegmentStoreError) -> Refusal? {
         switch verdict {
         case .blank: nil
         case .rejected(let why): why
@@ -74,14 +74,27 @@ final class StoreSink {
 
     /// Stores one event, numbering it when it has no seq. Returns why it is
     /// refused, or `nil`. `written`, when given, is the event's canonical
-    /// line (it has a seq), stored rather than written again.
-    func store(event: Event, written: UnsafeRawBufferPointer? = nil) throws(SegmentStoreError) -> Refusal? {
-        if event.seq != 0, let written {
-            // Nothing to number or write (most lines of ingest that are not canonical): the checks of ``storeNumbered()``, in its order.
+    /// line, stored rather than written again (with the seq put in, when
+    /// the event is numbered here).
+    func store(event: Event, written: IngestChunk.Written? = nil) throws(SegmentStoreError) -> Refusal? {
+        if let written {
+            // Nothing to write (most lines of ingest that are not canonical): the checks of ``storeNumbered()``, in its order.
             if let refusal = Self.sessionRefusal(event) { return refusal }
+            guard written.seqSlot >= 0 else {
+                guard Self.inRange(event.t) else { return .timeOutOfRange }
+                guard written.bytes.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: written.bytes.count) }
+                return try add(written.bytes, event, numbered: false)
+            }
+            var event = event
+            let after = try writer.lastSeqInInput(of: event.session)
+            do throws(SeqRefusal) { event.seq = try Sequencer.seq(for: 0, after: after) } catch { return .seq(error) }
             guard Self.inRange(event.t) else { return .timeOutOfRange }
-            guard written.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: written.count) }
-            return try add(written, event, numbered: false)
+            canonical.reset()
+            canonical.append(written.bytes, seq: event.seq, at: written.seqSlot)
+            guard canonical.bytes.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: canonical.bytes.count) }
+            return try canonical.bytes.withUnsafeBytes { line in
+                Result { () throws(SegmentStoreError) in try add(line, event, numbered: true) }
+            }.get()
         }
         numbered.removeAll(keepingCapacity: true)
         numbered.append(event)
