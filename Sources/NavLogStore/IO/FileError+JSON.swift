@@ -31,6 +31,11 @@ extension FileError {
     }
 }
 
+extension Damage where Kind == LogFault {
+    /// A log's problem as a JSON object: the error it stands for (``FileError/jsonValue``).
+    public var jsonValue: JSONValue { FileError(self).jsonValue }
+}
+
 extension LogDamage {
     /// What a reader left out at the end of a log, as a JSON object.
     public var jsonValue: JSONValue {

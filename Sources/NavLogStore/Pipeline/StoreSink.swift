@@ -80,21 +80,21 @@ final class StoreSink {
         if let written {
             // Nothing to write (most lines of ingest that are not canonical): the checks of ``storeNumbered()``, in its order.
             if let refusal = Self.sessionRefusal(event) { return refusal }
-            guard written.seqSlot >= 0 else {
-                guard Self.inRange(event.t) else { return .timeOutOfRange }
-                guard written.bytes.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: written.bytes.count) }
-                return try add(written.bytes, event, numbered: false)
-            }
             var event = event
-            let after = try writer.lastSeqInInput(of: event.session)
-            do throws(SeqRefusal) { event.seq = try Sequencer.seq(for: 0, after: after) } catch { return .seq(error) }
+            let numbered = written.seqSlot >= 0
+            if numbered {
+                let after = try writer.lastSeqInInput(of: event.session)
+                do throws(SeqRefusal) { event.seq = try Sequencer.seq(for: 0, after: after) } catch { return .seq(error) }
+            }
             guard Self.inRange(event.t) else { return .timeOutOfRange }
+            func store(_ line: UnsafeRawBufferPointer) throws(SegmentStoreError) -> Refusal? {
+                guard line.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: line.count) }
+                return try add(line, event, numbered: numbered)
+            }
+            guard numbered else { return try store(written.bytes) }
             canonical.reset()
             canonical.append(written.bytes, seq: event.seq, at: written.seqSlot)
-            guard canonical.bytes.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: canonical.bytes.count) }
-            return try canonical.bytes.withUnsafeBytes { line in
-                Result { () throws(SegmentStoreError) in try add(line, event, numbered: true) }
-            }.get()
+            return try canonical.bytes.withUnsafeBytes { line in Result { () throws(SegmentStoreError) in try store(line) } }.get()
         }
         numbered.removeAll(keepingCapacity: true)
         numbered.append(event)

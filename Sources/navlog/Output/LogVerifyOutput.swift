@@ -42,19 +42,6 @@ struct LogVerifyOutput: VerifiedOutput {
     }
 }
 
-extension Damage where Kind == LogFault {
-    /// A problem as a JSON object, as an error's: `corrupt`, what and where.
-    var jsonValue: JSONValue {
-        .object([
-            "kind": .string("corrupt"),
-            "reason": .string(kind.description),
-            "offset": .integer(offset),
-            "frame": .integer(frame),
-            "seq": .integer(seq),
-        ])
-    }
-}
-
 /// "1 block", "2 blocks": a count with its noun, singular or plural.
 private func counted(_ n: Int, _ noun: String) -> String {
     n == 1 ? "1 \(noun)" : "\(n) \(noun)s"
