@@ -82,7 +82,7 @@ import Testing
     }
 
     /// After a share fails, nothing more is written, and a share that runs ahead does not wait.
-    @Test(.timeLimit(.minutes(1))) func aFailureStopsTheWriting() {
+    @Test(.timeLimit(.minutes(10))) func aFailureStopsTheWriting() {
         let written = Locked<[String]>([])
         let merge = ShareRowMerge(shares: 2, chunkLines: 10) { bytes in
             written.withLock { $0.append(String(decoding: bytes, as: UTF8.self)) }
