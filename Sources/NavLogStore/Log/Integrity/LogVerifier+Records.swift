@@ -84,15 +84,11 @@ extension VerifyRun {
             problem(.verify(.entryFieldsOutOfRange), at: start, frame: frame, seq: block.stats?.firstSeq)
             return
         }
-        var wrong: [FieldMismatch] = []
+        var wrong = e.disagreements(offset: block.offset, length: block.length, index: entries.count, frame: block.frame,
+                                    checksum: block.contentChecksum).compactMap(\.field)
         func check<T: Equatable>(_ name: String, _ stored: T, _ actual: T?) {
             if let actual, stored != actual { wrong.append(FieldMismatch(field: name, stored: "\(stored)", found: "\(actual)")) }
         }
-        check("data offset", e.dataOffset, block.offset)
-        check("data length", e.dataLength, block.length)
-        check("block index", e.blockIndex, entries.count)
-        check("frame index", e.dataFrameIndex, block.frame)
-        check("content checksum", e.contentChecksum, block.contentChecksum)
         if let s = block.stats {
             check("content size", e.contentSize, s.rawBytes)
             check("event count", e.eventCount, s.eventCount)

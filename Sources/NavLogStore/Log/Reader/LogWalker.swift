@@ -207,12 +207,8 @@ struct LogWalker: UnitGrammar {
     private func disagreement(
         _ e: BlockEntry, offset: Int64, length: Int, extent: LZ4FrameExtent, frame: Int
     ) -> EntryDisagreement? {
-        if e.dataOffset != offset { return .dataOffset(entry: e.dataOffset) }
-        if e.dataLength != length { return .dataLength(entry: e.dataLength, frame: length) }
-        if e.blockIndex != index.entries.count { return .blockIndex(entry: e.blockIndex, expected: index.entries.count) }
-        if e.dataFrameIndex != frame { return .frameIndex(entry: e.dataFrameIndex, expected: frame) }
-        guard let stored = extent.contentChecksum else { return .noContentChecksum }
-        if e.contentChecksum != stored { return .contentChecksum(entry: e.contentChecksum, frame: stored) }
+        if let first = e.disagreements(offset: offset, length: length, index: index.entries.count, frame: frame,
+                                       checksum: extent.contentChecksum).first { return first }
         if let size = extent.descriptor.contentSize, size != UInt64(e.contentSize) {
             return .contentSize(entry: e.contentSize, frameHeader: size)
         }

@@ -62,6 +62,21 @@ public struct BlockEntry: Hashable, Sendable {
     /// Byte offset just past the data frame (where the entry frame starts).
     public var dataEnd: Int64 { dataOffset + Int64(dataLength) }
 
+    /// Every field by which this entry fails to describe the data frame
+    /// before it (block `index` of the file, frame number `frame`), in field
+    /// order: a reader words the first, the verifier all. A frame without a
+    /// content checksum (`checksum` nil) disagrees.
+    func disagreements(offset: Int64, length: Int, index: Int, frame: Int, checksum: UInt32?) -> [EntryDisagreement] {
+        var wrong: [EntryDisagreement] = []
+        if dataOffset != offset { wrong.append(.dataOffset(entry: dataOffset, frame: offset)) }
+        if dataLength != length { wrong.append(.dataLength(entry: dataLength, frame: length)) }
+        if blockIndex != index { wrong.append(.blockIndex(entry: blockIndex, expected: index)) }
+        if dataFrameIndex != frame { wrong.append(.frameIndex(entry: dataFrameIndex, expected: frame)) }
+        guard let checksum else { return wrong + [.noContentChecksum] }
+        if contentChecksum != checksum { wrong.append(.contentChecksum(entry: contentChecksum, frame: checksum)) }
+        return wrong
+    }
+
     /// Appends the record's payload (tag … checksum), exactly
     /// ``NavLogFormat/blockEntryPayloadBytes`` bytes.
     func appendPayload(to out: inout [UInt8]) {

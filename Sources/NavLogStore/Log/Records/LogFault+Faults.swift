@@ -74,7 +74,7 @@ public enum EntryFault: Hashable, Sendable, CustomStringConvertible {
 
 /// How a block entry fails to describe the data frame before it (the walk's check).
 public enum EntryDisagreement: Hashable, Sendable, CustomStringConvertible {
-    case dataOffset(entry: Int64)
+    case dataOffset(entry: Int64, frame: Int64)
     case dataLength(entry: Int, frame: Int)
     case blockIndex(entry: Int, expected: Int)
     case frameIndex(entry: Int, expected: Int)
@@ -87,7 +87,7 @@ public enum EntryDisagreement: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .dataOffset(let entry): "entry says the frame is at byte \(entry)"
+        case .dataOffset(let entry, _): "entry says the frame is at byte \(entry)"
         case .dataLength(let entry, let frame): "entry says the frame is \(entry) bytes, it is \(frame)"
         case .blockIndex(let entry, let expected): "block index \(entry), expected \(expected)"
         case .frameIndex(let entry, let expected): "frame index \(entry), expected \(expected)"
@@ -97,6 +97,19 @@ public enum EntryDisagreement: Hashable, Sendable, CustomStringConvertible {
         case .contentOverLimit(let entry): "content size \(entry) over the limit of \(NavLogFormat.maxBlockContentBytes)"
         case .firstSeq(let first, let previous): "first seq \(first) does not follow \(previous)"
         case .runningMaxT: "running max t is inconsistent"
+        }
+    }
+
+    /// The verifier's words for a field that disagrees (it lists every one;
+    /// it reports a frame without a content checksum on its own).
+    var field: FieldMismatch? {
+        switch self {
+        case .dataOffset(let entry, let frame): FieldMismatch(field: "data offset", stored: "\(entry)", found: "\(frame)")
+        case .dataLength(let entry, let frame): FieldMismatch(field: "data length", stored: "\(entry)", found: "\(frame)")
+        case .blockIndex(let entry, let expected): FieldMismatch(field: "block index", stored: "\(entry)", found: "\(expected)")
+        case .frameIndex(let entry, let expected): FieldMismatch(field: "frame index", stored: "\(entry)", found: "\(expected)")
+        case .contentChecksum(let entry, let frame): FieldMismatch(field: "content checksum", stored: "\(entry)", found: "\(frame)")
+        default: nil
         }
     }
 }
