@@ -130,23 +130,10 @@ extension VerifyRun {
             problem(.checkpoint(why), at: start, frame: frame, seq: record.seq)
             return
         }
-        let embedded = UnsafeRawBufferPointer(rebasing: payload[NavLogFormat.checkpointFixedBytes..<(payload.count - 4)])
         let json = ByteBuffer(capacity: 4096)
-        do throws(LZ4FrameError) {
-            let used = try decoder.decodeFrame(embedded, maxContentBytes: record.jsonBytes, into: json)
-            if used != embedded.count { problem(.checkpoint(.bytesAfterState), at: start, frame: frame, seq: record.seq) }
-        } catch {
-            problem(.checkpoint(.stateFrameUnreadable(error)), at: start, frame: frame, seq: record.seq)
-            return
-        }
-        if json.count != record.jsonBytes {
-            problem(.checkpoint(.stateSize(decoded: json.count, record: record.jsonBytes)), at: start, frame: frame, seq: record.seq)
-            return
-        }
-        if StateChain.decodeCheckpoint(json.array) == nil {
-            problem(.checkpoint(.stateUndecodable), at: start, frame: frame, seq: record.seq)
-            return
-        }
+        let (state, faults) = record.decodeState(payload, decoder: decoder, into: json)
+        for fault in faults { problem(.checkpoint(.verifiedState(fault)), at: start, frame: frame, seq: record.seq) }
+        guard state != nil else { return }
         if let expected = lastCheckpointJSON, expected != json.array {
             problem(.checkpoint(.stateDiffers), at: start, frame: frame, seq: record.seq)
             return

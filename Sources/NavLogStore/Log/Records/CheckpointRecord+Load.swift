@@ -28,19 +28,30 @@ extension CheckpointRecord {
         guard let record = CheckpointRecord(payload: payload), record.seq == ref.seq else {
             throw corrupt(.fieldsDisagree)
         }
-        let embedded = UnsafeRawBufferPointer(rebasing: payload[NavLogFormat.checkpointFixedBytes..<(payload.count - 4)])
         let json = ByteBuffer(capacity: min(max(record.jsonBytes, 16), 64 << 10))
-        let used: Int
-        do throws(LZ4FrameError) {
-            used = try decoder.decodeFrame(embedded, maxContentBytes: record.jsonBytes, into: json)
-        } catch {
-            throw corrupt(.stateFrame(error))
-        }
-        guard used == embedded.count else { throw corrupt(.trailingBytes) }
-        guard json.count == record.jsonBytes else { throw corrupt(.stateJSONSize(decoded: json.count, record: record.jsonBytes)) }
-        guard let state = StateChain.decodeCheckpoint(json.array) else { throw corrupt(.stateJSONUndecodable) }
+        let (decoded, faults) = record.decodeState(payload, decoder: decoder, into: json)
+        guard let state = decoded, faults.isEmpty else { throw corrupt(.state(faults[0])) }
         guard state.seq == record.seq else { throw corrupt(.stateSeq(state: state.seq, record: record.seq)) }
         return (state, record.stateHash)
+    }
+
+    /// Decodes the state JSON that this record's checked `payload` embeds
+    /// into `json`: the state, and what does not hold, in order (bytes after
+    /// the state frame are noted and the rest still checked; anything else ends it).
+    func decodeState(
+        _ payload: UnsafeRawBufferPointer, decoder: LZ4FrameDecoder, into json: ByteBuffer
+    ) -> (state: NavigationState?, faults: [CheckpointStateFault]) {
+        let embedded = UnsafeRawBufferPointer(rebasing: payload[NavLogFormat.checkpointFixedBytes..<(payload.count - 4)])
+        var faults: [CheckpointStateFault] = []
+        do throws(LZ4FrameError) {
+            let used = try decoder.decodeFrame(embedded, maxContentBytes: jsonBytes, into: json)
+            if used != embedded.count { faults.append(.bytesAfterFrame) }
+        } catch {
+            return (nil, [.frame(error)])
+        }
+        guard json.count == jsonBytes else { return (nil, faults + [.size(decoded: json.count, record: jsonBytes)]) }
+        guard let state = StateChain.decodeCheckpoint(json.array) else { return (nil, faults + [.undecodable]) }
+        return (state, faults)
     }
 }
 

@@ -130,17 +130,11 @@ public enum CheckpointFault: Error, Hashable, Sendable, CustomStringConvertible 
     case frameHeader
     case tag
     case fieldsDisagree
-    case trailingBytes
-    case stateFrame(LZ4FrameError)
-    case stateJSONSize(decoded: Int, record: Int)
-    case stateJSONUndecodable
+    case state(CheckpointStateFault)
     case stateSeq(state: Int, record: Int)
     // The verifier.
     case notAfterVerifiedEntry
-    case bytesAfterState
-    case stateFrameUnreadable(LZ4FrameError)
-    case stateSize(decoded: Int, record: Int)
-    case stateUndecodable
+    case verifiedState(CheckpointStateFault)
     case stateDiffers
 
     public var description: String {
@@ -157,19 +151,29 @@ public enum CheckpointFault: Error, Hashable, Sendable, CustomStringConvertible 
         case .frameHeader: "checkpoint: bad frame header"
         case .tag: "checkpoint: record is not NLCP"
         case .fieldsDisagree: "checkpoint: fields out of range or not matching the index"
-        case .trailingBytes: "checkpoint: trailing bytes after the state frame"
-        case .stateFrame(let error): "checkpoint: state frame: \(error)"
-        case .stateJSONSize(let decoded, let record): "checkpoint: state JSON is \(decoded) bytes, record says \(record)"
-        case .stateJSONUndecodable: "checkpoint: state JSON does not decode"
+        case .state(.bytesAfterFrame): "checkpoint: trailing bytes after the state frame"
+        case .state(.frame(let error)): "checkpoint: state frame: \(error)"
+        case .state(.size(let decoded, let record)): "checkpoint: state JSON is \(decoded) bytes, record says \(record)"
+        case .state(.undecodable): "checkpoint: state JSON does not decode"
         case .stateSeq(let state, let record): "checkpoint: state is after seq \(state), record says \(record)"
         case .notAfterVerifiedEntry: "checkpoint does not follow a verified block entry"
-        case .bytesAfterState: "checkpoint: bytes after the state frame"
-        case .stateFrameUnreadable(let error): "checkpoint state frame: \(error)"
-        case .stateSize(let decoded, let record): "checkpoint state is \(decoded) bytes, record says \(record)"
-        case .stateUndecodable: "checkpoint state does not decode"
+        case .verifiedState(.bytesAfterFrame): "checkpoint: bytes after the state frame"
+        case .verifiedState(.frame(let error)): "checkpoint state frame: \(error)"
+        case .verifiedState(.size(let decoded, let record)): "checkpoint state is \(decoded) bytes, record says \(record)"
+        case .verifiedState(.undecodable): "checkpoint state does not decode"
         case .stateDiffers: "checkpoint state differs from the state replayed from the events"
         }
     }
+}
+
+/// Why a checkpoint's state does not read back: one rule
+/// (``CheckpointRecord/decodeState(_:decoder:into:)``), which the loader and
+/// the verifier each word their own way (``CheckpointFault``).
+public enum CheckpointStateFault: Hashable, Sendable {
+    case frame(LZ4FrameError)
+    case bytesAfterFrame
+    case size(decoded: Int, record: Int)
+    case undecodable
 }
 
 /// The unfinished data frame at the end of a log, as a reader and a
