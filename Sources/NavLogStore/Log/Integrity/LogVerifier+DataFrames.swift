@@ -8,20 +8,14 @@ extension VerifyRun {
     mutating func verifyDataFrame(_ extent: LZ4FrameExtent) throws(FileError) {
         let start = offset
         guard let length = extent.length else {
-            // Unfinished: count what a reader would recover, then stop.
-            scratch.removeAll()
-            try file.read(count: extent.completeLength, at: start, appendingTo: scratch)
-            content.removeAll()
-            let progress = decoder.decodePrefix(scratch.bytes, maxContentBytes: NavLogFormat.maxBlockContentBytes, into: content)
-            var recovered = 0
-            try forEachLine(in: content.bytes) { (line, start) throws(FileError) in
-                guard start + line.count < content.count else { return false }   // only whole lines
-                guard let e = try? EventParser.parse(line), e.seq > lastSeq + recovered else { return false }
-                recovered += 1
-                return true
-            }
+            // Unfinished: count what a writer's recovery keeps (the one rule), then stop.
+            let open = OpenFrame(offset: start, frameIndex: frame, completeLength: extent.completeLength, finished: false)
+            let kept = try BlockReader(file: file).readOpenEvents(open, after: lastSeq, session: session)
+            let recovered = kept.events.count
             report.recoverableTailEvents = recovered
-            problem(.verify(.unfinishedFrame(progress.error, recoverableEvents: recovered, bytes: size - start)),
+            var error: LZ4FrameError?
+            if case .lz4(let refused) = kept.salvage.problem { error = refused }
+            problem(.verify(.unfinishedFrame(error, recoverableEvents: recovered, bytes: size - start)),
                     at: start, frame: frame, seq: lastSeq + 1)
             offset = size
             return

@@ -8,7 +8,7 @@ public enum VerifyFault: Hashable, Sendable, CustomStringConvertible {
     case noContentChecksum
     /// The frame header's content size is not what the frame holds.
     case contentSizeClaim(claimed: UInt64, holds: Int)
-    /// An unfinished data frame at the end, what liblz4 said of it and what a reader would recover.
+    /// An unfinished data frame at the end, what liblz4 said of it and how many events `repair` keeps of it.
     case unfinishedFrame(LZ4FrameError?, recoverableEvents: Int, bytes: Int64)
     /// The content does not end with a newline.
     case noFinalNewline
