@@ -129,6 +129,41 @@ import NavLogTestSupport
         #expect(runForBytes(lz4Tool, ["-dc", path]).stdout == ndjson(events))
     }
 
+    /// verify's "events recoverable" is what repair keeps of an unfinished
+    /// frame: the reader's rule, so none when one of its lines is not a valid
+    /// continuation (a line that does not parse, a seq that goes back, a line
+    /// of another session, the last LZ4 block ending inside a line).
+    @Test(arguments: ["", "not an event\n", "seq back", "other session", "cut inside a line"])
+    func verifyCountsWhatRepairKeepsOfAnUnfinishedFrame(damage: String) throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        let events = sampleEvents(1000)          // past 64 KiB of lines: several LZ4 blocks
+        _ = try writeLog(path, Array(events.prefix(10)))
+        let closed = fileBytes(path)
+        let footer = closed[(closed.count - 12)..<(closed.count - 4)].reversed().reduce(0) { $0 << 8 | Int($1) }
+        var tail = events[10..<13].map { Array(ndjson([$0])) }
+        switch damage {
+        case "seq back": tail.swapAt(1, 2)
+        case "other session": tail[1] = ndjson(sampleEvents(12, session: "s-2")[11...])
+        case "cut inside a line": tail = events[10...].map { Array(ndjson([$0])) }
+        default: tail.insert(Array(damage.utf8), at: 1)
+        }
+        // The stock tool's frame without its end mark and content checksum: unfinished.
+        let frame = runForBytes(lz4Tool, ["-c", "-B4"], stdin: Data(tail.joined())).stdout.dropLast(8)
+        var frameBytes = Array(frame)
+        if damage == "cut inside a line" {
+            // Only the first LZ4 block (64 KiB holds a few lines; it ends inside one) and a few bytes of the next.
+            let first = 7 + 4 + Int(frameBytes[7]) | Int(frameBytes[8]) << 8 | Int(frameBytes[9]) << 16
+            frameBytes = Array(frameBytes.prefix(first + 10))
+        }
+        writeFile(path, Array(closed[..<footer]) + frameBytes)
+        let report = try LogVerifier.verify(path: path)
+        let repaired = try LogRepair.repair(path: path)
+        let kept = try #require(repaired.recovery).recoveredEvents
+        #expect(report.recoverableTailEvents == kept)
+        #expect(kept == (damage.isEmpty ? 3 : 0))
+    }
+
     @Test func hostileFilesAreErrorsNotCrashes() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("x.navlog")
