@@ -157,10 +157,13 @@ import NavLogTestSupport
             frameBytes = Array(frameBytes.prefix(first + 10))
         }
         writeFile(path, Array(closed[..<footer]) + frameBytes)
+        let read = try LogReader(path: path)
         let report = try LogVerifier.verify(path: path)
         let repaired = try LogRepair.repair(path: path)
         let kept = try #require(repaired.recovery).recoveredEvents
         #expect(report.recoverableTailEvents == kept)
+        // A reader hands out what repair keeps.
+        #expect(read.damage?.recoveredEvents == kept && read.tailEvents.count == kept)
         #expect(kept == (damage.isEmpty ? 3 : 0))
     }
 

@@ -115,20 +115,22 @@ public final class LogReader {
 
     /// The session of the log (`nil` when it holds no event).
     public func session() throws(FileError) -> String? {
-        if let cachedSession { return cachedSession }
-        if let ref = checkpoints.first {
-            cachedSession = try loadCheckpoint(ref).state.session
-        } else if let first = blocks.first {
-            let reader = try requireBlockReader()
-            try reader.read(first)
-            try forEachLine(in: reader.content.bytes) { (line, _) throws(FileError) in
-                cachedSession = try reader.parse(line, of: first).session
-                return false
-            }
-        } else {
-            cachedSession = tailEvents.first?.session
-        }
+        if cachedSession == nil { cachedSession = try committedSession() ?? tailEvents.first?.session }
         return cachedSession
+    }
+
+    /// The session of the log's committed blocks (`nil` when there are none).
+    private func committedSession() throws(FileError) -> String? {
+        if let ref = checkpoints.first { return try loadCheckpoint(ref).state.session }
+        guard let first = blocks.first else { return nil }
+        let reader = try requireBlockReader()
+        try reader.read(first)
+        var session: String?
+        try forEachLine(in: reader.content.bytes) { (line, _) throws(FileError) in
+            session = try reader.parse(line, of: first).session
+            return false
+        }
+        return session
     }
 
     // MARK: Following a growing file
@@ -208,15 +210,15 @@ public final class LogReader {
     }
 
     /// Decodes the unfinished data frame at the end (if any): its complete,
-    /// verified LZ4 blocks, cut to whole lines, each a valid event continuing
-    /// the seqs. Sets ``damage``.
+    /// verified LZ4 blocks, cut to whole lines, each a valid event of the
+    /// log's session continuing the seqs (what a writer keeps of it). Sets ``damage``.
     private func loadTail() throws(FileError) {
         tailLines = []
         tailEvents = []
         damage = nil
         if let open = index.openFrame {
             let reader = try BlockReader(file: file)
-            let kept = try reader.readOpenEvents(open, after: index.lastSeq, session: nil)
+            let kept = try reader.readOpenEvents(open, after: index.lastSeq, session: try committedSession())
             // A damaged open frame: nothing of it is handed out.
             if kept.lineProblem == nil { tailLines = [UInt8](reader.content.bytes) }
             tailEvents = kept.events
