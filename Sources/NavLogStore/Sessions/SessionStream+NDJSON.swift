@@ -36,7 +36,7 @@ extension SessionStream {
     }
 
     /// Calls `body` with each session of one share of an NDJSON input
-    /// (``forEachNDJSONEvent(_:_:start:_:)``), complete, at
+    /// (``forEachNDJSONEvent(_:_:keepsSessionStartObjects:keepsRestoredObjects:start:_:)``), complete, at
     /// its last line: the sessions under way are followed side by side,
     /// so memory follows them, not the sessions seen. Sessions with no
     /// last line (it was rejected, or its id shares a hash with a later
