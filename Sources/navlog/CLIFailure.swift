@@ -64,8 +64,7 @@ extension CLIFailure {
     /// give instead. `nil` for other failures.
     private static func misuse(_ path: String, errno code: Int32) -> CLIFailure? {
         if code == EISDIR {
-            let layout = InputKind.of(path).storeLayout
-            if layout == .other || layout == .empty { return .trouble(StoreLayout.notAStoreMessage(path)) }
+            if !InputKind.of(path).isStore { return .trouble(StoreLayout.notAStoreMessage(path)) }
             return .trouble("\(path): is a directory, not a log or NDJSON file "
                             + "(the sessions of a store are read by funnel, paths and export)")
         }

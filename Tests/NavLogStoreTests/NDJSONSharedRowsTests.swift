@@ -23,7 +23,7 @@ import Testing
         let write: @Sendable ([UInt8]) -> Void = { bytes in out.withLock { $0.bytes += bytes } }
         do throws(SessionStreamError) {
             if let chunkLines {
-                try stream.writeSharedRows(path, redactor: nil, chunkLines: chunkLines, to: write) {
+                try stream.writeSharedRows(path, shares: workers, redactor: nil, chunkLines: chunkLines, to: write) {
                     ScreenRows(ndjson: ndjson, withMarks: withMarks)
                 }
             } else {

@@ -86,6 +86,31 @@ import Testing
         #expect(Self.rows(try SessionStream(paths: paths, workers: 1)).text == parallel.text)
     }
 
+    /// An NDJSON file among other sources is read as one share of itself
+    /// (``SessionStream/writeSharedRows(_:shares:redactor:chunkLines:to:_:)``):
+    /// its rows come in their turn, each rejected line is noted once,
+    /// numbered from 1, and its rejection ends the rows after it.
+    @Test func anNDJSONSourceAmongOthersWritesItsRowsThenItsRejection() throws {
+        let dir = try TemporaryDirectory()
+        let (store, logs) = try Self.store(in: dir, count: 4)
+        let a = sampleEvents(30, session: "n-a", seed: 7), b = sampleEvents(20, session: "n-b", seed: 8)
+        let path = dir.file("mixed.ndjson")
+        writeFile(path, ndjson(Array(a.prefix(10)) + b) + Array("not json\n".utf8) + ndjson(Array(a.dropFirst(10))))
+        for workers in [1, 2] {
+            let notes = Locked<[String]>([])
+            let stream = try SessionStream(paths: [store, path, store], workers: workers) { note in
+                if case .rejected(let line, let ordinal) = note { notes.withLock { $0.append("\(ordinal): \(line.line)") } }
+            }
+            let result = Self.rows(stream)
+            #expect(result.text == Self.expected(logs + [Array(a.prefix(10)) + b + Array(a.dropFirst(10))]), "\(workers) workers")
+            guard case .rejectedLines(path, 1)? = result.error else {
+                Issue.record("\(workers) workers: \(String(describing: result.error))")
+                continue
+            }
+            #expect(notes.withLock { $0 } == ["1: 31"])
+        }
+    }
+
     /// A damaged log in the middle: the logs before it are written, nothing
     /// after it, and its damage is the error — however the workers race.
     @Test func aFailureStopsTheRowsAfterIt() throws {

@@ -225,10 +225,8 @@ struct SessionRoutes: Sendable {
 
     /// The store's sessions that `filter` keeps, in id order.
     static func list(_ store: String, _ filter: SessionFilter, _ body: (SessionSummary) -> Void) throws {
-        let sources: [SessionSource]
         do {
-            sources = try SessionSource.resolve([store])
-            try SessionListing.list(sources, filter: filter, body)
+            try SessionListing.list(SessionListing.sources(ofStore: store), filter: filter, body)
         } catch { throw APIError(status: .internalServerError, message: error.description) }
     }
 }

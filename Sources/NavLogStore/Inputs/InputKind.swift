@@ -76,6 +76,9 @@ public enum InputKind: Hashable, Sendable {
         return false
     }
 
+    /// Whether it is a store: a directory that holds a segment store or a version-1 store.
+    public var isStore: Bool { self == .directory(.segmentStore) || self == .directory(.versionOne) }
+
     /// What it holds as a store: a missing path is ``StoreLayout/empty``
     /// (a writer makes a store there), a file is ``StoreLayout/other``.
     public var storeLayout: StoreLayout {

@@ -64,12 +64,8 @@ public struct LogSummary: Sendable {
         lines.append(("format", "\(formatMajor).\(formatMinor)"))
         lines.append(("session", session.map(ReadableText.name) ?? "-"))
         lines.append(("events", String(events)))
-        lines.append(("seq", firstSeq.map { "\($0)…\(lastSeq!)" } ?? "-"))
-        if let minT, let maxT {
-            lines.append(("time", "\(Timestamp(milliseconds: minT).rfc3339) … \(Timestamp(milliseconds: maxT).rfc3339)"))
-        } else {
-            lines.append(("time", "-"))
-        }
+        lines.append(("seq", InfoRange.seq(firstSeq, lastSeq)))
+        lines.append(("time", InfoRange.time(minT, maxT)))
         lines.append(("file bytes", String(fileBytes)))
         lines.append(("content bytes", String(contentBytes)))
         lines.append(("compression", compression.map { $0 + "×" } ?? "-"))
@@ -82,16 +78,15 @@ public struct LogSummary: Sendable {
 
     /// The JSON form (`schemas/info.schema.json`).
     public var jsonValue: JSONValue {
-        func time(_ ms: Int64?) -> JSONValue { ms.map { .string(Timestamp(milliseconds: $0).rfc3339) } ?? .null }
-        return .object([
+        .object([
             "file": .string(file),
             "format": .object(["major": .integer(formatMajor), "minor": .integer(formatMinor)]),
             "session": session.map(JSONValue.string) ?? .null,
             "events": .integer(events),
             "firstSeq": .integer(firstSeq),
             "lastSeq": .integer(lastSeq),
-            "minT": time(minT),
-            "maxT": time(maxT),
+            "minT": InfoRange.json(minT),
+            "maxT": InfoRange.json(maxT),
             "fileBytes": .integer(fileBytes),
             "contentBytes": .integer(contentBytes),
             "compression": compression.map(JSONValue.number) ?? .null,
@@ -117,8 +112,6 @@ public struct StoredSessionSummary: Sendable {
         self.figures = figures
     }
 
-    private static func time(_ ms: Int64?) -> String? { ms.map { Timestamp(milliseconds: $0).rfc3339 } }
-
     /// The text form: `key: value` lines.
     public var lines: [(String, String)] {
         let s = figures
@@ -126,8 +119,8 @@ public struct StoredSessionSummary: Sendable {
             ("store", store),
             ("session", ReadableText.name(session)),
             ("events", String(s.events)),
-            ("seq", s.firstSeq.map { "\($0)…\(s.lastSeq!)" } ?? "-"),
-            ("time", Self.time(s.minT).map { "\($0) … \(Self.time(s.maxT)!)" } ?? "-"),
+            ("seq", InfoRange.seq(s.firstSeq, s.lastSeq)),
+            ("time", InfoRange.time(s.minT, s.maxT)),
             ("content bytes", String(s.contentBytes)),
             ("commits", String(s.commits)),
             ("checkpoints", String(s.checkpoints)),
@@ -140,8 +133,23 @@ public struct StoredSessionSummary: Sendable {
         return .object([
             "store": .string(store), "session": .string(session), "events": .integer(s.events),
             "firstSeq": .integer(s.firstSeq), "lastSeq": .integer(s.lastSeq),
-            "minT": Self.time(s.minT).map(JSONValue.string) ?? .null, "maxT": Self.time(s.maxT).map(JSONValue.string) ?? .null,
+            "minT": InfoRange.json(s.minT), "maxT": InfoRange.json(s.maxT),
             "contentBytes": .integer(s.contentBytes), "commits": .integer(s.commits), "checkpoints": .integer(s.checkpoints),
         ])
     }
+}
+
+/// How `info` shows a session's seq and time ranges, a log's and a stored session's alike.
+private enum InfoRange {
+    /// `first…last`, or `-` when there are none.
+    static func seq(_ first: Int?, _ last: Int?) -> String { first.map { "\($0)…\(last!)" } ?? "-" }
+
+    /// `min … max` in RFC 3339, or `-` when there are none.
+    static func time(_ min: Int64?, _ max: Int64?) -> String {
+        guard let min, let max else { return "-" }
+        return "\(Timestamp(milliseconds: min).rfc3339) … \(Timestamp(milliseconds: max).rfc3339)"
+    }
+
+    /// A time in milliseconds as a JSON RFC 3339 string, or `null`.
+    static func json(_ ms: Int64?) -> JSONValue { ms.map { .string(Timestamp(milliseconds: $0).rfc3339) } ?? .null }
 }

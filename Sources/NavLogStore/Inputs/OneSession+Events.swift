@@ -44,47 +44,40 @@ extension OneSession {
 
     /// Who put each value of the state at `spec` there, folded from the start.
     public func blame(at spec: StateSpec) throws(OneSessionError) -> StateBlame {
-        var blame: StateBlame
-        var rest: [Event] = []
-        if case .log(let reader, let file) = storage {
-            try requireEvents(reader, file)
-            do throws(FileError) {
-                blame = StateBlame(session: try reader.session() ?? "")
-                let cursor = reader.cursor()
-                while let event = try cursor.next() {
-                    if spec.isPast(event) { break }
-                    if spec.includes(event) { blame.apply(event) }
-                }
-            } catch { throw .log(error) }
-        } else {
-            let (session, events) = try self.events()
-            blame = StateBlame(session: session)
-            rest = events
-        }
-        for event in rest {
-            if spec.isPast(event) { break }
+        try fold({ StateBlame(session: $0) }) { blame, event in
+            if spec.isPast(event) { return true }
             if spec.includes(event) { blame.apply(event) }
+            return false
         }
-        return blame
     }
 
     /// The first event after which the visible screen of its scene matches
     /// `pattern`; for a log, also how many blocks were decompressed.
     public func searchScreen(_ pattern: GlobPattern, context: Int) throws(OneSessionError) -> (search: ScreenSearch, blocks: Int?) {
+        let search = try fold({ ScreenSearch(session: $0, pattern: pattern, context: context) }) { $0.visit($1) }
+        guard case .log(let reader, _) = storage else { return (search, nil) }
+        return (search, reader.blocksDecompressed)
+    }
+
+    /// Folds the session's events, in seq order, into the value `start`
+    /// makes of its id, until `visit` says it is done: a log is read through
+    /// its cursor (no further than that), anything else from ``events()``.
+    private func fold<Value>(_ start: (String) -> Value,
+                             _ visit: (inout Value, Event) -> Bool) throws(OneSessionError) -> Value {
+        var value: Value
         if case .log(let reader, let file) = storage {
             try requireEvents(reader, file)
-            var search: ScreenSearch
             do throws(FileError) {
-                search = ScreenSearch(session: try reader.session() ?? "", pattern: pattern, context: context)
+                value = start(try reader.session() ?? "")
                 let cursor = reader.cursor()
-                while let event = try cursor.next() { if search.visit(event) { break } }
+                while let event = try cursor.next() { if visit(&value, event) { break } }
             } catch { throw .log(error) }
-            return (search, reader.blocksDecompressed)
+            return value
         }
         let (session, events) = try self.events()
-        var search = ScreenSearch(session: session, pattern: pattern, context: context)
-        for event in events { if search.visit(event) { break } }
-        return (search, nil)
+        value = start(session)
+        for event in events { if visit(&value, event) { break } }
+        return value
     }
 
     /// Where two sessions first differ. By position, two logs are searched

@@ -37,38 +37,29 @@ extension OneSession {
     /// again. Returns how many events passed (without a filter, 0). Damage
     /// at a log's end is ``finish()``'s to say.
     public func lines(_ filter: EventFilter, _ body: (UnsafeRawBufferPointer) -> Void) throws(OneSessionError) -> Int {
+        var chunks = LineChunks()
         if filter.isEmpty {
             switch storage {
             case .log(let reader, _):
                 do { try reader.forEachContent(body) } catch { throw .log(error) }
                 return 0
             case .stored(let stored):
-                var bytes: [UInt8] = []
-                do {
-                    try stored.forEachLine { line throws(SegmentStoreError) in
-                        bytes.removeAll(keepingCapacity: true)
-                        bytes.append(contentsOf: line)
-                        bytes.append(0x0A)
-                        bytes.withUnsafeBytes(body)
-                    }
-                } catch { throw .segments(error) }
+                // Every line read before a failure is handed out.
+                defer { chunks.flush(body) }
+                do { try stored.forEachLine { line throws(SegmentStoreError) in chunks.add(line: line, body) } } catch {
+                    throw .segments(error)
+                }
                 return 0
             case .ndjson:
                 break
             }
         }
-        var writer = CanonicalWriter(capacity: 1 << 16)
         var passed = 0
         try forEachEvent(filter) { event in
             passed += 1
-            writer.write(event)
-            writer.bytes.append(0x0A)
-            if writer.bytes.count >= 1 << 16 {
-                writer.bytes.withUnsafeBytes(body)
-                writer.reset()
-            }
+            chunks.add(event, body)
         }
-        writer.bytes.withUnsafeBytes(body)
+        chunks.flush(body)
         return passed
     }
 
@@ -108,7 +99,7 @@ extension OneSession {
         let source: Source
         let filter: EventFilter
         private var parser = EventLineParser()
-        private var writer = CanonicalWriter(capacity: 1 << 16)
+        private var chunks = LineChunks()
 
         init(_ source: Source, _ filter: EventFilter) {
             self.source = source
@@ -120,17 +111,14 @@ extension OneSession {
         /// has passed its `toSeq`. What was read is handed out before an
         /// error is thrown; damage (not a torn tail: a writer at work) is thrown.
         public func next(_ body: (UnsafeRawBufferPointer) -> Void) throws(OneSessionError) -> Bool {
-            defer {
-                writer.bytes.withUnsafeBytes(body)
-                writer.reset()
-            }
+            defer { chunks.flush(body) }
             let to = filter.toSeq ?? .max
             switch source {
             case .log(let reader, let cursor, let file):
                 do {
                     _ = try reader.refresh()
                     while let event = try cursor.next() {
-                        if filter.includes(type: event.type) { emit(event: event, body) }
+                        if filter.includes(type: event.type) { chunks.add(event, body) }
                     }
                 } catch { throw .log(error) }
                 if let damage = reader.damage, !damage.isTornTail { throw .damaged("\(file): \(damage)") }
@@ -145,27 +133,39 @@ extension OneSession {
                             }
                             guard filter.includes(type: event.type) else { return }
                         }
-                        writer.bytes.append(contentsOf: line)
-                        writer.bytes.append(0x0A)
-                        flushIfFull(body)
+                        chunks.add(line: line, body)
                     }
                 } catch { throw .segments(error) }
                 if let damage = follower.damage.first { throw .damaged(damage.description) }
                 return follower.lastSeq >= to
             }
         }
+    }
+}
 
-        private func emit(event: Event, _ body: (UnsafeRawBufferPointer) -> Void) {
-            writer.write(event)
-            writer.bytes.append(0x0A)
-            flushIfFull(body)
-        }
+/// Lines handed out in chunks of about 64 KiB, each line ending in `\n`:
+/// events written canonically, or stored lines as they are.
+struct LineChunks {
+    private var writer = CanonicalWriter(capacity: 1 << 16)
 
-        private func flushIfFull(_ body: (UnsafeRawBufferPointer) -> Void) {
-            if writer.bytes.count >= 1 << 16 {
-                writer.bytes.withUnsafeBytes(body)
-                writer.reset()
-            }
-        }
+    mutating func add(_ event: Event, _ body: (UnsafeRawBufferPointer) -> Void) {
+        writer.write(event)
+        end(body)
+    }
+
+    mutating func add(line: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        writer.bytes.append(contentsOf: line)
+        end(body)
+    }
+
+    /// Hands out what is held.
+    mutating func flush(_ body: (UnsafeRawBufferPointer) -> Void) {
+        writer.bytes.withUnsafeBytes(body)
+        writer.reset()
+    }
+
+    private mutating func end(_ body: (UnsafeRawBufferPointer) -> Void) {
+        writer.bytes.append(0x0A)
+        if writer.bytes.count >= 1 << 16 { flush(body) }
     }
 }

@@ -19,23 +19,19 @@ extension OneSession {
         }
     }
 
-    /// Appends every event of the session to `writer` (not closed).
+    /// Appends every event of the session to `writer` (not closed): a
+    /// stored session as the store writes it, anything else as
+    /// ``forEachEvent(_:_:)`` reads it.
     public func write(to writer: LogWriter) throws(OneSessionError) {
-        switch storage {
-        case .log(let reader, _):
-            do {
-                let cursor = reader.cursor()
-                while let event = try cursor.next() { try writer.append(event) }
-            } catch { throw .log(error) }
-        case .stored(let stored):
-            do { try stored.write(to: writer) } catch { throw .segments(error) }
-        case .ndjson:
-            do {
-                for event in try events().events { try writer.append(event) }
-            } catch let error as FileError { throw .log(error) } catch let error as OneSessionError { throw error } catch {
-                preconditionFailure("\(error)")
-            }
+        if case .stored(let stored) = storage {
+            do { return try stored.write(to: writer) } catch { throw .segments(error) }
         }
+        var failure: FileError?
+        try forEachEvent(EventFilter()) { event in
+            guard failure == nil else { return }
+            do throws(FileError) { _ = try writer.append(event) } catch { failure = error }
+        }
+        if let failure { throw .log(failure) }
     }
 
     /// Checks the checksums of every data block of a log (the whole file

@@ -87,8 +87,7 @@ public final class OneSession {
         }
         if kind.isDirectory {
             guard let session else {
-                let layout = kind.storeLayout
-                if layout == .other || layout == .empty { throw .trouble(StoreLayout.notAStoreMessage(path)) }
+                if !kind.isStore { throw .trouble(StoreLayout.notAStoreMessage(path)) }
                 throw .trouble("\(path): is a directory (a store): choose one of its sessions with \(option) ID")
             }
             if let other, other.path == path, case .stored(let stored) = other.storage {

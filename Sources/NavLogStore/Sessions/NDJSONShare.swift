@@ -44,6 +44,28 @@ struct NDJSONShare: Hashable, Sendable {
     var ownsUnknownSessions: Bool { index == Self.unknownSessions }
 }
 
+/// What the thread reading one share of an NDJSON input is given: its
+/// share, the first read it splits with the other shares' threads
+/// (``SessionFirstRead``), and where its rejected lines go, to be noted as
+/// one reader notes them (``RejectionOrder``). ``whole(_:onNote:)`` is the
+/// input read by one thread, in one share.
+struct NDJSONShareRead: Sendable {
+    let share: NDJSONShare
+    let firstRead: SessionFirstRead
+    let rejections: RejectionOrder
+
+    /// The whole input, read by one thread.
+    static func whole(_ path: String, onNote: @escaping @Sendable (SessionStream.Note) -> Void) -> NDJSONShareRead {
+        NDJSONShareRead(share: .whole, firstRead: .whole, rejections: RejectionOrder(path: path, shares: 1, onNote: onNote))
+    }
+
+    /// The share rejected line `number` (it has read up to it).
+    func reject(_ number: Int, _ reason: EventParseError) { rejections.reject(share: share.index, line: number, reason) }
+
+    /// The share has read every line up to `number`.
+    func passed(_ number: Int) { rejections.passed(share: share.index, line: number) }
+}
+
 /// Session ids' hashes (XXH64), the last one kept: consecutive lines of
 /// one session, the common case, hash their id once.
 struct SessionHashes {

@@ -68,6 +68,12 @@ final class RejectionOrder: Sendable {
     /// Share `share` has ended (read its last line, or failed).
     func finish(share: Int) { passed(share: share, line: .max) }
 
+    /// After every share has ended: throws ``SessionStreamError/rejectedLines(path:count:)`` when lines were rejected.
+    func end() throws(SessionStreamError) {
+        let count = self.count
+        if count > 0 { throw .rejectedLines(path: path, count: count) }
+    }
+
     /// Reports every rejection no share can come before.
     private func report(_ s: inout State) {
         while true {

@@ -34,6 +34,17 @@ public struct SessionFilter: Sendable {
 /// The sessions of a store, summarized, filtered and sorted by id (UTF-8
 /// bytes), as `navlog sessions` lists them.
 public enum SessionListing {
+    /// The sources of the store at `path`, a segment store or a version-1
+    /// store (``SessionSource/resolve(_:)``), to list.
+    ///
+    /// - Throws: ``SessionStreamError/fileNotAStore(path:)`` when `path`
+    ///   names a log or NDJSON; else as ``SessionSource/resolve(_:)``.
+    public static func sources(ofStore path: String) throws(SessionStreamError) -> [SessionSource] {
+        let sources = try SessionSource.resolve([path])
+        if sources == [.log(path)] || sources == [.ndjson(path)] { throw .fileNotAStore(path: path) }
+        return sources
+    }
+
     /// Calls `body` with each session of `sources` that `filter` keeps, in
     /// id order; returns how many sessions there were before filtering.
     ///

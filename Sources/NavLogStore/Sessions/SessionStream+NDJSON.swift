@@ -10,27 +10,33 @@ extension SessionStream {
     /// (``SessionStreamError/rejectedLines(path:count:)``), and a session
     /// whose last line is rejected gets no `endsSession`.
     func forEachNDJSONEvent(_ path: String, _ body: (Event, _ endsSession: Bool) -> Void) throws(SessionStreamError) {
-        try notingRejections(path) { (rejecting) throws(SessionStreamError) in
-            try forEachNDJSONEvent(path, share: .whole, rejecting: rejecting) { event, endsSession, _ in body(event, endsSession) }
-        }
+        let read = NDJSONShareRead.whole(path, onNote: onNote)
+        _ = try forEachNDJSONEvent(path, read, start: { _ in () }) { event, endsSession, _, _ in body(event, endsSession) }
+        try read.rejections.end()
     }
 
-    /// Runs `read` with a sink that notes each rejected line it is given, in
-    /// order, numbered from 1; throws ``SessionStreamError/rejectedLines(path:count:)``
-    /// after it when there were any.
-    func notingRejections(
-        _ path: String, _ read: (_ rejecting: (_ line: Int, EventParseError) -> Void) throws(SessionStreamError) -> Void
-    ) throws(SessionStreamError) {
-        var rejected = 0
-        try read { line, reason in
-            rejected += 1
-            onNote(.rejected(RejectedLine(file: path, line: line, reason: reason), ordinal: rejected))
+    /// Reads NDJSON file `path` in `shares` shares (``NDJSONShare``):
+    /// `read` runs for share 0 on this thread and for each other share on a
+    /// thread of its own (a share may wait for the others). Once every share
+    /// has ended, throws what `failure` then says, else
+    /// ``SessionStreamError/rejectedLines(path:count:)`` when lines were rejected.
+    func readShares(_ path: String, shares: Int, _ read: @escaping @Sendable (NDJSONShareRead) -> Void,
+                    failure: () -> SessionStreamError?) throws(SessionStreamError) {
+        let rejections = RejectionOrder(path: path, shares: shares, onNote: onNote)
+        let firstRead = SessionFirstRead(parts: shares, bytes: SessionSource.ndjson(path).fileSize)
+        let run: @Sendable (Int) -> Void = { index in
+            defer { rejections.finish(share: index) }
+            read(NDJSONShareRead(share: NDJSONShare(index: index, count: shares), firstRead: firstRead, rejections: rejections))
         }
-        if rejected > 0 { throw .rejectedLines(path: path, count: rejected) }
+        let threads = (1..<shares).map { index in WorkerThread { run(index) } }
+        run(0)
+        for thread in threads { thread.join() }
+        if let failure = failure() { throw failure }
+        try rejections.end()
     }
 
     /// Calls `body` with each session of one share of an NDJSON input
-    /// (``forEachNDJSONEvent(_:share:rejecting:passed:_:)``), complete, at
+    /// (``forEachNDJSONEvent(_:_:keepsSessionStartObjects:keepsRestoredObjects:start:_:)``), complete, at
     /// its last line: the sessions under way are followed side by side,
     /// so memory follows them, not the sessions seen. Sessions with no
     /// last line (it was rejected, or its id shares a hash with a later
@@ -39,13 +45,10 @@ extension SessionStream {
     /// `session.start`'s fields) may leave their `app` and `device` out;
     /// `state.restore`'s object is left out (its scene is what a session's
     /// occurrences follow).
-    func forEachNDJSONSession(_ path: String, share: NDJSONShare, firstRead: SessionFirstRead = .whole,
-                              keepsMarks: Bool, readsSessionStarts: Bool = true, names: ScreenNameCache?,
-                              rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
-                              _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
+    func forEachNDJSONSession(_ path: String, _ read: NDJSONShareRead, keepsMarks: Bool, readsSessionStarts: Bool = true,
+                              names: ScreenNameCache?, _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
         let unended = try forEachNDJSONEvent(
-            path, share: share, firstRead: firstRead, keepsSessionStartObjects: readsSessionStarts,
-            keepsRestoredObjects: false, rejecting: rejecting, passed: passed,
+            path, read, keepsSessionStartObjects: readsSessionStarts, keepsRestoredObjects: false,
             start: { SessionOccurrences(session: $0.session, keepsMarks: keepsMarks) }
         ) { event, endsSession, _, recorder in
             recorder.add(event, names: names)
@@ -54,40 +57,31 @@ extension SessionStream {
         for recorder in unended { body(recorder) }
     }
 
-    /// ``forEachNDJSONEvent(_:_:)`` for the sessions of one share of the
-    /// input (``NDJSONShare``): the other shares' lines, which the first
-    /// read found by skimming each line for its session, are passed over.
-    /// The first read is `firstRead`'s part `share.index` when it has
-    /// several (the other shares' threads read the others).
-    /// Each of the share's rejected lines goes to `rejecting` (its line
-    /// number and why), nothing is thrown for them, and `passed` is told
-    /// now and then the last line read. `keepsSessionStartObjects: false`
-    /// may leave `session.start`'s `app` and `device` out of its events,
-    /// and `keepsRestoredObjects: false` `state.restore`'s object (its
-    /// scene is kept; ``EventLineParser/init(keepingSessionStartObjects:keepingRestoredJSON:)``).
-    /// `body` is told each event's line number too.
-    func forEachNDJSONEvent(_ path: String, share: NDJSONShare, firstRead: SessionFirstRead = .whole,
-                            keepsSessionStartObjects: Bool = true, keepsRestoredObjects: Bool = true,
-                            rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
-                            _ body: (Event, _ endsSession: Bool, _ line: Int) -> Void) throws(SessionStreamError) {
-        _ = try forEachNDJSONEvent(path, share: share, firstRead: firstRead, keepsSessionStartObjects: keepsSessionStartObjects,
-                                   keepsRestoredObjects: keepsRestoredObjects, rejecting: rejecting, passed: passed,
-                                   start: { _ in () }) { event, endsSession, line, _ in body(event, endsSession, line) }
-    }
-
-    /// ``forEachNDJSONEvent(_:share:firstRead:keepsSessionStartObjects:keepsRestoredObjects:rejecting:passed:_:)``
-    /// with a state for each session under way, kept beside its last seq
+    /// Calls `body` with every event of one share of an NDJSON input
+    /// (``NDJSONShareRead``), in file order, with its seq assigned per
+    /// session and `endsSession: true` on its session's last line (``SessionEnds``),
+    /// and its line number. The other shares' lines, which the first read
+    /// found by skimming each line for its session, are passed over; the
+    /// first read is `read.firstRead`'s part `share.index` when it has
+    /// several (the other shares' threads read the others). Each of the
+    /// share's rejected lines goes to `read` (its line number and why),
+    /// nothing is thrown for them, and `read` is told now and then the last
+    /// line read. `keepsSessionStartObjects: false` may leave
+    /// `session.start`'s `app` and `device` out of its events, and
+    /// `keepsRestoredObjects: false` `state.restore`'s object (its scene is
+    /// kept; ``EventLineParser/init(keepingSessionStartObjects:keepingRestoredJSON:)``).
+    ///
+    /// Each session under way has a state, kept beside its last seq
     /// (one lookup a line for both): `start` makes it at the session's first
     /// accepted event, `body` is given it with each event, and it goes after
     /// the session's last line. Returns the states of the sessions with no
     /// last line (it was rejected, or their id shares a hash with a later
     /// session's), in the order they appeared.
-    func forEachNDJSONEvent<State>(_ path: String, share: NDJSONShare, firstRead: SessionFirstRead = .whole,
+    func forEachNDJSONEvent<State>(_ path: String, _ read: NDJSONShareRead,
                                    keepsSessionStartObjects: Bool = true, keepsRestoredObjects: Bool = true,
-                                   rejecting: (_ line: Int, EventParseError) -> Void, passed: (_ line: Int) -> Void = { _ in },
                                    start: (Event) -> State,
                                    _ body: (Event, _ endsSession: Bool, _ line: Int, inout State) -> Void) throws(SessionStreamError) -> [State] {
-        let ends = try SessionEnds(path: path, share: share, firstRead: firstRead)
+        let ends = try SessionEnds(path: path, share: read.share, firstRead: read.firstRead)
         let reader: NDJSONLineReader
         do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
         var parser = EventLineParser(keepingSessionStartObjects: keepsSessionStartObjects,
@@ -101,12 +95,12 @@ extension SessionStream {
                 // Lines written after the first read are not read, nor
                 // those of other shares (the first read found whose they are).
                 guard line.number <= lines else { return }
-                if line.number & 0xFFF == 0 { passed(line.number) }
+                if line.number & 0xFFF == 0 { read.passed(line.number) }
                 guard ends.parses(line.number), !line.isBlank else { return }
                 let isEnd = line.number == nextEnd
                 if isEnd { nextEnd = try ends.next() }
                 if let length = line.overLimitBytes {
-                    return rejecting(line.number, .lineTooLong(bytes: length, limit: EventParser.maxLineBytes))
+                    return read.reject(line.number, .lineTooLong(bytes: length, limit: EventParser.maxLineBytes))
                 }
                 do throws(EventParseError) {
                     var event = try parser.parse(line.bytes)
@@ -124,7 +118,7 @@ extension SessionStream {
                     body(event, isEnd, line.number, &open[slot].state!)
                     if isEnd { open.remove(event.session, at: slot) }
                 } catch {
-                    rejecting(line.number, error)
+                    read.reject(line.number, error)
                 }
             }
         } catch {

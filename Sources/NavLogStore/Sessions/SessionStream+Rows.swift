@@ -40,7 +40,7 @@ extension SessionStream {
         _ make: @escaping @Sendable () -> Rows
     ) throws(SessionStreamError) {
         if Rows.rowsFollowSessions, let path = sharedNDJSONFile {
-            return try writeSharedRows(path, redactor: redactor, to: output, make)
+            return try writeSharedRows(path, shares: workers, redactor: redactor, to: output, make)
         }
         let projected = redactor == nil && Rows.readsProjection
         let withTemplates = projected && make().readsSessionStarts
@@ -51,6 +51,17 @@ extension SessionStream {
             // One writer for every projected piece this worker renders (its tables of names made once).
             var projectedRows: Rows?
             while let (index, source) = shared.take() {
+                // An NDJSON file is read whole, as one share (writeSharedRows), at its turn.
+                if case .ndjson(let path) = source {
+                    guard shared.waitForTurn(index) else { continue }
+                    do throws(SessionStreamError) {
+                        try writeSharedRows(path, shares: 1, redactor: redactor, to: output, make)
+                        shared.finishTurn(index, failure: nil)
+                    } catch {
+                        shared.finishTurn(index, failure: error)
+                    }
+                    continue
+                }
                 var out = shared.spareBuffer()
                 if projected, case .segments(let part) = source,
                    let set = part.projection, let projection = set.shared(withTemplates: withTemplates) {
@@ -61,30 +72,27 @@ extension SessionStream {
                     shared.deposit(index, out, failure: nil)
                     continue
                 }
+                // A small log is rendered ahead, into a buffer; a large one, or a store part read from its events, streamed at its turn.
                 var rows = make()
-                if case .log = source, source.fileSize <= Self.bufferedLogBytes {
-                    do throws(SessionStreamError) {
-                        try events(of: source, redactor: redactor, scratch: scratch) { rows.write($0, view: $1, to: &out) }
-                        shared.deposit(index, out, failure: nil)
-                    } catch {
-                        shared.deposit(index, out, failure: error)
-                    }
-                } else {
-                    guard shared.waitForTurn(index) else { continue }
-                    do throws(SessionStreamError) {
-                        try events(of: source, redactor: redactor, scratch: scratch) { event, view in
-                            rows.write(event, view: view, to: &out)
-                            if out.count >= 1 << 16 {
-                                output(out)
-                                out.removeAll(keepingCapacity: true)
-                            }
+                let ahead = source.fileSize <= Self.bufferedLogBytes
+                if !ahead { guard shared.waitForTurn(index) else { continue } }
+                var failure: SessionStreamError?
+                do throws(SessionStreamError) {
+                    try events(of: source, redactor: redactor, scratch: scratch) { event, view in
+                        rows.write(event, view: view, to: &out)
+                        if !ahead, out.count >= 1 << 16 {
+                            output(out)
+                            out.removeAll(keepingCapacity: true)
                         }
-                        output(out)
-                        shared.finishTurn(index, failure: nil)
-                    } catch {
-                        output(out)
-                        shared.finishTurn(index, failure: error)
                     }
+                } catch {
+                    failure = error
+                }
+                if ahead {
+                    shared.deposit(index, out, failure: failure)
+                } else {
+                    output(out)
+                    shared.finishTurn(index, failure: failure)
                 }
             }
         }
@@ -118,31 +126,16 @@ extension SessionStream {
         return pieces
     }
 
-    /// Every event of one source, redacted when asked, with the screen view it emitted.
+    /// Every event of a log or a store part, redacted when asked, with the
+    /// screen view it emitted, one session's state at a time.
     private func events(of source: SessionSource, redactor: EventRedactor?, scratch: LogScanScratch,
                         _ body: (Event, ScreenView?) -> Void) throws(SessionStreamError) {
-        if case .ndjson(let path) = source {
-            // A session's state goes at its last line: memory follows the sessions under way.
-            var screens = NDJSONScreenViews()
-            try notingRejections(path) { (rejecting) throws(SessionStreamError) in
-                _ = try forEachNDJSONEvent(path, share: .whole, rejecting: rejecting,
-                                           start: { NavigationProjector(session: $0.session) }) { original, _, _, state in
-                    let event = redactor.map { $0.redact(original) } ?? original
-                    body(event, screens.view(after: event, state: &state))
-                }
-            }
-            return
-        }
-        var states: [SessionID: NavigationProjector] = [:]
+        var state = NavigationProjector(session: "")
         var views: [ScreenView] = []
-        // A segment store's sessions come one after another: one state at a time.
-        var oneAtATime = false
-        if case .segments = source { oneAtATime = true }
-        try forEachEvent(in: source, scratch: scratch) { original in
+        try forEachEventBySession(in: source, scratch: scratch) { original, startsSession in
             let event = redactor.map { $0.redact(original) } ?? original
-            let id = SessionID(event.session)
-            if oneAtATime, states[id] == nil { states.removeAll(keepingCapacity: true) }
-            states[id, default: NavigationProjector(session: event.session)].apply(event, screenViews: &views)
+            if startsSession { state = NavigationProjector(session: event.session) }
+            state.apply(event, screenViews: &views)
             body(event, views.last)
             views.removeAll(keepingCapacity: true)
         }

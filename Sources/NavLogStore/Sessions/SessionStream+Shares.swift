@@ -24,29 +24,16 @@ extension SessionStream {
         _ path: String, keepsMarks: Bool, readsSessionStarts: Bool, make: () -> Accumulator,
         _ body: @escaping @Sendable (inout Accumulator, SessionOccurrences) -> Void
     ) throws(SessionStreamError) -> [Accumulator] {
-        let order = RejectionOrder(path: path, shares: workers, onNote: onNote)
         let slots = (0..<workers).map { _ in ShareSlot(make()) }
-        let firstRead = SessionFirstRead(parts: workers, bytes: SessionSource.ndjson(path).fileSize)
-        let read: @Sendable (Int) -> Void = { index in
-            let slot = slots[index]
-            let share = NDJSONShare(index: index, count: slots.count)
-            defer { order.finish(share: index) }
+        try readShares(path, shares: slots.count, { read in
+            let slot = slots[read.share.index]
             do throws(SessionStreamError) {
-                try forEachNDJSONSession(
-                    path, share: share, firstRead: firstRead, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts,
-                    names: ScreenNameCache(),
-                    rejecting: { line, reason in order.reject(share: index, line: line, reason) },
-                    passed: { line in order.passed(share: index, line: line) }
-                ) { session in body(&slot.value, session) }
+                try forEachNDJSONSession(path, read, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts,
+                                         names: ScreenNameCache()) { session in body(&slot.value, session) }
             } catch {
                 slot.failure = error
             }
-        }
-        let threads = (1..<slots.count).map { index in WorkerThread { read(index) } }
-        read(0)
-        for thread in threads { thread.join() }
-        if let failure = slots.lazy.compactMap(\.failure).first { throw failure }
-        if order.count > 0 { throw .rejectedLines(path: path, count: order.count) }
+        }, failure: { slots.lazy.compactMap(\.failure).first })
         return slots.map(\.value)
     }
 }

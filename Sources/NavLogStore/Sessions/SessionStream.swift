@@ -95,33 +95,35 @@ public struct SessionStream: Sendable {
                                scratch: LogScanScratch? = nil,
                                names: ScreenNameCache? = nil,
                                _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
-        switch source {
-        case .log:
-            var recorder: SessionOccurrences?
-            try forEachEvent(in: source, scratch: scratch) { event in
-                if recorder == nil { recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks) }
-                recorder!.add(event, names: names)
+        if case .ndjson(let path) = source {
+            let read = NDJSONShareRead.whole(path, onNote: onNote)
+            try forEachNDJSONSession(path, read, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts, names: names, body)
+            return try read.rejections.end()
+        }
+        if case .segments(let part) = source, let projection = part.projection, let blocks = projection.blocks {
+            return projection.forEachSession(of: part, blocks: blocks, keepsMarks: keepsMarks, body)
+        }
+        var recorder: SessionOccurrences?
+        try forEachEventBySession(in: source, scratch: scratch) { event, startsSession in
+            if startsSession {
+                recorder.map(body)
+                recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
             }
-            if let recorder { body(recorder) }
-        case .ndjson(let path):
-            try notingRejections(path) { (rejecting) throws(SessionStreamError) in
-                try forEachNDJSONSession(path, share: .whole, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts,
-                                         names: names, rejecting: rejecting, body)
-            }
-        case .segments(let part):
-            if let projection = part.projection, let blocks = projection.blocks {
-                projection.forEachSession(of: part, blocks: blocks, keepsMarks: keepsMarks, body)
-                return
-            }
-            var recorder: SessionOccurrences?
-            try SegmentPartScan(part).forEachEvent { event, startsSession in
-                if startsSession {
-                    if let recorder { body(recorder) }
-                    recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
-                }
-                recorder!.add(event, names: names)
-            }
-            if let recorder { body(recorder) }
+            recorder!.add(event, names: names)
+        }
+        recorder.map(body)
+    }
+
+    /// ``forEachEvent(in:scratch:_:)`` of a log or a store part, whose
+    /// sessions come one after another (a log holds one), each event with
+    /// whether it starts its session.
+    func forEachEventBySession(in source: SessionSource, scratch: LogScanScratch?,
+                               _ body: (Event, _ startsSession: Bool) -> Void) throws(SessionStreamError) {
+        if case .segments(let part) = source { return try SegmentPartScan(part).forEachEvent(body) }
+        var first = true
+        try forEachEvent(in: source, scratch: scratch) { event in
+            body(event, first)
+            first = false
         }
     }
 

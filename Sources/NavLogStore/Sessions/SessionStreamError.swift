@@ -15,6 +15,8 @@ public enum SessionStreamError: Error, Sendable {
     case missing(path: String, errno: Int32)
     /// A directory given as an input that is not a store (``StoreLayout``).
     case notAStore(path: String)
+    /// A file (a log or NDJSON) given where a store is listed (``SessionListing/sources(ofStore:)``).
+    case fileNotAStore(path: String)
     /// A log cannot be opened or read, or a store cannot be listed.
     case log(FileError)
     /// A log's end is damaged (not a torn tail: its bytes are wrong).
@@ -37,6 +39,7 @@ extension SessionStreamError: CustomStringConvertible {
         switch self {
         case .missing(let path, let code): "\(path): \(String(cString: strerror(code)))"
         case .notAStore(let path): StoreLayout.notAStoreMessage(path)
+        case .fileNotAStore(let path): "\(path): not a store (a directory of .navlog files or a segment store)"
         case .log(let error): error.description
         case .damaged(let path, let damage): "\(path): \(damage)"
         case .ndjson(let error): error.description
@@ -60,7 +63,7 @@ extension SessionStreamError: CustomStringConvertible {
     /// 1) rather than trouble reading it (exit 2).
     public var isRejection: Bool {
         switch self {
-        case .missing, .notAStore, .ndjson: false
+        case .missing, .notAStore, .fileNotAStore, .ndjson: false
         case .log(let error): error.isCorruption
         case .damaged, .rejectedLines, .storeDamaged: true
         case .store(let error):

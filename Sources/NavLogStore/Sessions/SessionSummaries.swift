@@ -46,29 +46,21 @@ extension SessionStream {
             var current: SessionSummary?
             var startSeen = false
             try scan.forEachLine { (line, startsSession) throws(SessionStreamError) in
-                guard let summary = parser.summarize(line) else {
-                    // Not on the fast path: read the whole event.
-                    let event: Event
+                // A line the fast path summarizes is parsed whole only when it may be a first session.start.
+                let summary = parser.summarize(line)
+                var event: Event?
+                if summary == nil {
                     do { event = try parser.parse(line) } catch { throw scan.corrupt("a line of the block is not an event: \(error)") }
-                    if startsSession {
-                        current.map(body)
-                        current = SessionSummary(id: event.session)
-                        startSeen = false
-                    }
-                    current!.add(t: event.t)
-                    if !startSeen, case .sessionStart(let app, _) = event.kind {
-                        current!.appVersion = Self.version(app)
-                        startSeen = true
-                    }
-                    return
                 }
                 if startsSession {
                     current.map(body)
-                    current = SessionSummary(id: String(decoding: UnsafeRawBufferPointer(rebasing: line[summary.session]), as: UTF8.self))
+                    current = SessionSummary(id: event?.session
+                        ?? String(decoding: UnsafeRawBufferPointer(rebasing: line[summary!.session]), as: UTF8.self))
                     startSeen = false
                 }
-                current!.add(t: summary.t)
-                if !startSeen, Self.mayBeSessionStart(line), let event = try? parser.parse(line), case .sessionStart(let app, _) = event.kind {
+                current!.add(t: event?.t ?? summary!.t)
+                if !startSeen, event != nil || Self.mayBeSessionStart(line),
+                   case .sessionStart(let app, _)? = (event ?? (try? parser.parse(line)))?.kind {
                     current!.appVersion = Self.version(app)
                     startSeen = true
                 }

@@ -61,10 +61,7 @@ struct SessionsCommand: ParsableCommand {
     static func time(_ text: String) -> Timestamp? { SessionFilter.time(text) }
 
     func run() throws {
-        let sources = try SessionSource.resolve([store])
-        if sources == [.log(store)] || sources == [.ndjson(store)] {
-            throw CLIFailure.trouble("\(store): not a store (a directory of .navlog files or a segment store)")
-        }
+        let sources = try SessionListing.sources(ofStore: store)
         let filter = SessionFilter(id: id.map(GlobPattern.init), appVersion: appVersion.map(GlobPattern.init),
                                    since: since.flatMap(Self.time), until: until.flatMap(Self.time))
         if count {
