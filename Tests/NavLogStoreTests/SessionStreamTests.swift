@@ -57,6 +57,35 @@ import Testing
         sessions.flatMap { $0 }.map { "\($0.session) \($0.seq)\n" }.joined()
     }
 
+    /// A session's `app.version` is its first `session.start`'s, in a
+    /// version-1 store as in a segment store: none when that one has none,
+    /// whatever a later one says.
+    @Test func appVersionIsTheFirstSessionStartsInBothLayouts() throws {
+        let dir = try TemporaryDirectory()
+        let events = [
+            Event(session: "c", seq: 1, t: Timestamp(milliseconds: 0), kind: .sessionStart(app: ["name": .string("x")], device: nil)),
+            Event(session: "c", seq: 2, t: Timestamp(milliseconds: 1000),
+                  kind: .sessionStart(app: ["version": .string("3.0")], device: nil)),
+            Event(session: "d", seq: 1, t: Timestamp(milliseconds: 0), kind: .mark(label: "m")),
+            Event(session: "d", seq: 2, t: Timestamp(milliseconds: 1000),
+                  kind: .sessionStart(app: ["version": .string("4.0")], device: nil)),
+        ]
+        let v1 = try VersionOneStore(directory: dir.file("v1"), create: true)
+        for id in ["c", "d"] {
+            let writer = try v1.openWriter(forSession: id)
+            for event in events where event.session == id { try writer.append(event) }
+            try writer.close()
+        }
+        writeFile(dir.file("in.ndjson"), ndjson(events))
+        _ = try StoreIngester(store: SegmentStore.create(at: dir.file("segments")))
+            .ingest(paths: [dir.file("in.ndjson")], onReject: { Issue.record("\($0)") })
+        for store in [dir.file("v1"), dir.file("segments")] {
+            var versions: [String: String?] = [:]
+            try SessionListing.list(SessionListing.sources(ofStore: store), filter: SessionFilter()) { versions[$0.id] = $0.appVersion }
+            #expect(versions == ["c": nil, "d": "4.0"], "\(store)")
+        }
+    }
+
     @Test func pathsResolveToLogsInNameOrderAndNDJSON() throws {
         let dir = try TemporaryDirectory()
         let (store, _) = try Self.store(in: dir, count: 3)

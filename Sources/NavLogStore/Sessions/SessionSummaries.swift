@@ -30,14 +30,19 @@ extension SessionStream {
         case .log, .ndjson:
             var sessions: [SessionID: Int] = [:]
             var summaries: [SessionSummary] = []
+            var startSeen: [Bool] = []
             try forEachEvent(in: source) { event in
                 let i = sessions[SessionID(event.session)] ?? {
                     summaries.append(SessionSummary(id: event.session))
+                    startSeen.append(false)
                     sessions[SessionID(event.session)] = summaries.count - 1
                     return summaries.count - 1
                 }()
                 summaries[i].add(t: event.t)
-                if summaries[i].appVersion == nil, case .sessionStart(let app, _) = event.kind { summaries[i].appVersion = Self.version(app) }
+                if !startSeen[i], case .sessionStart(let app, _) = event.kind {
+                    summaries[i].appVersion = Self.version(app)
+                    startSeen[i] = true
+                }
             }
             summaries.forEach(body)
         case .segments(let part):
