@@ -26,7 +26,7 @@ final class ExternalSorter<Element: SpillRecord> {
     // Unchecked: one thread uses a sorter, and ``next()`` runs once an
     // element; the runtime's exclusivity checks were most of its cost.
     @exclusivity(unchecked) private var held: [Element] = []
-    private var spills: [UnsafeMutablePointer<FILE>] = []
+    @exclusivity(unchecked) private var spills: [UnsafeMutablePointer<FILE>] = []
     /// While merging: each spill's next element; `nil` once taken to its end.
     @exclusivity(unchecked) private var heads: [Element?] = []
     @exclusivity(unchecked) private var merging = false

@@ -14,9 +14,9 @@ import NavLogCore
 /// ```
 ///
 /// Ids are told apart by their exact UTF-8 bytes (``SessionID``). The
-/// table is its own, not a `[SessionID: Int]`: a line of an interleaved
-/// input looks its session up, and the standard dictionary's hashing
-/// (SipHash through `Hasher`) was a tenth of such a line's read.
+/// table is its own, not a `[SessionID: Int]`: nearly every line of an
+/// interleaved input looks its session up, and the standard dictionary
+/// (SipHash through `Hasher`) spent 5 % of such a line's instructions.
 struct SessionSlots<Value> {
     /// Each slot's id and its hash (a free slot keeps its last ones).
     private var ids: [String] = []
