@@ -61,7 +61,7 @@ extension PairKey {
     /// least-significant-digit radix sort, 11 bits a pass, `second`'s digits
     /// first, over only the bits some pair uses (a pass whose digit is the
     /// same for every pair moves nothing and is skipped). A chunk of a first
-    /// read's runs (hash, line) takes 8 passes, a fifth of `sort()`'s
+    /// read's runs (hash, line) takes 8 passes, two thirds of `sort()`'s
     /// instructions; its ends (line, 0) take 2.
     /// - Complexity: O(n) for each of at most 12 passes.
     static func radixSort(_ pairs: inout [PairKey]) {
