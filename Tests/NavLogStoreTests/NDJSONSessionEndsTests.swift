@@ -127,4 +127,26 @@ import Testing
         while let pair = try sorter.next() { out.append(pair) }
         #expect(out == pairs.sorted())
     }
+
+    /// A chunk sorted by digits (``PairKey/radixSort(_:)``) comes out as
+    /// `sorted()` has it: hashes over all 64 bits, with repeats whose lines
+    /// come in any order, line numbers over a few bits, ends whose second
+    /// is always 0, and pairs all alike.
+    @Test func aRadixSortedChunkIsSortedLikeSorted() {
+        var rng = SeededGenerator(seed: 5)
+        let hashes = (0..<50).map { _ in rng.next() }
+        let inputs: [[PairKey]] = [
+            (0..<3000).map { _ in PairKey(hashes[Int(rng.next() % 50)], rng.next() % 100_000) },
+            (0..<3000).map { _ in PairKey(rng.next(), rng.next()) },
+            (0..<500).map { _ in PairKey(rng.next() % 3000, 0) },
+            Array(repeating: PairKey(9, 4), count: 40),
+            [PairKey(1, 2)],
+            [],
+        ]
+        for input in inputs {
+            var sorted = input
+            PairKey.radixSort(&sorted)
+            #expect(sorted == input.sorted())
+        }
+    }
 }

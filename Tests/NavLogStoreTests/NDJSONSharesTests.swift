@@ -119,6 +119,33 @@ import Testing
         #expect(ScreenPathReport(pathsTwo, top: 1000).rows == ScreenPathReport(pathsOne, top: 1000).rows)
     }
 
+    /// Thousands of sessions under way at once (the table of their slots
+    /// grows, and ended sessions' slots are given back and taken again),
+    /// and two ids that are one `String` but not the same bytes: each
+    /// session read whole, once, with its own seqs, by one thread or two.
+    @Test(arguments: [1, 2])
+    func manySessionsUnderWayAndIdsOfOtherBytesAreReadApart(workers: Int) throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("many.ndjson")
+        var sessions = (0..<3000).map { i in sampleEvents(2 + i % 5, session: "u-\(i)", seed: UInt64(i + 1)) }
+        sessions.append(sampleEvents(6, session: "caf\u{E9}", seed: 1))
+        sessions.append(sampleEvents(4, session: "cafe\u{301}", seed: 2))
+        writeFile(path, ndjson(NDJSONSessionEndsTests.interleaved(sessions, seed: 5)))
+        let expected = sessions.map { events in
+            var occurrences = SessionOccurrences(session: events[0].session)
+            for event in events { occurrences.add(event) }
+            return Self.record(occurrences)
+        }
+        let read = try Self.read(path, workers: workers)
+        #expect(read.error == nil)
+        #expect(read.sessions.count == sessions.count)
+        #expect(read.sessions.map(\.record).sorted() == expected.sorted())
+        // The two ids' sessions, by their bytes: 6 and 4 events.
+        let bytes = read.sessions.map(\.record).filter { $0.hasPrefix("caf") }.map { Array($0.utf8) }
+        #expect(bytes.count == 2)
+        #expect(bytes.contains(Array(expected[3000].utf8)) && bytes.contains(Array(expected[3001].utf8)))
+    }
+
     @Test func rejectedLinesAreNotedInOrderOnceByTwoShares() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("rejects.ndjson")

@@ -67,20 +67,25 @@ struct NDJSONShareRead: Sendable {
 }
 
 /// Session ids' hashes (XXH64), the last one kept: consecutive lines of
-/// one session, the common case, hash their id once.
+/// one session, the common case, hash their id once. An id of up to 16
+/// bytes is kept as two words (compared in two instructions, where copying
+/// it into an array cost more than its hash); a longer one is hashed each time.
 struct SessionHashes {
-    private var last: [UInt8] = []
+    private var last: (UInt64, UInt64) = (0, 0)
+    private var lastCount = -1
     private var lastHash: UInt64 = 0
-    private var known = false
 
     /// The hash of the id whose UTF-8 is `id`.
     @inline(__always)
     mutating func hash(of id: UnsafeRawBufferPointer) -> UInt64 {
-        if known, id.count == last.count, id.isEmpty || memcmp(id.baseAddress!, last, id.count) == 0 { return lastHash }
-        last.removeAll(keepingCapacity: true)
-        last.append(contentsOf: id)
+        let n = id.count
+        guard n <= 16 else { return XXHash64.hash(id) }
+        var words: (UInt64, UInt64) = (0, 0)
+        if n > 0 { withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: id.baseAddress!, byteCount: n) } }
+        if n == lastCount, words == last { return lastHash }
+        last = words
+        lastCount = n
         lastHash = XXHash64.hash(id)
-        known = true
         return lastHash
     }
 

@@ -105,18 +105,22 @@ extension SessionStream {
                 do throws(EventParseError) {
                     var event = try parser.parse(line.bytes)
                     let slot = open.slot(event.session) { UnderWay() }
-                    // On a refusal the session's last seq stays as it was (docs/events.md "Numbering").
-                    do throws(SeqRefusal) { event.seq = try Sequencer.seq(for: event.seq, after: open[slot].seq) } catch {
-                        throw error.parseError
+                    // One access in place, the event lent (reading the slot's value, or
+                    // capturing the event, would copy it).
+                    try open.update(slot, with: &event) { (underWay, event) throws(EventParseError) in
+                        // On a refusal the session's last seq stays as it was (docs/events.md "Numbering").
+                        do throws(SeqRefusal) { event.seq = try Sequencer.seq(for: event.seq, after: underWay.seq) } catch {
+                            throw error.parseError
+                        }
+                        if underWay.state == nil {
+                            appeared += 1
+                            underWay.appeared = appeared
+                            underWay.state = start(event)
+                        }
+                        underWay.seq = event.seq
+                        body(event, isEnd, line.number, &underWay.state!)
                     }
-                    if open[slot].state == nil {
-                        appeared += 1
-                        open[slot].appeared = appeared
-                        open[slot].state = start(event)
-                    }
-                    open[slot].seq = event.seq
-                    body(event, isEnd, line.number, &open[slot].state!)
-                    if isEnd { open.remove(event.session, at: slot) }
+                    if isEnd { open.remove(at: slot) }
                 } catch {
                     read.reject(line.number, error)
                 }
