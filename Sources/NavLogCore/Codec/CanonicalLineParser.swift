@@ -31,9 +31,12 @@ import Musl
 /// It reads the line through a raw pointer (no bounds checks: every index
 /// is checked against `n` by hand) because it is the hot path of every read.
 struct CanonicalLineParser {
-    let b: UnsafeRawBufferPointer
     let base: UnsafePointer<UInt8>
     let n: Int
+    /// The line: kept as `base` and `n`, and the one-byte fields last, so
+    /// that the parser, copied whole a few times a line, stays under 128
+    /// bytes, which are copied without a call to `memcpy`.
+    var b: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: n) }
     var i = 1
     /// The caller's storage (the parser lives for one line, on its thread).
     let storage: LineParserStorage
@@ -46,17 +49,17 @@ struct CanonicalLineParser {
     var seq = 0
     var cause = 0
     var count = 0
+    /// The route ranges of the line so far (summarizing).
+    var routeCount = 0
+    /// Where `tabs.define`'s `tabs` array is, brackets included (summarizing).
+    var tabs: Range<Int>?
     var hidden = false
     /// Whether the line is read for a ``CanonicalLineSummary``: route values
     /// are then kept as ranges (in the storage's ``LineParserStorage/routeRanges``)
     /// and `meta` is checked, not kept.
     let summarizing: Bool
-    /// The route ranges of the line so far (summarizing).
-    var routeCount = 0
     /// Whether the line has a member whose key navlog does not know (summarizing).
     var hasUnknownMember = false
-    /// Where `tabs.define`'s `tabs` array is, brackets included (summarizing).
-    var tabs: Range<Int>?
     /// Whether a `state.restore` line is summarized too, its state checked
     /// by ``restoredState()`` (``summarize(_:storage:checksRestoredState:)``).
     var checksRestoredState = false
@@ -66,7 +69,7 @@ struct CanonicalLineParser {
     @inline(__always)
     static func parse(_ line: UnsafeRawBufferPointer, storage: LineParserStorage) -> Event? {
         guard line.count >= 2, let start = line.baseAddress else { return nil }
-        var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
+        var parser = CanonicalLineParser(base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
                                          storage: storage, summarizing: false)
         defer { storage.dropParsedValues() }
         guard parser.scan(), let summary = parser.summary() else { return nil }
@@ -86,16 +89,14 @@ struct CanonicalLineParser {
                           checksRestoredState: Bool = false) -> CanonicalLineSummary? {
         guard line.count >= 2, let start = line.baseAddress else { return nil }
         if !storage.routeData.isEmpty { storage.routeData.removeAll(keepingCapacity: true) }
-        var parser = CanonicalLineParser(b: line, base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
+        var parser = CanonicalLineParser(base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
                                          storage: storage, summarizing: true)
         parser.checksRestoredState = checksRestoredState
         guard parser.scan() else { return nil }
         return parser.summary()
     }
 
-    init(b: UnsafeRawBufferPointer, base: UnsafePointer<UInt8>, n: Int, storage: LineParserStorage,
-                 summarizing: Bool) {
-        self.b = b
+    init(base: UnsafePointer<UInt8>, n: Int, storage: LineParserStorage, summarizing: Bool) {
         self.base = base
         self.n = n
         self.storage = storage
@@ -273,11 +274,10 @@ struct CanonicalLineParser {
             sizeClass = value
         }
         return CanonicalLineSummary(
-            tag: tag, seq: seq, t: t, session: sessionRange, scene: range(.scene),
-            name: tag == .other ? typeRange : spec.textKey.flatMap { range($0) },
-            column: column, visibility: visibility, style: style, sizeClass: sizeClass,
-            count: present & CanonicalKey.count.bit != 0 ? count : nil, hidden: hidden, routes: 0..<routeCount,
-            tabs: tabs)
+            seq: seq, t: t, session: sessionRange, routeCount: routeCount, scene: range(.scene),
+            name: tag == .other ? typeRange : spec.textKey.flatMap { range($0) }, tabs: tabs,
+            count: present & CanonicalKey.count.bit != 0 ? count : nil,
+            tag: tag, column: column, visibility: visibility, style: style, sizeClass: sizeClass, hidden: hidden)
     }
 
     /// The event of a scanned line whose summary is `s` (`storage` is the parser's).

@@ -13,20 +13,30 @@
 /// both, line by line and state by state). Its ranges are valid for that
 /// line only, and its routes until the parser reads another line.
 package struct CanonicalLineSummary {
-    /// The event's kind.
-    let tag: KindTag
+    // Widest fields first, the one-byte ones last: 127 bytes, which are
+    // copied without a call to `memcpy` (more than 128 are not).
+
     /// The event's seq (a summary always has one).
     package let seq: Int
     /// The event's `t`.
     package let t: Timestamp
     /// Where the session id's bytes are.
     package let session: Range<Int>
+    /// How many route values `value`, `path` or `selection` has (``routes``).
+    let routeCount: Int
     /// Where the scene id's bytes are; `nil` for the main scene.
     let scene: Range<Int>?
     /// The kind's one name field, when it has it: the stack of a stack
     /// event, the tab of a tab event, the modal, the split, the label, the
     /// url; for a kind navlog does not know, its `type`.
     let name: Range<Int>?
+    /// `tabs.define`'s `tabs` array, brackets included: strings without
+    /// escapes, so each name is what lies between two quotes.
+    let tabs: Range<Int>?
+    /// `stack.pop`'s count, when given.
+    let count: Int?
+    /// The event's kind.
+    let tag: KindTag
     /// `split.select`'s column.
     let column: SplitColumn?
     /// `split.visibility`'s visibility.
@@ -35,16 +45,12 @@ package struct CanonicalLineSummary {
     let style: ModalStyle?
     /// `layout.change`'s size class.
     let sizeClass: SizeClass?
-    /// `stack.pop`'s count, when given.
-    let count: Int?
     /// `tab.visibility`'s `hidden`.
     let hidden: Bool
+
     /// The route values of `value`, `path` or `selection`: indices into the
     /// parser's route ranges.
-    let routes: Range<Int>
-    /// `tabs.define`'s `tabs` array, brackets included: strings without
-    /// escapes, so each name is what lies between two quotes.
-    let tabs: Range<Int>?
+    var routes: Range<Int> { 0..<routeCount }
 
     /// Whether the event is a `session.end`.
     package var endsSession: Bool { tag == .session_end }
