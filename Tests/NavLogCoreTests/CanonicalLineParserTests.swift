@@ -10,7 +10,7 @@ struct CanonicalLineParserTests {
     /// The fast path's answer for `line`, checked against the general parser.
     @discardableResult
     static func compare(_ line: [UInt8], storage: LineParserStorage, sourceLocation: SourceLocation = #_sourceLocation) -> Event? {
-        let fast = line.withUnsafeBytes { CanonicalLineParser.parse($0, storage: storage) }
+        let fast = line.withUnsafeBytes { try? CanonicalLineParser.parse($0, storage: storage) }
         var general = EventLineParser(checkingCanonicalForm: true, usingFastPath: false)
         let text = String(decoding: line, as: UTF8.self)
         let expected = Result { () throws(EventParseError) in try general.parse(line) }
@@ -231,7 +231,7 @@ struct CanonicalLineParserTests {
     static func readWithoutRestoredObject(_ line: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let storage = LineParserStorage(checkingCanonicalForm: false)
         storage.keepsRestoredJSON = false
-        let fast = line.withUnsafeBytes { CanonicalLineParser.parse($0, storage: storage) }
+        let fast = line.withUnsafeBytes { try? CanonicalLineParser.parse($0, storage: storage) }
         var general = EventLineParser(checkingCanonicalForm: false, usingFastPath: false)
         var skipping = EventLineParser(keepingSessionStartObjects: true, keepingRestoredJSON: false)
         let text = String(decoding: line, as: UTF8.self)
@@ -277,7 +277,7 @@ struct CanonicalLineParserTests {
         #expect(read > 50, "only \(read) edited lines were read")
         // A parser that keeps the object leaves restores to the general parser.
         let storage = LineParserStorage(checkingCanonicalForm: false)
-        #expect(generated[0].withUnsafeBytes { CanonicalLineParser.parse($0, storage: storage) } == nil)
+        #expect(generated[0].withUnsafeBytes { try? CanonicalLineParser.parse($0, storage: storage) } == nil)
     }
 
     @Test func randomEditsOfCanonicalLinesAreReadOnlyAsTheGeneralParserReadsThem() {

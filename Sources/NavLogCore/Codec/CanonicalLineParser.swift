@@ -23,7 +23,7 @@ import Musl
 /// (``LineParserStorage/keepsRestoredJSON``), its state in the layout
 /// ``restoredState(_:)`` knows; route `data` deeper than a few
 /// levels or not written canonically, fields a kind does not define, and
-/// anything else outside that layout are left to the general parser (``parse(_:storage:)`` returns `nil`), as is every
+/// anything else outside that layout are left to the general parser (``parse(_:storage:)`` throws ``NotCanonical``), as is every
 /// line the general parser would refuse. So a line it reads is one the
 /// general parser reads to the same event and finds canonical — which the
 /// tests check line by line against it.
@@ -64,17 +64,24 @@ struct CanonicalLineParser {
     /// by ``restoredState()`` (``summarize(_:storage:checksRestoredState:)``).
     var checksRestoredState = false
 
-    /// The event of a canonical line, or `nil` when the line is not in the
-    /// layout this path knows (the general parser then decides).
+    /// The event of a canonical line; ``NotCanonical`` when the line is not
+    /// in the layout this path knows (the general parser then decides).
+    ///
+    /// It throws instead of returning `nil` so that the event is built in
+    /// the caller's result, not built aside and copied there.
     @inline(__always)
-    static func parse(_ line: UnsafeRawBufferPointer, storage: LineParserStorage) -> Event? {
-        guard line.count >= 2, let start = line.baseAddress else { return nil }
+    static func parse(_ line: UnsafeRawBufferPointer, storage: LineParserStorage) throws(NotCanonical) -> Event {
+        guard line.count >= 2, let start = line.baseAddress else { throw NotCanonical() }
         var parser = CanonicalLineParser(base: start.assumingMemoryBound(to: UInt8.self), n: line.count,
                                          storage: storage, summarizing: false)
         defer { storage.dropParsedValues() }
-        guard parser.scan(), let summary = parser.summary() else { return nil }
+        guard parser.scan(), let summary = parser.summary() else { throw NotCanonical() }
         return parser.build(summary, storage: storage)
     }
+
+    /// Why ``parse(_:storage:)`` gives no event: the line is not in the
+    /// layout this path knows.
+    struct NotCanonical: Error {}
 
     /// The summary of a canonical line, or `nil` when the line is not in the
     /// layout this path knows or has no `seq` (the caller then parses it to
@@ -181,7 +188,7 @@ struct CanonicalLineParser {
             case .state where !summarizing && !storage.keepsRestoredJSON:
                 var built: RestoredScene? = RestoredScene()
                 guard restoredState(&built), let scene = built?.scene else { return false }
-                storage.keepParsed { $0.restored = scene }
+                storage.keepParsed { _ in storage.restoredScene = scene }
             case .tabs:
                 guard let range = stringArray() else { return false }
                 if summarizing {
@@ -310,7 +317,7 @@ struct CanonicalLineParser {
         case .layout_change: kind = .layoutChange(sizeClass: s.sizeClass!)
         case .other: kind = .other(type: String(decoding: UnsafeRawBufferPointer(rebasing: b[s.name!]), as: UTF8.self))
         case .tabs_define: kind = .tabsDefine(tabs: parsed.tabs.take()!, sections: nil, searchTab: s.name.map { string($0) })
-        case .state_restore: kind = .stateRestore(state: parsed.restored.take()!, json: [:])
+        case .state_restore: kind = .stateRestore(state: storage.restoredScene.take()!, json: [:])
         case .tabs_customize: preconditionFailure("no event is built here of this kind")
         }
         // Short ids come from the name cache (interleaved sessions miss the

@@ -81,14 +81,17 @@ public struct EventLineParser {
     /// ``parse(_:)``, without trying the fast path first when the caller
     /// knows it would not read the line (``summarize(_:)`` made no summary
     /// of it): the answer is the same, one scan fewer.
+    @inline(__always)  // else ``parse(_:)`` copies the event it returns
     package mutating func parse(_ line: UnsafeRawBufferPointer, tryingFastPath: Bool) throws(EventParseError) -> Event {
         guard line.count <= EventParser.maxLineBytes else {
             throw .lineTooLong(bytes: line.count, limit: EventParser.maxLineBytes)
         }
         if !storage.lineObjects.isEmpty { storage.lineObjects = CanonicalWriter.WrittenObjects() }
-        if tryingFastPath, storage.usesFastPath, let event = CanonicalLineParser.parse(line, storage: storage) {
+        if tryingFastPath, storage.usesFastPath {
+            // Set first, so that the event goes straight to the caller
+            // (the general parser's path sets it again).
             storage.lastLineIsCanonical = storage.checksCanonicalForm
-            return event
+            do { return try CanonicalLineParser.parse(line, storage: storage) } catch {}
         }
         var parser = GeneralLineParser(reader: JSONReader(line), storage: storage)
         storage.lastLineIsCanonical = false

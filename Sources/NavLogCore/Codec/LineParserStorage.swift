@@ -72,8 +72,7 @@ final class LineParserStorage {
     @exclusivity(unchecked) private var holdsParsedValues = false
 
     /// The route value of `value`, those of `path` or `selection`, `meta`,
-    /// `session.start`'s `app` and `device`, `tabs.define`'s `tabs`, and
-    /// `state.restore`'s scene.
+    /// `session.start`'s `app` and `device`, `tabs.define`'s `tabs`.
     struct ParsedValues {
         var route: RouteValue?
         var routes: [RouteValue] = []
@@ -81,7 +80,6 @@ final class LineParserStorage {
         var app: [String: JSONValue]?
         var device: [String: JSONValue]?
         var tabs: [String]?
-        var restored: SceneState?
 
         /// `routes`, moved out.
         @inline(__always)
@@ -91,6 +89,11 @@ final class LineParserStorage {
             return taken
         }
     }
+
+    /// `state.restore`'s scene, kept and dropped with ``ParsedValues`` but
+    /// apart: it would make them too large (over 128 bytes) to be taken
+    /// without a call to `memcpy`.
+    @exclusivity(unchecked) var restoredScene: SceneState?
 
     /// Keeps a value read for the event of the line being parsed.
     @inline(__always)
@@ -115,6 +118,7 @@ final class LineParserStorage {
     func dropParsedValues() {
         if holdsParsedValues {
             parsedValues = ParsedValues()
+            restoredScene = nil
             holdsParsedValues = false
         }
     }
