@@ -64,6 +64,13 @@ struct NDJSONShareRead: Sendable {
 
     /// The share has read every line up to `number`.
     func passed(_ number: Int) { rejections.passed(share: share.index, line: number) }
+
+    /// The whole input's read has ended (``whole(_:onNote:)``): throws
+    /// ``SessionStreamError/rejectedLines(path:count:)`` when lines were rejected.
+    func endWhole() throws(SessionStreamError) {
+        rejections.finish(share: share.index)
+        try rejections.end()
+    }
 }
 
 /// Session ids' hashes (XXH64), the last one kept: consecutive lines of

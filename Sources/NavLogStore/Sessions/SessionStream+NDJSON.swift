@@ -12,7 +12,7 @@ extension SessionStream {
     func forEachNDJSONEvent(_ path: String, _ body: (Event, _ endsSession: Bool) -> Void) throws(SessionStreamError) {
         let read = NDJSONShareRead.whole(path, onNote: onNote)
         _ = try forEachNDJSONEvent(path, read, start: { _ in () }) { event, endsSession, _, _ in body(event, endsSession) }
-        try read.rejections.end()
+        try read.endWhole()
     }
 
     /// Reads NDJSON file `path` in `shares` shares (``NDJSONShare``):

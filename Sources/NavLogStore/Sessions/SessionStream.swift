@@ -98,7 +98,7 @@ public struct SessionStream: Sendable {
         if case .ndjson(let path) = source {
             let read = NDJSONShareRead.whole(path, onNote: onNote)
             try forEachNDJSONSession(path, read, keepsMarks: keepsMarks, readsSessionStarts: readsSessionStarts, names: names, body)
-            return try read.rejections.end()
+            return try read.endWhole()
         }
         if case .segments(let part) = source, let projection = part.projection, let blocks = projection.blocks {
             return projection.forEachSession(of: part, blocks: blocks, keepsMarks: keepsMarks, body)
