@@ -134,7 +134,7 @@ enum ScreenProjectionBuilder {
             }
             runs.removeAll(keepingCapacity: true)
         }
-        try scan.forEachEvent { (event, startsSession) throws(SessionStreamError) in
+        try scan.forEachEvent(keepingRestoredJSON: false) { (event, startsSession) throws(SessionStreamError) in
             if startsSession {
                 finish()
                 if held == inFlight {

@@ -183,7 +183,8 @@ private struct FollowFailure: Error {
 /// Follows sessions' lines through their screen state, on one thread at a
 /// time (its parser and screen names are its own).
 private final class ScreenFollower: @unchecked Sendable {
-    var parser = EventLineParser()
+    /// A `state.restore` line's event has its scene alone: the fold looks at nothing else of it.
+    var parser = EventLineParser(keepingSessionStartObjects: true, keepingRestoredJSON: false)
     let names = ScreenNameCache()
     /// `session.start` events and their templates by a hash of their line
     /// before `seq` (what the sessions of one app build and device share),

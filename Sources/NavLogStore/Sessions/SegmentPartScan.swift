@@ -87,9 +87,12 @@ final class SegmentPartScan {
     }
 
     /// ``forEachLine(_:)`` with each line read as an event; a line that is
-    /// not one is damage, reported with its segment and block.
-    func forEachEvent(_ body: (Event, _ startsSession: Bool) throws(SessionStreamError) -> Void) throws(SessionStreamError) {
-        var parser = EventLineParser()
+    /// not one is damage, reported with its segment and block. Without
+    /// `keepingRestoredJSON`, a `state.restore` event has its scene alone
+    /// (for a reader that only follows it, ``EventLineParser/init(keepingSessionStartObjects:keepingRestoredJSON:)``).
+    func forEachEvent(keepingRestoredJSON: Bool = true,
+                      _ body: (Event, _ startsSession: Bool) throws(SessionStreamError) -> Void) throws(SessionStreamError) {
+        var parser = EventLineParser(keepingSessionStartObjects: true, keepingRestoredJSON: keepingRestoredJSON)
         try forEachLine { (line, starts) throws(SessionStreamError) in
             let event: Event
             do { event = try parser.parse(line) } catch { throw corrupt("a line of the block is not an event: \(error)") }

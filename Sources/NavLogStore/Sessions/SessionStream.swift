@@ -104,7 +104,7 @@ public struct SessionStream: Sendable {
             return projection.forEachSession(of: part, blocks: blocks, keepsMarks: keepsMarks, body)
         }
         var recorder: SessionOccurrences?
-        try forEachEventBySession(in: source, scratch: scratch) { event, startsSession in
+        try forEachEventBySession(in: source, scratch: scratch, keepingRestoredJSON: false) { event, startsSession in
             if startsSession {
                 recorder.map(body)
                 recorder = SessionOccurrences(session: event.session, keepsMarks: keepsMarks)
@@ -116,10 +116,13 @@ public struct SessionStream: Sendable {
 
     /// ``forEachEvent(in:scratch:_:)`` of a log or a store part, whose
     /// sessions come one after another (a log holds one), each event with
-    /// whether it starts its session.
-    func forEachEventBySession(in source: SessionSource, scratch: LogScanScratch?,
+    /// whether it starts its session. Without `keepingRestoredJSON`, a
+    /// stored `state.restore` event may have its scene alone (for a reader that only follows it).
+    func forEachEventBySession(in source: SessionSource, scratch: LogScanScratch?, keepingRestoredJSON: Bool = true,
                                _ body: (Event, _ startsSession: Bool) -> Void) throws(SessionStreamError) {
-        if case .segments(let part) = source { return try SegmentPartScan(part).forEachEvent(body) }
+        if case .segments(let part) = source {
+            return try SegmentPartScan(part).forEachEvent(keepingRestoredJSON: keepingRestoredJSON, body)
+        }
         var first = true
         try forEachEvent(in: source, scratch: scratch) { event in
             body(event, first)
