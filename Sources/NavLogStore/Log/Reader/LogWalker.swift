@@ -224,7 +224,7 @@ struct LogWalker: UnitGrammar {
     private func readCheckpoint(
         at offset: Int64, size: Int, frame: Int, afterBlock: Bool
     ) throws(FileError) -> Result<CheckpointRef, CheckpointFault> {
-        guard size <= NavLogFormat.maxCheckpointBytes + NavLogFormat.checkpointFixedBytes + 4 else {
+        guard size <= CheckpointRecord.maxPayloadBytes else {
             return .failure(.overLimit(bytes: size))
         }
         payload.removeAll()

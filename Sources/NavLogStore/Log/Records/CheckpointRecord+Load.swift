@@ -9,8 +9,7 @@ extension CheckpointRecord {
         func corrupt(_ fault: CheckpointFault) -> FileError {
             FileError.corrupt(file.path, .checkpoint(fault), offset: ref.offset, frame: ref.frameIndex, seq: ref.seq)
         }
-        let limit = NavLogFormat.maxCheckpointBytes + NavLogFormat.checkpointFixedBytes + 12
-        guard ref.frameLength > 8 + NavLogFormat.checkpointFixedBytes + 4, ref.frameLength <= limit else {
+        guard ref.frameLength > 8 + NavLogFormat.checkpointFixedBytes + 4, ref.frameLength <= 8 + maxPayloadBytes else {
             throw corrupt(.frameLength(ref.frameLength))
         }
         scratch.removeAll()

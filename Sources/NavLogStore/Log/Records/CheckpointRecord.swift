@@ -32,6 +32,12 @@ public struct CheckpointRecord: Hashable, Sendable {
         SkippableFrame.appendRecord(tag: .checkpoint, body: body, to: &out)
     }
 
+    /// The most bytes a checkpoint's payload (its skippable frame after the
+    /// 8-byte frame header) may hold: the fixed part, a compressed state of
+    /// at most ``NavLogFormat/maxCheckpointBytes``, the record's checksum.
+    /// Readers and the walker refuse a larger one before reading it.
+    static let maxPayloadBytes = NavLogFormat.checkpointFixedBytes + NavLogFormat.maxCheckpointBytes + 4
+
     /// Decodes the fixed part of a checked payload; the embedded LZ4 frame is
     /// `payload[checkpointFixedBytes ..< count - 4]`.
     init?(payload p: UnsafeRawBufferPointer) {
