@@ -1,3 +1,5 @@
+// Analytics/: Funnels, screen paths, flat exports (rows, CSV) and redaction, over sessions' occurrences or their screen projection.
+
 /// Writes CSV per RFC 4180: a field is quoted when it holds a comma, a
 /// double quote, CR or LF (inner quotes doubled); lines end in `\n` (as
 /// docs/analytics.md asks for funnels).

@@ -1,3 +1,5 @@
+// Codec/: Event lines read and written: the fast path for canonical lines, the general parser, the canonical writer, the per-kind field table.
+
 /// An enumeration written as one of its raw values, with their bytes at hand.
 protocol CanonicalEnumeration: RawRepresentable, CaseIterable where RawValue == String {
     /// Each case with its raw value's UTF-8 bytes.

@@ -1,3 +1,5 @@
+// Import/: Other tools' exports (CSV event streams, GA4, React Navigation, SwiftUI paths) converted to events.
+
 /// `navlog import csv`: rows of an event-stream export (Amplitude, Mixpanel,
 /// retention-analysis tables: `user_id,session_id,event,timestamp,…`) into
 /// navlog events (schemas/imports.md, "csv").

@@ -1,3 +1,5 @@
+// Model/: What navlog records: events and their kinds, route values, time, session ids, numbering, filters.
+
 /// One recorded navigation event (docs/events.md).
 ///
 /// Fields the input left out stay out: `scene` is `nil` when absent (the

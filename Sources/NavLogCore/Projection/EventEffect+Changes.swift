@@ -1,3 +1,5 @@
+// Projection/: The one fold of events into navigation state: apply, the visible screen, effects, replay steps, state JSON.
+
 /// Computing an event's effects from the state before and after it.
 extension EventEffect {
     /// The changes `event` made, given the state just before it and just

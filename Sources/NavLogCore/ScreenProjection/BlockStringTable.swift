@@ -1,3 +1,5 @@
+// ScreenProjection/: The screen projection's block codec (schemas/screen-projection.md): its bytes, pure.
+
 /// One of a projection block's string tables (names, scenes, `session.start`
 /// templates) as ``ScreenProjectionBlock/encode(commit:indexOffset:runs:)``
 /// fills it: each distinct string once, numbered in order of first use.

@@ -1,5 +1,3 @@
-// ScreenProjection/: The screen projection's block codec (schemas/screen-projection.md): its bytes, pure.
-
 /// Writes the parts of a screen-projection block (schemas/screen-projection.md
 /// §2): little-endian integers, columns of values at the smallest width that
 /// holds them all, blobs and string tables.

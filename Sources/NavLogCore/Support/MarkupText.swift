@@ -1,3 +1,5 @@
+// Support/: Small helpers of the core: interned strings, short names and bytes, readable and markup text, SHA-256.
+
 /// Text made safe inside XML or HTML, in element content and in quoted
 /// attribute values: the one escaping rule of the funnel chart's SVG and the
 /// viewer's server-made pages.

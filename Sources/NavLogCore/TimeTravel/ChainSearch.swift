@@ -1,3 +1,5 @@
+// TimeTravel/: State specs, timelines, diff, blame, divergence and screen search, and their JSON.
+
 /// The chain step of `navlog bisect`, the same for every file format: over
 /// the positions (event counts) at which both sides have a state-chain
 /// hash — a log's block ends, a stored session's checkpoints — the leading

@@ -1,3 +1,5 @@
+// Upload/: The recorder's uploader: sessions sent to a collector, retried, their progress kept.
+
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,3 +1,5 @@
+// Auth/: Keys: which routes a key grants, the key ring, the viewer's sign-in cookie.
+
 import Hummingbird
 
 /// Asks every request for a key that grants what its route needs: a write

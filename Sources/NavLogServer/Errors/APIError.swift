@@ -1,3 +1,5 @@
+// Errors/: The one JSON error form of the API, and the middleware that sends it.
+
 import Hummingbird
 import NavLogCore
 

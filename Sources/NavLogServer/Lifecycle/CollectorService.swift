@@ -1,3 +1,5 @@
+// Lifecycle/: The collector's writer as a service of the server's group, stopped cleanly on shutdown.
+
 import NavLogStore
 import ServiceLifecycle
 

@@ -1,3 +1,5 @@
+// Limits/: What an upload may be: its body size, gzip.
+
 import Hummingbird
 import NavLogStore
 

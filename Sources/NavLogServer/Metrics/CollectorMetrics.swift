@@ -1,3 +1,5 @@
+// Metrics/: The collector's Prometheus metrics and the middleware that counts requests.
+
 import CoreMetrics
 import Prometheus
 

@@ -1,3 +1,5 @@
+// Routes/: The API's routes (schemas/openapi.yaml), one file a group: uploads, sessions, analytics.
+
 import Hummingbird
 import NavLogCore
 import NavLogStore

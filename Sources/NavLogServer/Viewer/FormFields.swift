@@ -1,3 +1,5 @@
+// Viewer/: The browser viewer: its routes, sign-in page and form, and `Assets/` (HTML, CSS, JavaScript modules).
+
 /// The fields of a form body (`application/x-www-form-urlencoded`), as a
 /// browser sends the sign-in form: `name=value` pairs joined by `&`, `+`
 /// for a space, `%XX` for a byte. A field given twice counts once, its

@@ -1,3 +1,5 @@
+// Frames/: What both file formats are made of: LZ4 frames (liblz4's frame API), skippable frames, xxHash, little-endian fields; the one walk over them (`FrameWalk`), the one damage value (`Damage`), the one rule of torn tail or damage (`TornTailRule`), and setting bytes aside (`TornTail`).
+
 /// What a format calls wrong with its bytes, in its own words: each case
 /// prints as what is wrong, without the place (a `.navlog`'s ``LogFault``,
 /// a segment store's ``SegmentFault``).

@@ -1,5 +1,3 @@
-// Frames/: What both file formats are made of: LZ4 frames (liblz4's frame API), skippable frames, xxHash, little-endian fields; the one walk over them (`FrameWalk`), the one damage value (`Damage`), the one rule of torn tail or damage (`TornTailRule`), and setting bytes aside (`TornTail`).
-
 /// What lies at one offset of a `.navlog` file, found from headers alone
 /// (schemas/navlog-format.md §4, §8): the building block of the walk.
 enum FrameProbe: Sendable {

@@ -1,3 +1,5 @@
+// LegacyStore/: The earlier store layout (a directory of `.navlog` logs), read and upgraded.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

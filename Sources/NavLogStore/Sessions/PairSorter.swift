@@ -1,5 +1,3 @@
-// Sessions/: Logs, stores and NDJSON read as one stream of sessions, in parallel and in order, for analytics and listings.
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+// Commands/: One file per command: parse its arguments, call the library, print.
+
 import ArgumentParser
 import NavLogCore
 import NavLogStore

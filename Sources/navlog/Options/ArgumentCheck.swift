@@ -1,3 +1,5 @@
+// Options/: Options shared by commands, and the checks of the command line around argument-parser's own.
+
 import ArgumentParser
 
 /// What the command line is checked for around argument-parser's own

@@ -1,3 +1,5 @@
+// Output/: What commands print: tables, text, JSON, colour, the progress bar.
+
 import NavLogCore
 
 /// What `navlog bisect A B` prints: readable, or JSON (schemas/bisect.schema.json).

@@ -1,3 +1,5 @@
+// Terminal/: The terminal: raw mode, keys, the replay stepper, stop signals.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
