@@ -50,12 +50,12 @@ public struct SessionOccurrences: Sendable {
     /// if it came since the last call, and forgets them: a writer that cuts
     /// a session's rows at commit boundaries keeps only its state.
     package mutating func takeRun() -> (occurrences: [FunnelOccurrence], sessionStart: Event?) {
-        defer {
-            occurrences = []
-            if sessionStart != nil { startTaken = true }
-            sessionStart = nil
-        }
-        return (occurrences, sessionStart)
+        // Swapped out, not copied: the recorder is left empty without a retain and release of what it gives.
+        var taken: (occurrences: [FunnelOccurrence], sessionStart: Event?) = ([], nil)
+        swap(&taken.occurrences, &occurrences)
+        swap(&taken.sessionStart, &sessionStart)
+        if taken.sessionStart != nil { startTaken = true }
+        return taken
     }
 
     /// When the session started: its first `session.start`, else its first event.

@@ -203,13 +203,6 @@ private final class ScreenFollower: @unchecked Sendable {
     private static let seqKey = Array(#""seq":"#.utf8)
     private static let seqToSession = Array(#","session":""#.utf8)
 
-    /// The event of a stored (canonical) line, and its template when it is
-    /// a `session.start` that ``start(_:)`` reads; `nil` when it is not an event.
-    private func event(_ line: UnsafeRawBufferPointer) -> (Event, template: String?)? {
-        if let tail = Self.startTail(line), let start = start(line, tail) { return (start.event, start.template) }
-        return (try? parser.parse(line)).map { ($0, nil) }
-    }
-
     /// The event and template of a `session.start` line whose end is `tail`:
     /// those of the lines with the same bytes before seq, with the line's
     /// own seq, session and t. `nil` when the line, parsed, is not the event
@@ -290,12 +283,8 @@ private final class ScreenFollower: @unchecked Sendable {
                      parsed: borrowing ParsedEvents) throws(FollowFailure) -> ScreenProjectionRun {
         var first: (seq: Int, t: Timestamp)?
         var sawStart = false, startTemplate: String?
-        for entry in lines {
-            let bytes = UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)
-            let followed = parsed.isEmpty ? nil : parsed.event(at: entry.start).map { ($0, template: String?.none) }
-            guard let (event, template) = followed ?? event(bytes) else {
-                throw FollowFailure(why: "session \(session.key.string): a line does not parse as an event")
-            }
+        /// Folds the event of the line `bytes`; `template`, its template when it is a known `session.start`.
+        func follow(_ event: Event, _ bytes: UnsafeRawBufferPointer, template: String?) {
             if first == nil { first = (event.seq, event.t) }
             session.screens!.add(event, names: names)
             // The run's first session.start (the one it keeps, if any): its template from its line (stored lines are canonical).
@@ -304,6 +293,20 @@ private final class ScreenFollower: @unchecked Sendable {
                 startTemplate = template ?? Self.startTail(bytes).flatMap { tail in
                     tail.seq == event.seq && tail.t == event.t
                         ? ScreenProjectionBlock.template(before: UnsafeRawBufferPointer(rebasing: bytes[..<tail.beforeEnd])) : nil
+                }
+            }
+        }
+        for entry in lines {
+            let bytes = UnsafeRawBufferPointer(start: arena.base + entry.start, count: entry.length)
+            // The line's event, handed to `follow` as it is made (no optional or tuple to copy it through):
+            // the one that came parsed, a known session.start's, or the line parsed here.
+            if !parsed.isEmpty, let event = parsed.event(at: entry.start) {
+                follow(event, bytes, template: nil)
+            } else if let tail = Self.startTail(bytes), let start = start(bytes, tail) {
+                follow(start.event, bytes, template: start.template)
+            } else {
+                do { follow(try parser.parse(bytes), bytes, template: nil) } catch {
+                    throw FollowFailure(why: "session \(session.key.string): a line does not parse as an event")
                 }
             }
         }

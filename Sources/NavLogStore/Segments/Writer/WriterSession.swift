@@ -36,7 +36,7 @@ final class WriterSession {
     @exclusivity(unchecked) var inputSeq = 0
     /// Its screen state after its stored events, kept by the projection
     /// (``ScreenProjectionWriter``): `nil` until its first commit with the writer.
-    var screens: SessionOccurrences?
+    @exclusivity(unchecked) var screens: SessionOccurrences?
 
     /// A session with nothing stored.
     init(key: SessionKey) {
