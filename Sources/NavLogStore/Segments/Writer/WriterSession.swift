@@ -5,8 +5,10 @@ import NavLogCore
 /// commit being gathered and, only once the session reaches a checkpoint,
 /// its chain and state (a short session is never folded).
 ///
-/// Its fields every line touches are `@exclusivity(unchecked)`: only the
-/// writer's (caller's) thread uses a session.
+/// Its fields every line touches are `@exclusivity(unchecked)`: one thread
+/// uses a session at a time — the writer's (caller's), or, for its screen
+/// state while its commit is in flight, the thread that follows it there
+/// (the writer lands that commit before it touches the state again).
 final class WriterSession {
     let key: SessionKey
     /// The last accepted seq (stored or pending; 0 when none).
