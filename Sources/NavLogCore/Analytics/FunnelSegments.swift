@@ -22,6 +22,8 @@ public struct FunnelSegments: SessionTally, Sendable {
     public private(set) var tallies: [String: FunnelTally] = [:]
     /// Tables of the screen-projection blocks being read (``add(projected:)``), not part of the counts.
     var projectionTables = FunnelProjectionTables()
+    /// The funnel's work tables, reused from one session to the next (``Funnel/evaluate(_:scratch:)``), not part of the counts.
+    private var scratch = FunnelScratch()
 
     public init(funnel: Funnel, by segmentPath: [String]? = nil, startedFrom: Timestamp? = nil, startedTo: Timestamp? = nil) {
         self.funnel = funnel
@@ -34,7 +36,10 @@ public struct FunnelSegments: SessionTally, Sendable {
     /// range (a session with no start time is left out when a range is given).
     public mutating func add(_ session: SessionOccurrences) {
         guard isCounted(startedAt: session.startTime) else { return }
-        count(funnel.evaluate(session.occurrences), in: segmentPath.map { session.segment($0) } ?? "")
+        let path = session.occurrences.withUnsafeBufferPointer {
+            funnel.evaluate(OccurrenceRows(funnel: funnel, occurrences: $0), scratch: &scratch)
+        }
+        count(path, in: segmentPath.map { session.segment($0) } ?? "")
     }
 
     /// Whether a session that started at `start` is counted (the range, if any).

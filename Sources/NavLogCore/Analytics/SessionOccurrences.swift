@@ -75,17 +75,25 @@ public struct SessionOccurrences: Sendable {
         }
         switch event.kind {
         case .mark(let label):
-            if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .mark, name: label, scene: event.sceneID)) }
+            if keepsMarks { record(FunnelOccurrence(seq: event.seq, t: event.t, target: .mark, name: label, scene: event.sceneID)) }
         case .urlOpen(let url):
-            if keepsMarks { occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .url, name: url, scene: event.sceneID)) }
+            if keepsMarks { record(FunnelOccurrence(seq: event.seq, t: event.t, target: .url, name: url, scene: event.sceneID)) }
         case .sessionStart:
             if sessionStart == nil, !startTaken { sessionStart = event }
         default:
             break
         }
         if let screen = projector.applyTrackingScreen(event, names: names).screen {
-            occurrences.append(FunnelOccurrence(seq: event.seq, t: event.t, target: .screen, name: screen, scene: event.sceneID))
+            record(FunnelOccurrence(seq: event.seq, t: event.t, target: .screen, name: screen, scene: event.sceneID))
         }
+    }
+
+    /// Appends an occurrence; the first of a run makes room for several
+    /// (a session has a few, and growing from one allocates again at 2 and 4).
+    @inline(__always)
+    private mutating func record(_ occurrence: FunnelOccurrence) {
+        if occurrences.capacity == 0 { occurrences.reserveCapacity(8) }
+        occurrences.append(occurrence)
     }
 
     /// The value at a dotted path (`app.version`) in the first

@@ -86,6 +86,10 @@ extension CanonicalLineParser {
     /// the name cache.
     static func strings(ofArray range: Range<Int>, in line: UnsafeRawBufferPointer, names: StringInterner) -> [String] {
         var strings: [String] = []
+        // Sized once: a quote pair a string (none holds an escaped quote).
+        var quotes = 0
+        for k in range where line[k] == UInt8(ascii: "\"") { quotes += 1 }
+        strings.reserveCapacity(quotes / 2)
         var k = range.lowerBound + 1
         while k < range.upperBound - 1 {
             var close = k + 1

@@ -5,7 +5,11 @@ extension TabState {
     /// `tab.select`: appends a new tab to the order; selecting a hidden tab
     /// keeps it hidden and is a `select-hidden` anomaly.
     mutating func select(_ tab: String) -> AnomalyKind? {
-        if !order.contains(tab) { order.append(tab) }
+        if !order.contains(tab) {
+            // Room for a tab bar's tabs at the first (growing from one allocates again at 2 and 4).
+            if order.capacity == 0 { order.reserveCapacity(8) }
+            order.append(tab)
+        }
         selected = tab
         return hidden.contains(tab) ? .selectHidden : nil
     }
@@ -67,6 +71,8 @@ extension TabState {
     /// The strings in order, each kept at its first occurrence.
     static func uniqued(_ items: [String]) -> [String] {
         if items.count <= 16 {
+            // Mostly there is no duplicate: then the items are the order as they are (no copy).
+            if !items.indices.contains(where: { i in items[..<i].contains(items[i]) }) { return items }
             var out: [String] = []
             out.reserveCapacity(items.count)
             for item in items where !out.contains(item) { out.append(item) }
