@@ -80,15 +80,11 @@ final class StoreSink {
         if let written {
             // Nothing to write (most lines of ingest that are not canonical): the checks of ``storeNumbered()``, in its order.
             if let refusal = Self.sessionRefusal(event) { return refusal }
-            var event = event
+            var event = event, seq: Int? = nil
             let numbered = written.seqSlot >= 0
-            if numbered {
-                let after = try writer.lastSeqInInput(of: event.session)
-                do throws(SeqRefusal) { event.seq = try Sequencer.seq(for: 0, after: after) } catch { return .seq(error) }
-            }
-            guard Self.inRange(event.t) else { return .timeOutOfRange }
+            if let refusal = try numberAndCheck(&event, given: !numbered, after: &seq, of: event.session) { return refusal }
             func store(_ line: UnsafeRawBufferPointer) throws(SegmentStoreError) -> Refusal? {
-                guard line.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: line.count) }
+                if let refusal = Self.lengthRefusal(line.count) { return refusal }
                 return try add(line, event, numbered: numbered)
             }
             guard numbered else { return try store(written.bytes) }
@@ -123,18 +119,10 @@ final class StoreSink {
         var lines: [[UInt8]] = []
         for i in numbered.indices {
             given.append(numbered[i].seq != 0)
-            if !given[i] {
-                let after: Int
-                if let seq { after = seq } else { after = try writer.lastSeqInInput(of: first.session) }
-                do throws(SeqRefusal) { seq = try Sequencer.seq(for: 0, after: after) } catch { return .seq(error) }
-                numbered[i].seq = seq!
-            } else {
-                seq = numbered[i].seq
-            }
-            guard Self.inRange(numbered[i].t) else { return .timeOutOfRange }
+            if let refusal = try numberAndCheck(&numbered[i], given: given[i], after: &seq, of: first.session) { return refusal }
             canonical.reset()
             canonical.write(numbered[i])
-            guard canonical.bytes.count <= EventParser.maxLineBytes else { return .lineTooLong(bytes: canonical.bytes.count) }
+            if let refusal = Self.lengthRefusal(canonical.bytes.count) { return refusal }
             if numbered.count > 1 { lines.append(canonical.bytes) }
         }
         // One event (every line of ingest): stored from the writer's bytes, not copied.
@@ -150,6 +138,28 @@ final class StoreSink {
             if let refusal { return refusal }
         }
         return nil
+    }
+
+    /// The rules every event meets before its line is made, in this order:
+    /// numbered when its seq is not `given` (after `seq`, the previous
+    /// event's of its record, else the last in this input of `session`, its record's), then
+    /// its time within range. `seq` becomes the event's. Returns why it is
+    /// refused, or `nil`.
+    private func numberAndCheck(_ event: inout Event, given: Bool, after seq: inout Int?, of session: String) throws(SegmentStoreError) -> Refusal? {
+        if given {
+            seq = event.seq
+        } else {
+            let after: Int
+            if let seq { after = seq } else { after = try writer.lastSeqInInput(of: session) }
+            do throws(SeqRefusal) { event.seq = try Sequencer.seq(for: 0, after: after) } catch { return .seq(error) }
+            seq = event.seq
+        }
+        return Self.inRange(event.t) ? nil : .timeOutOfRange
+    }
+
+    /// The refusal of a canonical line of `count` bytes, over the limit, or `nil`.
+    private static func lengthRefusal(_ count: Int) -> Refusal? {
+        count <= EventParser.maxLineBytes ? nil : .lineTooLong(bytes: count)
     }
 
     /// Stores `event`'s canonical `line`, with the event; returns why it is
