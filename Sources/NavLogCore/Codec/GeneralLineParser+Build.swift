@@ -34,7 +34,7 @@ extension GeneralLineParser {
                 extra[key.name] = try sub.parseValue()
             }
         }
-        return Event(session: session, seq: seq, t: t, scene: scene, kind: EventKind(tag, fields),
+        return Event(session: session, seq: seq, t: t, scene: scene, kind: EventKind(tag, taking: &fields),
                      cause: cause, meta: meta, extra: extra)
     }
 

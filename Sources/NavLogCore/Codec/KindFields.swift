@@ -68,30 +68,34 @@ struct KindFields {
 extension EventKind {
     /// The kind `tag` with these fields, which the parser checked against
     /// the kind's row (the required ones are set). `.other` takes its
-    /// `type` as `text`.
-    init(_ tag: KindTag, _ f: consuming KindFields) {
+    /// `type` as `text`. The fields' values are moved out of `f` (left
+    /// `nil`), not copied: a copy and a release a line, on every line the
+    /// general parser reads.
+    init(_ tag: KindTag, taking f: inout KindFields) {
         switch tag {
-        case .session_start: self = .sessionStart(app: f.app, device: f.device)
+        case .session_start: self = .sessionStart(app: f.app.take(), device: f.device.take())
         case .session_end: self = .sessionEnd
         case .scene_open: self = .sceneOpen
         case .scene_close: self = .sceneClose
-        case .tabs_define: self = .tabsDefine(tabs: f.strings!, sections: f.sections, searchTab: f.text)
-        case .tabs_customize: self = .tabsCustomize(order: f.strings!, hidden: f.hiddenTabs!)
-        case .tab_select: self = .tabSelect(tab: f.text!)
-        case .tab_visibility: self = .tabVisibility(tab: f.text!, hidden: f.flag!)
-        case .stack_push: self = .stackPush(stack: f.text!, value: f.route!)
-        case .stack_pop: self = .stackPop(stack: f.text!, count: f.integer)
-        case .stack_popToRoot: self = .stackPopToRoot(stack: f.text!)
-        case .stack_set: self = .stackSet(stack: f.text!, path: f.routes!)
-        case .split_select: self = .splitSelect(split: f.text, column: f.column!, selection: f.routes!)
-        case .split_visibility: self = .splitVisibility(split: f.text!, visibility: f.visibility!)
-        case .modal_present: self = .modalPresent(modal: f.text!, style: f.style)
-        case .modal_dismiss: self = .modalDismiss(modal: f.text)
-        case .url_open: self = .urlOpen(url: f.text!)
-        case .state_restore: self = .stateRestore(state: f.restored!.state, json: f.restored!.json)
+        case .tabs_define: self = .tabsDefine(tabs: f.strings.take()!, sections: f.sections.take(), searchTab: f.text.take())
+        case .tabs_customize: self = .tabsCustomize(order: f.strings.take()!, hidden: f.hiddenTabs.take()!)
+        case .tab_select: self = .tabSelect(tab: f.text.take()!)
+        case .tab_visibility: self = .tabVisibility(tab: f.text.take()!, hidden: f.flag!)
+        case .stack_push: self = .stackPush(stack: f.text.take()!, value: f.route.take()!)
+        case .stack_pop: self = .stackPop(stack: f.text.take()!, count: f.integer)
+        case .stack_popToRoot: self = .stackPopToRoot(stack: f.text.take()!)
+        case .stack_set: self = .stackSet(stack: f.text.take()!, path: f.routes.take()!)
+        case .split_select: self = .splitSelect(split: f.text.take(), column: f.column!, selection: f.routes.take()!)
+        case .split_visibility: self = .splitVisibility(split: f.text.take()!, visibility: f.visibility!)
+        case .modal_present: self = .modalPresent(modal: f.text.take()!, style: f.style)
+        case .modal_dismiss: self = .modalDismiss(modal: f.text.take())
+        case .url_open: self = .urlOpen(url: f.text.take()!)
+        case .state_restore:
+            let (state, json) = f.restored.take()!
+            self = .stateRestore(state: state, json: json)
         case .layout_change: self = .layoutChange(sizeClass: f.sizeClass!, tabPresentation: f.tabPresentation)
-        case .mark: self = .mark(label: f.text!)
-        case .other: self = .other(type: f.text!)
+        case .mark: self = .mark(label: f.text.take()!)
+        case .other: self = .other(type: f.text.take()!)
         }
     }
 
