@@ -118,6 +118,30 @@ import Testing
         #expect(found == expected.ends)
     }
 
+    /// The first read's table of sessions met lately (``RecentRuns``), so
+    /// small that interleaved sessions keep taking each other's slots: the
+    /// pairs it hands out and those it holds at the end give each session
+    /// its last line, as one pair a run of adjacent lines does; with room
+    /// for them all, one pair a session.
+    @Test func recentRunsGiveEachSessionItsLastLine() {
+        var rng = SeededGenerator(seed: 11)
+        let hashes = (0..<40).map { _ in rng.next() }
+        let lines = (1...3000).map { line in (hash: hashes[Int(rng.next() % 40)], line: line) }
+        var last: [UInt64: Int] = [:]
+        for line in lines { last[line.hash] = line.line }
+        for slots in [2, 8, 1 << 16] {
+            var recent = RecentRuns(slots: slots)
+            var pairs: [PairKey] = []
+            for line in lines { if let left = recent.meet(line.hash, line: line.line) { pairs.append(left) } }
+            pairs += recent.remaining
+            var found: [UInt64: Int] = [:]
+            for pair in pairs { found[pair.first] = max(found[pair.first] ?? 0, Int(pair.second)) }
+            #expect(found == last)
+            if slots == 2 { #expect(pairs.count > 1000) }
+            if slots == 1 << 16 { #expect(pairs.count == 40) }
+        }
+    }
+
     @Test func aSorterSpillingToFilesSortsLikeInMemory() throws {
         var rng = SeededGenerator(seed: 3)
         let pairs = (0..<200).map { _ in PairSorter.Pair(rng.next() % 17, rng.next() % 5) }

@@ -15,7 +15,8 @@ import NavLogCore
 /// never finishes a session that has lines further on.
 ///
 /// The first read records one pair (session hash, line) per run of lines
-/// of one session (a run ends where the next line is another session's),
+/// of one session (a run ends where the session leaves the table of the
+/// sessions met lately, ``RecentRuns``, or at the part's end),
 /// sorts them by hash (``PairSorter``, spilled to temporary files past
 /// 1M runs), keeps the last line of each hash, and sorts those by
 /// line. Sessions whose ids share a hash (XXH64) keep one end, the last
@@ -120,7 +121,7 @@ final class SessionEnds {
     /// Reads the lines of the input that start in `range` (its byte
     /// offsets; `to: nil`, to the end): for each of `shares` shares,
     /// (session hash, last line) for each run of its lines of one session
-    /// (the other shares' lines between them do not end a run), and which
+    /// (``RecentRuns``: other sessions' lines between them do not end a run), and which
     /// lines it parses. A part that ends before the input's end stops reading there.
     private func skimPart(_ range: (from: Int64, to: Int64?), shares: Int) throws(SessionStreamError) -> SessionFirstRead.Part {
         let runs = (0..<shares).map { _ in PairSorter(chunk: chunk) }
@@ -128,7 +129,7 @@ final class SessionEnds {
         do { reader = try NDJSONLineReader(path: readPath) } catch { throw .ndjson(named(error)) }
         var parser = EventLineParser()
         var hashes = SessionHashes()
-        var run: [(hash: UInt64, line: Int)?] = Array(repeating: nil, count: shares)
+        var recent = RecentRuns()
         // The lines each share parses, marked as they are read.
         var parsed = LineMarks(shares: shares)
         var lines = 0
@@ -156,17 +157,12 @@ final class SessionEnds {
                     if marks { parsed.mark(line.number, NDJSONShare.unknownSessions) }
                     return
                 }
-                let s = NDJSONShare.index(of: hash, count: shares)
-                if marks { parsed.mark(line.number, s) }
-                if let current = run[s], current.hash == hash {
-                    run[s]!.line = line.number
-                } else {
-                    do throws(FileError) {
-                        if let current = run[s] { try runs[s].add(PairSorter.Pair(current.hash, UInt64(current.line))) }
-                    } catch {
-                        throw .log(error)
-                    }
-                    run[s] = (hash, line.number)
+                if marks { parsed.mark(line.number, NDJSONShare.index(of: hash, count: shares)) }
+                guard let left = recent.meet(hash, line: line.number) else { return }
+                do throws(FileError) {
+                    try runs[NDJSONShare.index(of: left.first, count: shares)].add(left)
+                } catch {
+                    throw .log(error)
                 }
             }
         } catch {
@@ -177,7 +173,7 @@ final class SessionEnds {
             }
         }
         do throws(FileError) {
-            for s in 0..<shares { if let current = run[s] { try runs[s].add(PairSorter.Pair(current.hash, UInt64(current.line))) } }
+            for pair in recent.remaining { try runs[NDJSONShare.index(of: pair.first, count: shares)].add(pair) }
         } catch {
             throw .log(error)
         }
