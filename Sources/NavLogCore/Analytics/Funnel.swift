@@ -46,7 +46,13 @@ public struct Funnel: Hashable, Sendable {
     ///   then O(s) per start occurrence.
     public func evaluate(_ occurrences: [FunnelOccurrence]) -> FunnelPath {
         var scratch = FunnelScratch()
-        return occurrences.withUnsafeBufferPointer { evaluate(OccurrenceRows(funnel: self, occurrences: $0), scratch: &scratch) }
+        return evaluate(occurrences, scratch: &scratch)
+    }
+
+    /// ``evaluate(_:)`` with the work tables in `scratch`, reused from one
+    /// session to the next (no allocation once they are big enough).
+    public func evaluate(_ occurrences: [FunnelOccurrence], scratch: inout FunnelScratch) -> FunnelPath {
+        occurrences.withUnsafeBufferPointer { evaluate(OccurrenceRows(funnel: self, occurrences: $0), scratch: &scratch) }
     }
 
     /// One session's best chain over `rows` (in seq order), with the work

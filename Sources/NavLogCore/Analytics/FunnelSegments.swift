@@ -36,10 +36,7 @@ public struct FunnelSegments: SessionTally, Sendable {
     /// range (a session with no start time is left out when a range is given).
     public mutating func add(_ session: SessionOccurrences) {
         guard isCounted(startedAt: session.startTime) else { return }
-        let path = session.occurrences.withUnsafeBufferPointer {
-            funnel.evaluate(OccurrenceRows(funnel: funnel, occurrences: $0), scratch: &scratch)
-        }
-        count(path, in: segmentPath.map { session.segment($0) } ?? "")
+        count(funnel.evaluate(session.occurrences, scratch: &scratch), in: segmentPath.map { session.segment($0) } ?? "")
     }
 
     /// Whether a session that started at `start` is counted (the range, if any).

@@ -19,14 +19,6 @@ extension Array where Element == UInt8 {
     }
 
     @inlinable mutating func appendLE(_ v: Int64) { appendLE(UInt64(bitPattern: v)) }
-
-    /// Overwrites four bytes at `offset` with `v`, little-endian.
-    @inlinable mutating func storeLE(_ v: UInt32, at offset: Int) {
-        self[offset] = UInt8(truncatingIfNeeded: v)
-        self[offset + 1] = UInt8(truncatingIfNeeded: v >> 8)
-        self[offset + 2] = UInt8(truncatingIfNeeded: v >> 16)
-        self[offset + 3] = UInt8(truncatingIfNeeded: v >> 24)
-    }
 }
 
 extension UnsafeRawBufferPointer {

@@ -41,9 +41,6 @@ struct NDJSONShare: Hashable, Sendable {
 
     /// Which share has the lines whose session is not known.
     static let unknownSessions = 0
-
-    /// Whether the lines whose session is not known are this share's.
-    var ownsUnknownSessions: Bool { index == Self.unknownSessions }
 }
 
 /// What the thread reading one share of an NDJSON input is given: its

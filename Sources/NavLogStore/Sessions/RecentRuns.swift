@@ -38,6 +38,6 @@ struct RecentRuns {
 
     /// The pairs of the sessions still held.
     var remaining: [PairKey] {
-        slots.filter { $0.line != 0 }.map { PairKey($0.hash, UInt64($0.line)) }
+        slots.compactMap { $0.line == 0 ? nil : PairKey($0.hash, UInt64($0.line)) }
     }
 }
