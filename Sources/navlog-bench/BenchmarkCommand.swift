@@ -17,6 +17,11 @@ enum BenchmarkCommand {
             printError("navlog-bench: no suite named '\(name)'\n\n" + usage(suites))
             return 2
         }
+        // `navlog-bench SUITE --help` shows that suite's options; it starts nothing.
+        if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+            print(usage(chosen))
+            return 0
+        }
         let options: BenchmarkOptions
         do { options = try BenchmarkOptions(parsing: Array(arguments.dropFirst())) } catch {
             printError("navlog-bench: \(error)")
