@@ -87,11 +87,17 @@ public struct EventLineParser {
             throw .lineTooLong(bytes: line.count, limit: EventParser.maxLineBytes)
         }
         if !storage.lineObjects.isEmpty { storage.lineObjects = CanonicalWriter.WrittenObjects() }
-        if tryingFastPath, storage.usesFastPath {
+        if tryingFastPath, storage.usesFastPath, storage.fastPathDeclines.shouldTry() {
             // Set first, so that the event goes straight to the caller
             // (the general parser's path sets it again).
             storage.lastLineIsCanonical = storage.checksCanonicalForm
-            do { return try CanonicalLineParser.parse(line, storage: storage) } catch {}
+            do {
+                let event = try CanonicalLineParser.parse(line, storage: storage)
+                storage.fastPathDeclines.accepted()
+                return event
+            } catch {
+                storage.fastPathDeclines.declined()
+            }
         }
         var parser = GeneralLineParser(reader: JSONReader(line), storage: storage)
         storage.lastLineIsCanonical = false

@@ -32,6 +32,9 @@ final class LineParserStorage {
     @exclusivity(unchecked) var lastLineIsCanonical = false
     /// Whether lines are tried with ``CanonicalLineParser`` first.
     @exclusivity(unchecked) var usesFastPath = true
+    /// How the fast path has fared on the lines before, so that a file of
+    /// another producer's lines is not tried on it line after line.
+    @exclusivity(unchecked) var fastPathDeclines = FastPathDeclines()
     /// Whether the fast path keeps `session.start`'s `app` and `device`;
     /// when not, it checks them and leaves them out of the event.
     @exclusivity(unchecked) var keepsSessionStartObjects = true
@@ -163,4 +166,22 @@ final class LineParserStorage {
         session = n <= StringInterner.maxBytes ? names.string(raw) : String(decoding: raw, as: UTF8.self)
         return session
     }
+}
+
+/// When to try ``CanonicalLineParser`` on a line: always, until it has
+/// declined 8 lines in a row (another producer's lines, which the general
+/// parser reads); then on every 64th line only, and on every line again
+/// once it reads one. Either parser gives the same answer for a canonical
+/// line, so this decides speed alone.
+struct FastPathDeclines {
+    private var inARow = 0
+
+    @inline(__always) mutating func shouldTry() -> Bool {
+        guard inARow >= 8 else { return true }
+        inARow += 1
+        return inARow & 63 == 0
+    }
+
+    @inline(__always) mutating func accepted() { inARow = 0 }
+    @inline(__always) mutating func declined() { inARow += 1 }
 }
