@@ -64,9 +64,9 @@ public struct EventLineParser {
     /// are checked but not built, so its event has neither; lines the
     /// general parser reads keep theirs. Likewise `keepingRestoredJSON:
     /// false`, for a reader that follows `state.restore`'s scene but never
-    /// writes its object again (funnels, paths, screen views): a canonical
-    /// line's event has the scene and an empty object. What is accepted or
-    /// rejected is the same.
+    /// writes its object again (funnels, paths, screen views): its event
+    /// has the scene and an empty object, whichever parser reads the line.
+    /// What is accepted or rejected is the same.
     package init(keepingSessionStartObjects: Bool, keepingRestoredJSON: Bool = true) {
         storage = LineParserStorage(checkingCanonicalForm: false)
         storage.keepsSessionStartObjects = keepingSessionStartObjects

@@ -51,7 +51,9 @@ extension GeneralLineParser {
             case .app: f.app = try knownObject(key)
             case .device: f.device = try knownObject(key)
             case .state:
-                let (state, json) = try SceneState.decodeRestore(try object(key))
+                // A reader that never writes the object again gets the scene alone, as from the fast path.
+                let keepsJSON = storage.keepsRestoredJSON
+                let (state, json) = try SceneState.decode(try object(key), canonical: keepsJSON) { "state" }
                 f.restored = (state, json)
             case .column: f.column = try enumeration(key)
             case .visibility: f.visibility = try enumeration(key)
