@@ -1,3 +1,4 @@
+// NavLogFuzzEntry/: The fuzz entry points of `Fuzz/` (`tools/fuzz`): each takes bytes and runs them through one parser or reader of the library.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

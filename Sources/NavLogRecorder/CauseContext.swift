@@ -1,3 +1,4 @@
+// NavLogRecorder/: Recording from an app: `NavigationRecorder` (its calls, options, lock and background writer on `LogWriter`), route values from app types; `Upload/`, the uploader to a collector.
 /// The `cause` that recording calls inside ``NavigationRecorder/openedURL(_:scene:meta:_:)``
 /// put on their events.
 ///

@@ -1,3 +1,4 @@
+// NavLogServeCommand/: The collector's options and help, shared by `navlog serve` and the `navlog-serve` program.
 import ArgumentParser
 
 /// The collector's command line, one copy for both programs that read it:

@@ -1,3 +1,4 @@
+// NavLogServer/: The collector (`navlog serve`) on Hummingbird: the server (this file), `Routes/`, `Auth/`, `Limits/`, `Errors/`, `Metrics/`, `Lifecycle/`, `Viewer/`.
 import Dispatch
 import Hummingbird
 import Logging

@@ -1,3 +1,4 @@
+// NavLogTestSupport/: What the tests and the bench share: events and stores to test with, temporary directories, the process runner, a server started on loopback and stopped.
 import NavLogCore
 import NavLogSample
 import NavLogStore

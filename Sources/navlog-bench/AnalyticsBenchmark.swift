@@ -1,3 +1,4 @@
+// navlog-bench/: The benchmarks, one `<Name>Benchmark.swift` a suite, listed in `main.swift`; child processes timed, tables printed (docs/performance.md).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

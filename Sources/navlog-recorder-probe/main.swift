@@ -1,3 +1,4 @@
+// navlog-recorder-probe/: A recording program the tests kill in the middle of a write (RecorderCrashTests).
 // Used only by the tests (RecorderCrashTests): records COUNT events into
 // LOG, flushes, prints "flushed <seq>" (the last seq acknowledged durable),
 // then keeps recording without flushing until it is killed.

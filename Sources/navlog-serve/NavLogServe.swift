@@ -1,3 +1,4 @@
+// navlog-serve/: The collector's program, which `navlog serve` runs in its own process, so that no other command loads Hummingbird.
 import ArgumentParser
 import NavLogCore
 import NavLogServeCommand

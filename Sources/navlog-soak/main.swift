@@ -1,3 +1,4 @@
+// navlog-soak/: The soak test's program (`tools/soak`): one writer at a steady rate, readers following it.
 // navlog-soak: one writer appending at a steady rate while N readers follow
 // the growing log and project it. Every reader's view must be a consistent
 // prefix: the events it sees are exactly the writer's, in seq order, with no

@@ -1,3 +1,4 @@
+// navlog/: The command-line tool: its entry (`NavLog.swift`), how a failure prints and exits (this file); `Commands/`, `Options/`, `Inputs/`, `Output/`, `Terminal/`.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+// Inputs/: The library's inputs opened for a command (one session, a stream of sessions), an output path that is also an input refused, and their messages on standard error.
 import ArgumentParser
 import NavLogStore
 
