@@ -27,6 +27,11 @@ enum BenchmarkCommand {
             printError("navlog-bench: \(error)")
             return 2
         }
+        let unknown = options.unknown(to: chosen)
+        guard unknown.isEmpty else {
+            printError("navlog-bench: \(name) has no option " + unknown.map { "--" + $0 }.joined(separator: ", ") + "\n\n" + usage(chosen))
+            return 2
+        }
         print("navlog-bench \(arguments.joined(separator: " "))")
         print("machine: \(Machine.description)")
         print("date: \(Machine.utcDate)")

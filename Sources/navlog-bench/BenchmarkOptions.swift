@@ -48,6 +48,18 @@ struct BenchmarkOptions {
 
     /// Whether a flag was given.
     func flag(_ name: String) -> Bool { values[name] == "true" }
+
+    /// The options given that none of `suites` names in its usage (nor
+    /// `--runs` or `--seed`), sorted: a typo is refused, not ignored.
+    func unknown(to suites: [BenchmarkSuite]) -> [String] {
+        var known: Set<String> = ["runs", "seed"]
+        for line in suites.flatMap(\.options) {
+            for word in line.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") }) where word.hasPrefix("--") {
+                known.insert(String(word.dropFirst(2)))
+            }
+        }
+        return values.keys.filter { !known.contains($0) }.sorted()
+    }
 }
 
 private extension String {

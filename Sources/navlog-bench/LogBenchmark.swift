@@ -24,7 +24,7 @@ import NavLogTestSupport
 enum LogBenchmark {
     static let suite = BenchmarkSuite(
         name: "log",
-        summary: "the .navlog log vs the lz4 tool: append, size, read+fold, state --at, RSS (issue 3)",
+        summary: "the .navlog log vs the lz4 tool: append, size, read+fold, state --at, RSS",
         options: [
             "--small-events N  events for the throughput figures (default 1M)",
             "--events N        events of the large log for seek and RSS figures (default 10M)",

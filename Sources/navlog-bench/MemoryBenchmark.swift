@@ -14,7 +14,7 @@ import Darwin
 /// once (default 100k and 256), and a segment store of the first.
 enum MemoryBenchmark {
     static let suite = BenchmarkSuite(
-        name: "memory", summary: "peak RSS of funnel, paths and export over NDJSON and a store against 256 MiB (issue 26)",
+        name: "memory", summary: "peak RSS of funnel, paths and export over NDJSON and a store against 256 MiB",
         options: ["--work DIR (corpora made when absent) [--sessions N] [--interleaved N] [--live N] [--navlog PATH]"]
     ) { options in
         try run(options)

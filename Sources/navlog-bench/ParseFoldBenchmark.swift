@@ -12,7 +12,7 @@ import NavLogCore
 enum ParseFoldBenchmark {
     static let suite = BenchmarkSuite(
         name: "parse-fold",
-        summary: "canonical-line parse and fold vs Foundation JSONSerialization (issue 2)",
+        summary: "canonical-line parse and fold vs Foundation JSONSerialization",
         options: ["--events N  generated events (default 1M)",
                   "--only navlog  skip the Foundation peer (for profiling)"],
         run: run

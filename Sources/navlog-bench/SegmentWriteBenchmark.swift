@@ -11,7 +11,7 @@ import NavLogStore
 /// `/usr/bin/time` for the peak RSS, as tools/segment-measure does). The
 /// input is read in 4 MiB chunks, so the RSS is the writer's.
 enum SegmentWriteBenchmark {
-    static let suite = BenchmarkSuite(name: "segment-write", summary: "segment writer on one NDJSON file: wall time (issue 25)",
+    static let suite = BenchmarkSuite(name: "segment-write", summary: "segment writer on one NDJSON file: wall time",
                                       options: ["--input FILE.ndjson --store STORE"]) { options in
         try run(input: options.string("input"), store: options.string("store"))
     }

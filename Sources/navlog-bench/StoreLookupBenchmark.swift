@@ -19,7 +19,7 @@ import NavLogStore
 /// that opening the store reads footers instead of walking its frames.
 enum StoreLookupBenchmark {
     static let suite = BenchmarkSuite(
-        name: "store-lookup", summary: "STORE --session ID: state on 1M short sessions, bisect of two long ones (issue 25)",
+        name: "store-lookup", summary: "STORE --session ID: state on 1M short sessions, bisect of two long ones",
         options: ["--store DIR (built when absent) [--sessions N] [--long-events N] [--seal yes] [--navlog PATH]"]
     ) { options in
         try run(options)

@@ -19,14 +19,15 @@ let suiteArguments = Array(CommandLine.arguments.dropFirst(2))
 let suites: [BenchmarkSuite] = [
     ParseFoldBenchmark.suite,
     LogBenchmark.suite,
-    BenchmarkSuite(name: "timetravel", summary: "ingest vs lz4 -1, bisect of two 10M-event logs vs full replay (issue 4)") { options in
+    BenchmarkSuite(name: "timetravel", summary: "ingest vs lz4 -1, bisect of two 10M-event logs vs full replay") { options in
         runTimeTravelBenchmark(runs: options.runs)
     },
     AnalyticsBenchmark.suite,
-    BenchmarkSuite(name: "recorder", summary: "recorder caller cost and sustained rate beside the raw LogWriter (issue 6)") { _ in
+    BenchmarkSuite(name: "recorder", summary: "recorder caller cost and sustained rate beside the raw LogWriter") { _ in
         runRecorderBenchmark()
     },
-    BenchmarkSuite(name: "import", summary: "import throughput of GA4 NDJSON and CSV beside ingest (issue 7)") { _ in
+    BenchmarkSuite(name: "import", summary: "import throughput of GA4 NDJSON and CSV beside ingest",
+                   options: ["--records N  records of each generated export (default 1M)"]) { _ in
         ImportBenchmark.run(suiteArguments)
     },
     SegmentWriteBenchmark.suite,

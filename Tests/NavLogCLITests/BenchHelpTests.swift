@@ -20,4 +20,17 @@ struct BenchHelpTests {
         #expect(!r.stdout.contains("machine:"), "a run began")
         #expect(!FileManager.default.fileExists(atPath: work), "the suite made its directories")
     }
+
+    /// A mistyped option is refused with the suite's usage, before anything
+    /// runs (`--run 3` would otherwise time 5 rounds and say nothing).
+    @Test func anOptionNoChosenSuiteHasIsRefused() {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("bench-typo-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let r = run(Self.bench, ["analytics", "--corpora", work, "--work", work, "--run", "3"])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("navlog-bench: analytics has no option --run\n"), "\(r.stderr.prefix(200))")
+        #expect(r.stderr.contains("--no-projection"), "the suite's usage follows")
+        #expect(r.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: work), "the suite made its directories")
+    }
 }
