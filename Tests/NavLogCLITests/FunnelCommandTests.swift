@@ -75,6 +75,32 @@ import NavLogTestSupport
         #expect(none.stdout == Self.header + "1,Home,0,,,\n")
     }
 
+    /// `--by meta.…` reads the first `session.start`'s `meta`, over NDJSON
+    /// read directly (canonical lines take the fast path, which leaves
+    /// `meta` out for a funnel without `--by`) and over a store.
+    @Test func segmentsByMeta() throws {
+        let dir = try TemporaryDirectory()
+        let lines = [
+            #"{"meta":{"locale":"en_GB"},"seq":1,"session":"a","t":"2026-11-20T10:00:00.000Z","type":"session.start"}"#,
+            #"{"meta":{"note":"x"},"seq":2,"session":"a","stack":"main","t":"2026-11-20T10:00:01.000Z","type":"stack.push","value":{"type":"Home"}}"#,
+            #"{"meta":{"locale":"fr_FR"},"seq":1,"session":"b","t":"2026-11-20T10:00:00.000Z","type":"session.start"}"#,
+            #"{"seq":2,"session":"b","stack":"main","t":"2026-11-20T10:00:01.000Z","type":"stack.push","value":{"type":"Home"}}"#,
+            #"{"seq":1,"session":"c","t":"2026-11-20T10:00:00.000Z","type":"session.start"}"#,
+        ]
+        let ndjson = try dir.file("meta.ndjson", lines.joined(separator: "\n") + "\n")
+        let store = dir.file("meta-store")
+        #expect(navlog("ingest", ndjson, "--store", store).status == 0)
+        let expected = "segment," + Self.header + ",1,Home,0,,0.0000,\nen_GB,1,Home,1,1.0000,1.0000,\nfr_FR,1,Home,1,1.0000,1.0000,\n"
+        for input in [ndjson, store] {
+            let r = navlog("funnel", input, "--step", "Home", "--by", "meta.locale", "--format", "csv")
+            #expect(r.status == 0, "\(input): \(r.stderr)")
+            #expect(r.stdout == expected, "\(input)")
+        }
+        // Without --by, the same sessions and counts.
+        let plain = navlog("funnel", ndjson, "--step", "Home", "--format", "csv")
+        #expect(plain.stdout == Self.header + "1,Home,2,1.0000,0.6667,\n")
+    }
+
     @Test func jsonFollowsItsSchema() throws {
         let (dir, ndjson, _) = try Self.inputs()
         let r = navlog("funnel", ndjson, "--step", "Recipe/*", "--step", "mark:purchase", "--by", "device.idiom", "--within", "1h30m", "--format", "json")

@@ -193,7 +193,8 @@ struct CanonicalLineParserTests {
     }
 
     /// A parser for a reader that never looks at `session.start`'s objects
-    /// leaves a canonical line's out, and accepts and refuses what any parser does.
+    /// nor at `meta` leaves a canonical line's out, and accepts and refuses
+    /// what any parser does.
     @Test func sessionStartObjectsCanBeCheckedWithoutBeingKept() {
         let lines = [
             #"{"app":{"build":"2108","version":"3.2.0"},"device":{"model":"iPad13,18"},"meta":{"a":"b"},"seq":1,"session":"s","t":"2026-11-20T10:00:00.572Z","type":"session.start"}"#,
@@ -203,13 +204,16 @@ struct CanonicalLineParserTests {
             #"{"app":["v"],"seq":1,"session":"s","t":"2026-11-20T10:00:00.000Z","type":"session.start"}"#,
         ]
         for line in lines {
-            var skipping = EventLineParser(keepingSessionStartObjects: false)
+            var skipping = EventLineParser(keepingObjects: false)
             var keeping = EventLineParser()
             let skipped = Result { () throws(EventParseError) in try skipping.parse(Array(line.utf8)) }
             let kept = Result { () throws(EventParseError) in try keeping.parse(Array(line.utf8)) }
             switch (skipped, kept) {
             case (.success(let a), .success(var b)):
-                if a.kind == .sessionStart(app: nil, device: nil) { b.kind = .sessionStart(app: nil, device: nil) }
+                if a.kind == .sessionStart(app: nil, device: nil) {
+                    b.kind = .sessionStart(app: nil, device: nil)
+                    b.meta = nil
+                }
                 #expect(a == b, "\(line)")
             case (.failure(let a), .failure(let b)):
                 #expect(a.description == b.description, "\(line)")
@@ -217,10 +221,13 @@ struct CanonicalLineParserTests {
                 Issue.record("accepted by one parser only: \(line)")
             }
         }
-        var skipping = EventLineParser(keepingSessionStartObjects: false)
+        var skipping = EventLineParser(keepingObjects: false)
         let event = try? skipping.parse(Array(lines[0].utf8))
         #expect(event?.kind == .sessionStart(app: nil, device: nil))
-        #expect(event?.meta == ["a": .string("b")])
+        #expect(event?.meta == nil)
+        // A mark's meta too: the reader looks at no event's.
+        let mark = try? skipping.parse(Array(#"{"label":"x","meta":{"a":"b"},"seq":2,"session":"s","t":"2026-11-20T10:00:01.000Z","type":"mark"}"#.utf8))
+        #expect(mark?.kind == .mark(label: "x") && mark?.meta == nil)
     }
 
     /// Whether the fast path of a parser that leaves `state.restore`'s
@@ -233,7 +240,7 @@ struct CanonicalLineParserTests {
         storage.keepsRestoredJSON = false
         let fast = line.withUnsafeBytes { try? CanonicalLineParser.parse($0, storage: storage) }
         var general = EventLineParser(checkingCanonicalForm: false, usingFastPath: false)
-        var skipping = EventLineParser(keepingSessionStartObjects: true, keepingRestoredJSON: false)
+        var skipping = EventLineParser(keepingObjects: true, keepingRestoredJSON: false)
         let text = String(decoding: line, as: UTF8.self)
         func withoutObject(_ event: Event) -> Event {
             var event = event

@@ -198,9 +198,9 @@ struct CanonicalLineParser {
                     storage.keepParsed { $0.tabs = names }
                 }
             case .app, .device, .meta:
-                if summarizing || (key != .meta && !storage.keepsSessionStartObjects) {
+                if summarizing || !storage.keepsObjects {
                     // Checked, not kept (the fold has no use for them; a summary's
-                    // `meta` is the line's; `app` and `device` by a reader that never looks).
+                    // `meta` is the line's; by a reader that never looks).
                     guard flatMetaObject() || metaObject() != nil else { return false }
                 } else {
                     guard let value = objectMembers() else { return false }

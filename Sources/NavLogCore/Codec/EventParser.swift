@@ -60,16 +60,17 @@ public struct EventLineParser {
     }
 
     /// A parser for a reader that never looks at `session.start`'s `app`
-    /// and `device` (a funnel without `--by`, paths): a canonical line's
-    /// are checked but not built, so its event has neither; lines the
+    /// and `device` nor at any event's `meta` (a funnel without `--by`,
+    /// paths, screen views without marks): a canonical line's objects are
+    /// checked but not built, so its event has none of them; lines the
     /// general parser reads keep theirs. Likewise `keepingRestoredJSON:
     /// false`, for a reader that follows `state.restore`'s scene but never
     /// writes its object again (funnels, paths, screen views): its event
     /// has the scene and an empty object, whichever parser reads the line.
     /// What is accepted or rejected is the same.
-    package init(keepingSessionStartObjects: Bool, keepingRestoredJSON: Bool = true) {
+    package init(keepingObjects: Bool, keepingRestoredJSON: Bool = true) {
         storage = LineParserStorage(checkingCanonicalForm: false)
-        storage.keepsSessionStartObjects = keepingSessionStartObjects
+        storage.keepsObjects = keepingObjects
         storage.keepsRestoredJSON = keepingRestoredJSON
     }
 

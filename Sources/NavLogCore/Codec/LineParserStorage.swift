@@ -35,9 +35,10 @@ final class LineParserStorage {
     /// How the fast path has fared on the lines before, so that a file of
     /// another producer's lines is not tried on it line after line.
     @exclusivity(unchecked) var fastPathDeclines = FastPathDeclines()
-    /// Whether the fast path keeps `session.start`'s `app` and `device`;
-    /// when not, it checks them and leaves them out of the event.
-    @exclusivity(unchecked) var keepsSessionStartObjects = true
+    /// Whether the fast path keeps `session.start`'s `app` and `device`
+    /// and any event's `meta`; when not, it checks them and leaves them out
+    /// of the event.
+    @exclusivity(unchecked) var keepsObjects = true
     /// Whether a `state.restore` event keeps its `state` object as given
     /// (``EventKind/stateRestore(state:json:)``'s `json`); when not, the
     /// fast path builds its scene alone and leaves the object empty.

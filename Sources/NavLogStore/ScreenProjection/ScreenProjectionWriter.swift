@@ -184,7 +184,7 @@ private struct FollowFailure: Error {
 /// time (its parser and screen names are its own).
 private final class ScreenFollower: @unchecked Sendable {
     /// A `state.restore` line's event has its scene alone: the fold looks at nothing else of it.
-    var parser = EventLineParser(keepingSessionStartObjects: true, keepingRestoredJSON: false)
+    var parser = EventLineParser(keepingObjects: true, keepingRestoredJSON: false)
     let names = ScreenNameCache()
     /// `session.start` events and their templates by a hash of their line
     /// before `seq` (what the sessions of one app build and device share),

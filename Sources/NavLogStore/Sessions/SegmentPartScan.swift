@@ -89,10 +89,10 @@ final class SegmentPartScan {
     /// ``forEachLine(_:)`` with each line read as an event; a line that is
     /// not one is damage, reported with its segment and block. Without
     /// `keepingRestoredJSON`, a `state.restore` event has its scene alone
-    /// (for a reader that only follows it, ``EventLineParser/init(keepingSessionStartObjects:keepingRestoredJSON:)``).
+    /// (for a reader that only follows it, ``EventLineParser/init(keepingObjects:keepingRestoredJSON:)``).
     func forEachEvent(keepingRestoredJSON: Bool = true,
                       _ body: (Event, _ startsSession: Bool) throws(SessionStreamError) -> Void) throws(SessionStreamError) {
-        var parser = EventLineParser(keepingSessionStartObjects: true, keepingRestoredJSON: keepingRestoredJSON)
+        var parser = EventLineParser(keepingObjects: true, keepingRestoredJSON: keepingRestoredJSON)
         try forEachLine { (line, starts) throws(SessionStreamError) in
             let event: Event
             do { event = try parser.parse(line) } catch { throw corrupt("a line of the block is not an event: \(error)") }

@@ -36,7 +36,7 @@ extension SessionStream {
     }
 
     /// Calls `body` with each session of one share of an NDJSON input
-    /// (``forEachNDJSONEvent(_:_:keepsSessionStartObjects:keepsRestoredObjects:start:_:)``), complete, at
+    /// (``forEachNDJSONEvent(_:_:keepsObjects:keepsRestoredObjects:start:_:)``), complete, at
     /// its last line: the sessions under way are followed side by side,
     /// so memory follows them, not the sessions seen. Sessions with no
     /// last line (it was rejected, or its id shares a hash with a later
@@ -48,7 +48,7 @@ extension SessionStream {
     func forEachNDJSONSession(_ path: String, _ read: NDJSONShareRead, keepsMarks: Bool, readsSessionStarts: Bool = true,
                               names: ScreenNameCache?, _ body: (SessionOccurrences) -> Void) throws(SessionStreamError) {
         let unended = try forEachNDJSONEvent(
-            path, read, keepsSessionStartObjects: readsSessionStarts, keepsRestoredObjects: false,
+            path, read, keepsObjects: readsSessionStarts, keepsRestoredObjects: false,
             start: { SessionOccurrences(session: $0.session, keepsMarks: keepsMarks) }
         ) { event, endsSession, _, recorder in
             recorder.add(event, names: names)
@@ -66,10 +66,10 @@ extension SessionStream {
     /// several (the other shares' threads read the others). Each of the
     /// share's rejected lines goes to `read` (its line number and why),
     /// nothing is thrown for them, and `read` is told now and then the last
-    /// line read. `keepsSessionStartObjects: false` may leave
-    /// `session.start`'s `app` and `device` out of its events, and
+    /// line read. `keepsObjects: false` may leave
+    /// `session.start`'s `app` and `device` and any `meta` out of its events, and
     /// `keepsRestoredObjects: false` `state.restore`'s object (its scene is
-    /// kept; ``EventLineParser/init(keepingSessionStartObjects:keepingRestoredJSON:)``).
+    /// kept; ``EventLineParser/init(keepingObjects:keepingRestoredJSON:)``).
     ///
     /// Each session under way has a state, kept beside its last seq
     /// (one lookup a line for both): `start` makes it at the session's first
@@ -78,13 +78,13 @@ extension SessionStream {
     /// last line (it was rejected, or their id shares a hash with a later
     /// session's), in the order they appeared.
     func forEachNDJSONEvent<State>(_ path: String, _ read: NDJSONShareRead,
-                                   keepsSessionStartObjects: Bool = true, keepsRestoredObjects: Bool = true,
+                                   keepsObjects: Bool = true, keepsRestoredObjects: Bool = true,
                                    start: (Event) -> State,
                                    _ body: (Event, _ endsSession: Bool, _ line: Int, inout State) -> Void) throws(SessionStreamError) -> [State] {
         let ends = try SessionEnds(path: path, share: read.share, firstRead: read.firstRead)
         let reader: NDJSONLineReader
         do { reader = try NDJSONLineReader(path: ends.readPath) } catch { throw .ndjson(ends.named(error)) }
-        var parser = EventLineParser(keepingSessionStartObjects: keepsSessionStartObjects,
+        var parser = EventLineParser(keepingObjects: keepsObjects,
                                      keepingRestoredJSON: keepsRestoredObjects)
         var open = SessionSlots<UnderWay<State>>()
         var appeared = 0

@@ -28,7 +28,7 @@ extension SessionStream {
             var chunk = merge.spareChunk()
             do throws(SessionStreamError) {
                 _ = try forEachNDJSONEvent(
-                    path, read, keepsSessionStartObjects: rows.readsSessionStarts, keepsRestoredObjects: Rows.readsRestoredObjects,
+                    path, read, keepsObjects: rows.readsSessionStarts, keepsRestoredObjects: Rows.readsRestoredObjects,
                     start: { NavigationProjector(session: $0.session) }
                 ) { original, _, line, state in
                     let at = merge.chunk(of: line)
