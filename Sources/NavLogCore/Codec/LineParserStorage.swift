@@ -178,9 +178,9 @@ struct FastPathDeclines {
     private var inARow = 0
 
     @inline(__always) mutating func shouldTry() -> Bool {
-        guard inARow >= 8 else { return true }
-        inARow += 1
-        return inARow & 63 == 0
+        if inARow < 8 || inARow & 63 == 0 { return true }
+        inARow += 1  // a line not tried counts as one declined
+        return false
     }
 
     @inline(__always) mutating func accepted() { inARow = 0 }
