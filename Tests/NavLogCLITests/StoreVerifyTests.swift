@@ -82,14 +82,45 @@ import NavLogTestSupport
             for line in text.stdout.split(separator: "\n") {
                 #expect(line.components(separatedBy: "00000001.nls").count <= 2 && !line.contains("navlog repair") && !line.contains("\(words) \(words)"), "\(kind): \(line)")
             }
-            #expect(text.stderr.contains("1 of 1 store damaged"), "\(kind): \(text.stderr)")
+            #expect(text.stderr.contains("1 of 1 store damaged; 'navlog repair \(copy)' sets the damage aside"), "\(kind): \(text.stderr)")
             let entry = try #require((json?["files"] as? [[String: Any]])?.first)
             let problems = try #require(entry["problems"] as? [[String: Any]])
             #expect(entry["status"] as? String == "damaged" && entry["tornTailOnly"] as? Bool == false)
             #expect(problems.contains { $0["kind"] as? String == kind && $0["offset"] as? Int == at }, "\(kind): \(problems)")
         }
         let both = navlog("verify", store, dir.file("copy-dataFrame"))
-        #expect(both.status == 1 && both.stderr.contains("1 of 2 stores damaged"), "\(both.stderr)")
+        #expect(both.status == 1 && both.stderr.contains("1 of 2 stores damaged; 'navlog repair \(dir.file("copy-dataFrame"))' sets the damage aside"),
+                "\(both.stderr)")
+        // The advice followed: the store verifies.
+        #expect(navlog("repair", dir.file("copy-dataFrame")).status == 0)
+        #expect(navlog("verify", store, dir.file("copy-dataFrame")).status == 0)
+        let two = navlog("verify", dir.file("copy-commitIndex"), dir.file("copy-checkpoint"))
+        #expect(two.status == 1 && two.stderr.hasSuffix("2 of 2 stores damaged; 'navlog repair INPUT' for each sets its damage aside\n"), "\(two.stderr)")
+    }
+
+    @Test("A flipped bit in the screen projection, or in a log: exit 1, and the closing line names the repair that verifies it")
+    func adviceFollowed() throws {
+        let (dir, _, store) = try generatedInputs(sessions: 12)
+        #expect(navlog("reindex", store).status == 0)
+        let views = store + "/00000001.views"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: views))
+        bytes[bytes.count / 2] ^= 0x10
+        try bytes.write(to: URL(fileURLWithPath: views))
+        let damaged = navlog("verify", store)
+        #expect(damaged.status == 1 && damaged.stdout.contains("screen projection: "), "\(damaged.stdout)")
+        #expect(damaged.stderr.hasSuffix("1 of 1 store damaged; 'navlog repair \(store)' writes its screen projection again\n"), "\(damaged.stderr)")
+        #expect(navlog("repair", store).status == 0)
+        #expect(navlog("verify", store).status == 0)
+
+        let log = dir.file("s.navlog")
+        #expect(navlog("export", "log", store, "--session", "s-000003", "-o", log).status == 0)
+        var logBytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        logBytes[logBytes.count / 2] ^= 0x10
+        try logBytes.write(to: URL(fileURLWithPath: log))
+        let bad = navlog("verify", log)
+        #expect(bad.status == 1 && bad.stderr.hasSuffix("1 of 1 log damaged; 'navlog repair \(log)' sets the damage aside\n"), "\(bad.stderr)")
+        #expect(navlog("repair", log).status == 0)
+        #expect(navlog("verify", log).status == 0)
     }
 
     @Test("A torn tail alone: exit 1, reported as a torn tail; readers still read the committed commits")

@@ -21,6 +21,9 @@ struct VerifyCommand: ParsableCommand {
             reported and exit 1, as a log's unfinished tail is; anything wrong at or before \
             it, or a missing segment, manifest or COMMITTED file, is damage ('navlog repair').
 
+            The closing line names the repair to run for what is damaged; a store's \
+            torn tail needs none (the next writer cuts it aside).
+
             Example:
               navlog verify session.navlog run-a.navlog
               navlog verify store --json
@@ -39,6 +42,8 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         var bad = 0, unreadable = 0, stores = 0
+        /// What `navlog repair` does for each damaged input, by path (the closing line's advice).
+        var repairs: [(path: String, does: String)] = []
         var output = VerifyJSON()
         for path in logs {
             let verified: any VerifiedOutput
@@ -47,13 +52,19 @@ struct VerifyCommand: ParsableCommand {
                 // but a store that lost its manifest or durable point is damaged.
                 Output.error(CLIFailure(verifying: error).message)
                 output.add(error, file: path)
-                if error.isStoreDamage { bad += 1 } else { unreadable += 1 }
+                if error.isStoreDamage {
+                    bad += 1
+                    repairs.append((path, "sets the damage aside"))
+                } else {
+                    unreadable += 1
+                }
                 if error.isStore { stores += 1 }
                 continue
             }
             if json { output.add(verified) } else { verified.lines.forEach(Output.line) }
             Output.projectionNote(verified.projectionBehind, store: path)
             if !verified.isIntact { bad += 1 }
+            if let does = verified.repairs { repairs.append((path, does)) }
             if verified.isStore { stores += 1 }
         }
         if json { Output.line(output.jsonValue.canonicalText) }
@@ -61,10 +72,16 @@ struct VerifyCommand: ParsableCommand {
         // What the inputs are called in the closing count: logs, stores, or inputs when both are given.
         let noun = stores == 0 ? "log" : stores == logs.count ? "store" : "input"
         let of = "of \(logs.count) \(noun)\(logs.count == 1 ? "" : "s")"
+        // The advice: the repair to run, or that each damaged input takes its own.
+        let advice = switch repairs.count {
+        case 0: ""
+        case 1: "; 'navlog repair \(repairs[0].path)' \(repairs[0].does)"
+        default: "; 'navlog repair INPUT' for each sets its damage aside"
+        }
         if unreadable > 0 {
             let damaged = bad > 0 ? "; \(bad) damaged" : ""
-            throw CLIFailure.trouble("\(unreadable) \(of) could not be read\(damaged)")
+            throw CLIFailure.trouble("\(unreadable) \(of) could not be read\(damaged)\(advice)")
         }
-        if bad > 0 { throw CLIFailure.no("\(bad) \(of) damaged") }
+        if bad > 0 { throw CLIFailure.no("\(bad) \(of) damaged\(advice)") }
     }
 }

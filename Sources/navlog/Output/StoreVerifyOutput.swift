@@ -11,6 +11,12 @@ struct StoreVerifyOutput: VerifiedOutput {
     var isStore: Bool { true }
     var projectionBehind: String? { report.projectionBehind }
 
+    var repairs: String? {
+        if isIntact || report.isIntactButTail { return nil }
+        let projectionOnly = report.problems.allSatisfy { if case .projection = $0.kind { true } else { false } }
+        return projectionOnly ? "writes its screen projection again" : "sets the damage aside"
+    }
+
     /// One line when intact; else each problem, then a summary line.
     var lines: [String] {
         let counts = "\(report.segments) segment\(report.segments == 1 ? "" : "s"), \(report.commits) commit\(report.commits == 1 ? "" : "s"), "

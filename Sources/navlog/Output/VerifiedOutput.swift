@@ -13,6 +13,10 @@ protocol VerifiedOutput {
     var isStore: Bool { get }
     /// Why a store's screen projection is behind, when it is.
     var projectionBehind: String? { get }
+    /// What `navlog repair` does for it when it is damaged (`nil` when
+    /// there is nothing for repair to do: intact, or a store's torn tail,
+    /// which the next writer cuts).
+    var repairs: String? { get }
 }
 
 extension Integrity.Verified {
