@@ -124,7 +124,7 @@ struct JSONOutputTests {
             #expect(line.hasSuffix(": " + (problem["reason"] as? String ?? "?")), "\(line)")
         }
         #expect(text.stdout.contains("\(logs[1]): \(problems.count) problem"))
-        #expect(text.stdout.contains("; \(files[1]["events"]!) events verified before the first"))
+        #expect(text.stdout.contains("; \(files[1]["events"]!) events verified"))
         // trouble: the error, as on stderr.
         let error = try #require(files[2]["error"] as? [String: Any])
         #expect(error["kind"] as? String == "io")

@@ -20,7 +20,7 @@ struct LogVerifyOutput: VerifiedOutput {
         }
         return report.problems.map(\.description) + [
             "\(log): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); "
-            + "\(report.events) events verified before the first"
+            + "\(report.events) events verified"
             + (report.recoverableTailEvents > 0 ? ", \(report.recoverableTailEvents) recoverable from the tail" : ""),
         ]
     }

@@ -31,6 +31,7 @@ extension VerifyRun {
             problem(.dataFrame(.lz4(error)), at: start, frame: frame, seq: lastSeq + 1)
             chainValid = false
             decoded = false
+            undecodedFrame = true
         }
         if decoded {
             block.contentChecksum = extent.contentChecksum

@@ -78,6 +78,10 @@ struct VerifyRun: UnitGrammar {
     var timeOrdered = true
     var chain: StateChain?
     var chainValid = true
+    /// Whether a data frame could not be decoded: later checkpoints, and the footer's block
+    /// entries, checkpoints and event count, cannot then be compared with the file's (that frame
+    /// is the one problem; repair cuts the log there).
+    var undecodedFrame = false
     var entries: [BlockEntry] = []
     var refs: [CheckpointRef] = []
     /// The data frame waiting for its entry.

@@ -51,6 +51,9 @@ struct CommitChecker {
     /// Per session: last seq, position and chain so far (every session of the store, so kept compact).
     private var sessions = SessionValueTable<(seq: Int, count: Int, chain: UInt64)>()
     private var fold = SessionFold()
+    /// Whether a block could not be read: some session's events are then missing, so no later
+    /// checkpoint can be compared with them (and repair keeps only the commits before that block).
+    private var afterUnreadBlock = false
     var sessionCount: Int { sessions.count }
 
     init(catalog: SegmentCatalog) { self.catalog = catalog }
@@ -86,13 +89,20 @@ struct CommitChecker {
         var previous: SessionKey?
         var lastHash: UInt64?
         var commitSessions = 0, events = 0
+        // A block that cannot be read is one problem: what the index says of it and of the
+        // block after (whether that continues its last session) cannot be checked, not wrong.
+        var unreadBlocks = 0, afterUnread = false
         for (b, block) in index.blocks.enumerated() {
             let bytes: UnsafeRawBufferPointer
             do { bytes = try catalog.blockContent(ref, block: b) } catch {
                 damage(block.offset, nil, Self.fault(error, else: SegmentFault.dataFrame))
                 lastHash = nil
+                unreadBlocks += 1
+                afterUnread = true
+                afterUnreadBlock = true
                 continue
             }
+            defer { afterUnread = false }
             var start = 0, lines = 0
             while start < bytes.count {
                 let end = lineEnd(in: bytes, from: start)
@@ -104,7 +114,7 @@ struct CommitChecker {
                     continue
                 }
                 let key = SessionKey(facts.session)
-                if lines == 1, key.hash != block.firstHash || (lastHash == key.hash) != block.continues {
+                if lines == 1, key.hash != block.firstHash || (!afterUnread && (lastHash == key.hash) != block.continues) {
                     damage(block.offset, facts.session, .commitIndex("block \(b)'s first session hash or continuation flag is wrong"))
                 }
                 lastHash = key.hash
@@ -129,12 +139,12 @@ struct CommitChecker {
                 damage(block.offset, nil, .commitIndex("block \(b) holds \(lines) events, \(block.eventCount) listed"))
             }
         }
-        if events != index.eventCount || commitSessions != index.sessionCount {
+        if unreadBlocks == 0, events != index.eventCount || commitSessions != index.sessionCount {
             damage(catalog.segments[ref.segment].contents.indexLocations[ref.commit].offset, nil,
                    .commitIndex("counts \(index.eventCount) events, \(index.sessionCount) sessions; the blocks hold \(events), \(commitSessions)"))
         }
         report.events += events
-        for (checkpointRef, checkpoint) in decoded {
+        for (checkpointRef, checkpoint) in decoded where !afterUnreadBlock {
             report.checkpoints += 1
             let id = checkpoint.key.string
             guard let expected = atCheckpoint["\(id)@\(checkpoint.position)"],
