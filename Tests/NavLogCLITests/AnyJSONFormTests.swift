@@ -102,7 +102,7 @@ struct AnyForm {
             guard case .object(var members) = try JSONValue.parse(line),
                   case .string(let session)? = members["session"], case .number(let digits)? = members["seq"], let seq = Int(digits),
                   case .string(let t)? = members["t"], let time = Timestamp(rfc3339: t)
-            else { throw Problem("not a canonical event line: \(line)") }
+            else { throw ProducerStyleIngestTests.Problem("not a canonical event line: \(line)") }
             if lastSeq[session] == seq - 1, random.percent(30) {
                 members["seq"] = nil
                 seqsLeftOut += 1
@@ -187,10 +187,5 @@ struct AnyForm {
             text += (offset < 0 ? "-" : "+") + String(format: "%02d:%02d", abs(offset) / 60, abs(offset) % 60)
         }
         return text
-    }
-
-    struct Problem: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
     }
 }
