@@ -41,6 +41,31 @@ import NavLogTestSupport
         #expect(missed == [], "undetected flips at bits \(missed.prefix(20)) of \(good.count * 8)")
     }
 
+    /// One flipped byte is one problem, wherever it lands: what later block
+    /// entries, checkpoints and the footer carry over from a lost block (its
+    /// index, the running max `t`, the state chain) is not reported again.
+    /// Bytes a resync passes over are said beside the bad frame.
+    @Test func oneFlipIsOneProblem() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("s-1.navlog")
+        try writeLog(path, sampleEvents(60), options: LogWriterOptions(blockTargetBytes: 1 << 10, checkpointInterval: 12))
+        let good = fileBytes(path)
+        let clean = try LogVerifier.verify(path: path)
+        #expect(clean.problems == [] && clean.blocks >= 4 && clean.checkpoints >= 3)
+        let flipped = dir.file("flipped.navlog")
+        var several: [(Int, [String])] = []
+        for offset in stride(from: 0, to: good.count, by: 3 * exhaustiveStride(sampled: 5)) {
+            var bad = good
+            bad[offset] ^= 0x08
+            writeFile(flipped, bad)
+            let problems = try LogVerifier.verify(path: flipped).problems.filter {
+                if case .skipped = $0.kind { false } else { true }
+            }
+            if problems.count != 1 { several.append((offset, problems.map(\.description))) }
+        }
+        #expect(several.isEmpty, "\(several.count) flips: \(several.prefix(3))")
+    }
+
     /// Damage in the middle of a large log: the problem names its byte
     /// offset, frame and seq.
     @Test func problemsSayWhere() throws {

@@ -29,9 +29,8 @@ extension VerifyRun {
             _ = try decoder.decodeFrame(scratch.bytes, maxContentBytes: NavLogFormat.maxBlockContentBytes, into: content)
         } catch {
             problem(.dataFrame(.lz4(error)), at: start, frame: frame, seq: lastSeq + 1)
-            chainValid = false
             decoded = false
-            undecodedFrame = true
+            lostBlocks = true
         }
         if decoded {
             block.contentChecksum = extent.contentChecksum
@@ -102,11 +101,23 @@ extension VerifyRun {
     }
 
     /// A data frame not followed by its entry is a problem.
+    /// ``closePending()`` before damage met at `offset`: damage right where the pending data
+    /// frame's entry belongs is that entry's (its block is lost), not also a missing entry.
+    mutating func closePending(damagedAt offset: Int64) {
+        if let block = pending, block.offset + Int64(block.length) == offset {
+            pending = nil
+            lostBlocks = true
+        } else {
+            closePending()
+        }
+    }
+
     mutating func closePending() {
         if let block = pending {
             problem(.verify(.entryMissing), at: block.offset + Int64(block.length),
                     frame: block.frame + 1, seq: block.stats?.firstSeq)
             pending = nil
+            lostBlocks = true
         }
     }
 }

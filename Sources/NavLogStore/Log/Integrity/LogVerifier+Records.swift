@@ -13,14 +13,14 @@ extension VerifyRun {
             frame += 1
         }
         guard magic == NavLogFormat.navlogSkippableMagic else {
-            closePending()
+            closePending(damagedAt: start)
             problem(.verify(.foreignSkippable(magic: magic)), at: start, frame: frame)
             lastEntryOK = false
             return
         }
         let cap = NavLogFormat.maxFooterBytes
         guard payloadSize >= 8, payloadSize <= cap else {
-            closePending()
+            closePending(damagedAt: start)
             problem(.verify(.recordSize(bytes: payloadSize)), at: start, frame: frame)
             return
         }
@@ -30,11 +30,13 @@ extension VerifyRun {
         let tag: UInt32
         switch SkippableFrame.checkRecord(payload) {
         case .failure(let p):
+            brokenRecordEnd = end
             if pending != nil && payloadSize == NavLogFormat.blockEntryPayloadBytes {
                 problem(.verify(.entryRecord(p)), at: start, frame: frame, seq: pending?.stats?.firstSeq)
                 pending = nil
+                lostBlocks = true
             } else {
-                closePending()
+                closePending(damagedAt: start)
                 problem(.verify(.record(p)), at: start, frame: frame)
             }
             lastEntryOK = false
@@ -59,7 +61,8 @@ extension VerifyRun {
             if let seen = footerSeen, seen.offset == pointed, end == size {
                 if let footer = seen.footer { compareFooter(footer, at: seen.offset, frame: seen.frame) }
                 report.hasFooter = true
-            } else {
+            } else if report.problems.isEmpty {
+                // (After damage, the footer it points at was among the damaged bytes: not a second problem.)
                 problem(.verify(.trailerMisplaced), at: start, frame: frame)
             }
             footerSeen = nil
@@ -76,6 +79,8 @@ extension VerifyRun {
     mutating func verifyEntry(_ payload: UnsafeRawBufferPointer, at start: Int64) {
         lastEntryOK = false
         guard let block = pending else {
+            // Right after bytes skipped as damaged, its data frame was among them: not a second problem.
+            if case .skipped(let bytes)? = report.problems.last?.kind, report.problems.last!.offset + bytes == start { return }
             problem(.entryWithoutData, at: start, frame: frame)
             return
         }
@@ -84,7 +89,9 @@ extension VerifyRun {
             problem(.verify(.entryFieldsOutOfRange), at: start, frame: frame, seq: block.stats?.firstSeq)
             return
         }
-        var wrong = e.disagreements(offset: block.offset, length: block.length, index: entries.count, frame: block.frame,
+        // After lost blocks, the entry's own numbering is taken (the count of those before it is not known).
+        var wrong = e.disagreements(offset: block.offset, length: block.length, index: lostBlocks ? e.blockIndex : entries.count,
+                                    frame: lostBlocks ? e.dataFrameIndex : block.frame,
                                     checksum: block.contentChecksum).compactMap(\.field)
         func check<T: Equatable>(_ name: String, _ stored: T, _ actual: T?) {
             if let actual, stored != actual { wrong.append(FieldMismatch(field: name, stored: "\(stored)", found: "\(actual)")) }
@@ -98,8 +105,10 @@ extension VerifyRun {
             check("last t", e.lastT, s.lastT)
             check("min t", e.minT, s.minT)
             check("max t", e.maxT, s.maxT)
-            check("running max t", e.runningMaxT, runningMaxT)
-            check("time-ordered flag", e.timeOrdered, timeOrdered)
+            if !lostBlocks {
+                check("running max t", e.runningMaxT, runningMaxT)
+                check("time-ordered flag", e.timeOrdered, timeOrdered)
+            }
             check("state chain", e.stateHash, block.hash)
         }
         guard wrong.isEmpty else {
@@ -126,8 +135,8 @@ extension VerifyRun {
             problem(.checkpoint(.fieldsOutOfRange), at: start, frame: frame)
             return
         }
-        // After a frame that could not be read, no state is known to compare it with.
-        if undecodedFrame { return }
+        // After lost blocks, no state is known to compare it with.
+        if lostBlocks { return }
         guard lastEntryOK, let last = entries.last else {
             problem(.checkpoint(.notAfterVerifiedEntry), at: start, frame: frame, seq: record.seq)
             return
@@ -151,18 +160,21 @@ extension VerifyRun {
     }
 
     mutating func compareFooter(_ footer: Footer, at start: Int64, frame footerFrame: Int) {
+        // The footer restates what the walk met; after damage the walk met less, and that is the problem.
+        guard report.problems.isEmpty else { return }
         var wrong: [FooterMismatch] = []
         if footer.footerOffset != start { wrong.append(.footerOffset(stored: footer.footerOffset, actual: start)) }
         if footer.frameIndex != footerFrame { wrong.append(.frameIndex(stored: footer.frameIndex, actual: footerFrame)) }
-        if !undecodedFrame, footer.entries != entries { wrong.append(.entries(stored: footer.entries.count, inFile: entries.count)) }
-        if !undecodedFrame, footer.checkpoints != refs { wrong.append(.checkpoints(stored: footer.checkpoints.count, inFile: refs.count)) }
-        if !undecodedFrame, footer.eventCount != report.events { wrong.append(.eventCount(stored: footer.eventCount, inBlocks: report.events)) }
+        if footer.entries != entries { wrong.append(.entries(stored: footer.entries.count, inFile: entries.count)) }
+        if footer.checkpoints != refs { wrong.append(.checkpoints(stored: footer.checkpoints.count, inFile: refs.count)) }
+        if footer.eventCount != report.events { wrong.append(.eventCount(stored: footer.eventCount, inBlocks: report.events)) }
         if !wrong.isEmpty { problem(.verify(.footerMismatch(wrong)), at: start, frame: footerFrame) }
     }
 
     mutating func finish() {
-        if footerSeen != nil {
-            problem(.verify(.footerWithoutTrailer), at: footerSeen!.offset, frame: footerSeen!.frame)
+        // (Unless what came after the footer, where its trailer belongs, was found damaged.)
+        if let seen = footerSeen, !report.problems.contains(where: { $0.offset > seen.offset }) {
+            problem(.verify(.footerWithoutTrailer), at: seen.offset, frame: seen.frame)
         }
         if !report.hasFooter { report.notes.append("no footer: the log was not closed (or is being written)") }
     }
@@ -173,6 +185,24 @@ extension VerifyRun {
     /// `from` (an LZ4 frame whose header checksum holds, or a navlog record
     /// that fits in the file), or the file size.
     func resync(after from: Int64) throws(FileError) -> Int64 {
+        /// Whether a frame starts at `offset` and is followed by another (or by the end of the
+        /// file): an LZ4 frame found inside a checkpoint record (its state) is followed by the
+        /// rest of that record, not by a frame.
+        func startsFrames(at offset: Int64) throws(FileError) -> Bool {
+            let end: Int64
+            switch try window.probe(at: offset) {
+            case .lz4(let extent):
+                guard let length = extent.length else { return true }  // unfinished: the file's end
+                end = offset + Int64(length)
+            case .skippable(_, let payloadSize): end = offset + 8 + Int64(payloadSize)
+            default: return false
+            }
+            switch try window.probe(at: end) {
+            case .lz4, .skippable, .endOfFile, .truncated: return true
+            case .invalid: return false
+            }
+        }
+
         var at = from + 1
         let chunk = 1 << 20
         while at + 4 <= size {
@@ -182,10 +212,9 @@ extension VerifyRun {
             while i + 4 <= n {
                 if bytes[i + 3] == 0x18 && bytes[i + 2] == 0x4D {
                     let candidate = at + Int64(i)
-                    if bytes[i] == 0x04 && bytes[i + 1] == 0x22 {
-                        if case .lz4 = try window.probe(at: candidate) { return candidate }
-                    } else if bytes[i] == 0x5E && bytes[i + 1] == 0x2A {
-                        if case .skippable = try window.probe(at: candidate) { return candidate }
+                    if bytes[i] == 0x04 && bytes[i + 1] == 0x22 || bytes[i] == 0x5E && bytes[i + 1] == 0x2A,
+                       try startsFrames(at: candidate) {
+                        return candidate
                     }
                 }
                 i += 1

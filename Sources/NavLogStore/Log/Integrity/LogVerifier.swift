@@ -78,10 +78,17 @@ struct VerifyRun: UnitGrammar {
     var timeOrdered = true
     var chain: StateChain?
     var chainValid = true
-    /// Whether a data frame could not be decoded: later checkpoints, and the footer's block
-    /// entries, checkpoints and event count, cannot then be compared with the file's (that frame
-    /// is the one problem; repair cuts the log there).
-    var undecodedFrame = false
+    /// Whether a block's events or entry were lost to damage (a data frame not decoded, bytes
+    /// skipped, an entry record damaged or missing). What later entries and checkpoints carry
+    /// over from the blocks before them (block index, frame index, running max `t`, time order,
+    /// state chain, checkpoint states) is then not compared: that damage is the one problem, and
+    /// repair cuts the log there. Each later block is still checked on its own.
+    /// Where a record whose checksum failed ends by its size field: when no frame starts
+    /// there, the size was the damage, and that record is the one problem.
+    var brokenRecordEnd: Int64?
+    var lostBlocks = false {
+        didSet { if lostBlocks { chainValid = false } }
+    }
     var entries: [BlockEntry] = []
     var refs: [CheckpointRef] = []
     /// The data frame waiting for its entry.
@@ -136,16 +143,18 @@ struct VerifyRun: UnitGrammar {
     mutating func meet(_ met: FrameMet, at offset: Int64, frame: Int) throws(FileError) -> WalkStep {
         self.offset = offset
         self.frame = frame
+        defer { if brokenRecordEnd.map({ $0 < offset }) == true { brokenRecordEnd = nil } }
         switch met {
         case .endOfFile:
             return .stop
         case .truncated(let why):
-            closePending()
+            closePending(damagedAt: offset)
             problem(.tornTail(why), at: offset, frame: frame, seq: lastSeq + 1)
             return .stop
         case .invalid(let why):
-            closePending()
-            problem(.badFrame(why), at: offset, frame: frame, seq: lastSeq + 1)
+            closePending(damagedAt: offset)
+            if brokenRecordEnd != offset { problem(.badFrame(why), at: offset, frame: frame, seq: lastSeq + 1) }
+            lostBlocks = true
             let next = try resync(after: offset)
             if next < size { problem(.skipped(bytes: next - offset), at: offset, frame: frame) }
             return .resume(at: next, frame: frame + 1)
@@ -175,6 +184,8 @@ struct VerifyRun: UnitGrammar {
             return
         }
         let header = Int64(NavLogFormat.emptyFrame.count)
+        // A byte of the header record found wrong above is that record's one problem, not also its checksum.
+        if let offset = report.problems.last?.offset, offset >= header { return }
         bytes.withUnsafeBytes { all in
             let payload = UnsafeRawBufferPointer(rebasing: all[(NavLogFormat.emptyFrame.count + 8)...])
             switch SkippableFrame.checkRecord(payload) {
