@@ -143,6 +143,8 @@ struct SegmentIntegrityTests {
             #expect(found?.file == "00000001.nls", "byte \(at): \(report.problems)")
             #expect(found?.offset == region.lowerBound, "byte \(at): \(report.problems)")
             #expect(!report.isIntactButTail)
+            // One problem: not also the commit's counts, the next block's continuation, or later checkpoints.
+            #expect(report.problems.count == 1, "byte \(at): \(report.problems)")
         }
         for _ in 0..<12 {
             // Inside a data frame's LZ4 blocks (past the frame header and the first block's size).

@@ -34,6 +34,8 @@ public enum SegmentVerifier {
         // The checker's table of every session is gone before the projection is built.
         do {
             var checker = CommitChecker(catalog: catalog)
+            // A commit the walk lost to damage: the checkpoints after it lack its events.
+            checker.lostCommit = catalog.problems.filter { !$0.isTornTail }.map { $0.commit ?? 0 }.min()
             for (position, ref) in catalog.commits.enumerated() {
                 try checker.check(ref, position: position, report: &report)
             }
@@ -51,9 +53,12 @@ struct CommitChecker {
     /// Per session: last seq, position and chain so far (every session of the store, so kept compact).
     private var sessions = SessionValueTable<(seq: Int, count: Int, chain: UInt64)>()
     private var fold = SessionFold()
-    /// Whether a block could not be read: some session's events are then missing, so no later
-    /// checkpoint can be compared with them (and repair keeps only the commits before that block).
+    /// Whether a block could not be read, or a commit before was lost (``lostCommit``): some
+    /// session's events are then missing, so no later checkpoint can be compared with them (and
+    /// repair keeps only the commits before that damage).
     private var afterUnreadBlock = false
+    /// The number of the first commit the catalog's walk found damaged (0: before any commit).
+    var lostCommit: UInt64?
     var sessionCount: Int { sessions.count }
 
     init(catalog: SegmentCatalog) { self.catalog = catalog }
@@ -65,6 +70,7 @@ struct CommitChecker {
 
     mutating func check(_ ref: SegmentCatalog.CommitRef, position: Int, report: inout SegmentStoreReport) throws(SegmentStoreError) {
         let index = catalog.index(ref)
+        if let lostCommit, index.number > lostCommit { afterUnreadBlock = true }
         let name = catalog.segments[ref.segment].contents.name
         func damage(_ offset: Int64, _ session: String?, _ kind: SegmentFault) {
             report.problems.append(SegmentDamage(file: name, offset: offset, commit: index.number, session: session, kind: kind))
@@ -152,12 +158,15 @@ struct CommitChecker {
                 damage(checkpointRef.offset, id, .checkpoint("chain hash or seq at position \(checkpoint.position) is not the events'"))
                 continue
             }
-            let replay: SegmentCatalog.Replay?
+            var replay: SegmentCatalog.Replay?
             do {
                 replay = try catalog.replay(checkpoint.key, toPosition: checkpoint.position, checkpointsBelow: checkpoint.position)
             } catch {
-                damage(checkpointRef.offset, id, .checkpoint("state cannot be recomputed: \(error.reason)"))
-                continue
+                // A damaged checkpoint below it is that checkpoint's problem: folded from the session's start instead.
+                do { replay = try catalog.replay(checkpoint.key, toPosition: checkpoint.position, checkpointsBelow: 0) } catch {
+                    damage(checkpointRef.offset, id, .checkpoint("state cannot be recomputed: \(error.reason)"))
+                    continue
+                }
             }
             guard let replay, replay.position == checkpoint.position,
                   StateChain.checkpointJSON(replay.state.state) == checkpoint.json else {
