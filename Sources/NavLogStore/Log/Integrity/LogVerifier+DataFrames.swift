@@ -100,7 +100,6 @@ extension VerifyRun {
         return ok ? stats : nil
     }
 
-    /// A data frame not followed by its entry is a problem.
     /// ``closePending()`` before damage met at `offset`: damage right where the pending data
     /// frame's entry belongs is that entry's (its block is lost), not also a missing entry.
     mutating func closePending(damagedAt offset: Int64) {
@@ -112,6 +111,7 @@ extension VerifyRun {
         }
     }
 
+    /// A data frame not followed by its entry is a problem.
     mutating func closePending() {
         if let block = pending {
             problem(.verify(.entryMissing), at: block.offset + Int64(block.length),

@@ -83,12 +83,12 @@ struct VerifyRun: UnitGrammar {
     /// over from the blocks before them (block index, frame index, running max `t`, time order,
     /// state chain, checkpoint states) is then not compared: that damage is the one problem, and
     /// repair cuts the log there. Each later block is still checked on its own.
-    /// Where a record whose checksum failed ends by its size field: when no frame starts
-    /// there, the size was the damage, and that record is the one problem.
-    var brokenRecordEnd: Int64?
     var lostBlocks = false {
         didSet { if lostBlocks { chainValid = false } }
     }
+    /// Where a record whose checksum failed ends by its size field: when no frame starts
+    /// there, the size was the damage, and that record is the one problem.
+    var brokenRecordEnd: Int64?
     var entries: [BlockEntry] = []
     var refs: [CheckpointRef] = []
     /// The data frame waiting for its entry.

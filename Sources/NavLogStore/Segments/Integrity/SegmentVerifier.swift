@@ -53,10 +53,10 @@ struct CommitChecker {
     /// Per session: last seq, position and chain so far (every session of the store, so kept compact).
     private var sessions = SessionValueTable<(seq: Int, count: Int, chain: UInt64)>()
     private var fold = SessionFold()
-    /// Whether a block could not be read, or a commit before was lost (``lostCommit``): some
-    /// session's events are then missing, so no later checkpoint can be compared with them (and
+    /// Whether events were lost to damage (a block that could not be read, or a commit before
+    /// this one, ``lostCommit``): no later checkpoint can then be compared with the events (and
     /// repair keeps only the commits before that damage).
-    private var afterUnreadBlock = false
+    private var eventsLost = false
     /// The number of the first commit the catalog's walk found damaged (0: before any commit).
     var lostCommit: UInt64?
     var sessionCount: Int { sessions.count }
@@ -70,7 +70,7 @@ struct CommitChecker {
 
     mutating func check(_ ref: SegmentCatalog.CommitRef, position: Int, report: inout SegmentStoreReport) throws(SegmentStoreError) {
         let index = catalog.index(ref)
-        if let lostCommit, index.number > lostCommit { afterUnreadBlock = true }
+        if let lostCommit, index.number > lostCommit { eventsLost = true }
         let name = catalog.segments[ref.segment].contents.name
         func damage(_ offset: Int64, _ session: String?, _ kind: SegmentFault) {
             report.problems.append(SegmentDamage(file: name, offset: offset, commit: index.number, session: session, kind: kind))
@@ -105,7 +105,7 @@ struct CommitChecker {
                 lastHash = nil
                 unreadBlocks += 1
                 afterUnread = true
-                afterUnreadBlock = true
+                eventsLost = true
                 continue
             }
             defer { afterUnread = false }
@@ -150,7 +150,7 @@ struct CommitChecker {
                    .commitIndex("counts \(index.eventCount) events, \(index.sessionCount) sessions; the blocks hold \(events), \(commitSessions)"))
         }
         report.events += events
-        for (checkpointRef, checkpoint) in decoded where !afterUnreadBlock {
+        for (checkpointRef, checkpoint) in decoded where !eventsLost {
             report.checkpoints += 1
             let id = checkpoint.key.string
             guard let expected = atCheckpoint["\(id)@\(checkpoint.position)"],
