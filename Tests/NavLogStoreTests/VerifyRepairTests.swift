@@ -127,8 +127,9 @@ import NavLogTestSupport
         let repaired = try LogRepair.repair(path: path)
         let recovery = try #require(repaired.recovery)
         let side = try #require(recovery.sideFile)
-        // Cut at the damaged block; the side file holds every byte from there.
+        // Cut at the damaged block; the side file holds every byte from there, named as damage (not a torn tail).
         #expect(recovery.cutOffset == damaged.dataOffset)
+        #expect(side == path + ".damaged-\(damaged.dataOffset)")
         #expect(fileBytes(side) == Array(bytes[Int(damaged.dataOffset)...]))
         #expect(try LogVerifier.verify(path: path).isIntact)
         #expect(try readEvents(path) == Array(events.prefix(reader.blocks[6].lastSeq)))

@@ -66,6 +66,17 @@ struct VersionOneStoreTests {
         #expect(try store.path(forSession: "b") == writer.path)
     }
 
+    /// A log of the layout that `navlog repair` cut keeps its side file
+    /// beside it, torn tail or damage: the directory is still a store.
+    @Test func sideFilesOfRepairKeepItAStore() throws {
+        let log = VersionOneStore.fileName(forSession: "s-1")
+        for side in [".torn-55", ".damaged-55", ".damaged-55.1"] {
+            #expect(VersionOneStore.isVersionOne(names: [log, log + side]), "\(side)")
+        }
+        #expect(!VersionOneStore.isVersionOne(names: [log, log + ".damaged-x"]))
+        #expect(!VersionOneStore.isVersionOne(names: [log, "other.navlog.damaged-55"]))
+    }
+
     @Test func aFileIsNotAStore() throws {
         let dir = try TemporaryDirectory()
         let file = dir.file("plain")

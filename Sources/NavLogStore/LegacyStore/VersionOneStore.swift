@@ -129,10 +129,11 @@ public struct VersionOneStore: Sendable {
     }
 
     /// Whether `name` is a side file navlog keeps beside a log of this
-    /// layout: `<log name>.torn-<offset>` (`.torn-<offset>.N` when taken),
-    /// the bytes `navlog repair` cut off.
+    /// layout: `<log name>.torn-<offset>` or `.damaged-<offset>`
+    /// (`….N` when taken), the bytes `navlog repair` cut off.
     public static func isSideFileName(_ name: String) -> Bool {
-        guard let mark = name.firstRange(of: logExtension + ".torn-") else { return false }
+        guard let mark = name.firstRange(of: logExtension + ".torn-") ?? name.firstRange(of: logExtension + ".damaged-")
+        else { return false }
         let log = String(name[..<mark.lowerBound]) + logExtension
         let tail = name[mark.upperBound...].split(separator: ".", omittingEmptySubsequences: false)
         guard tail.count <= 2, tail.allSatisfy({ !$0.isEmpty && $0.allSatisfy({ $0.isASCII && $0.isNumber }) }) else { return false }

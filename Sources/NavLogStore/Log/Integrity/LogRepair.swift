@@ -17,7 +17,8 @@ public struct RepairReport: Sendable {
 
 /// Repairs a damaged or torn `.navlog` file (schemas/navlog-format.md §9):
 /// cuts it at the end of its valid prefix, first copying the cut bytes to a
-/// side file `X.navlog.torn-<offset>` (synced) so nothing is lost; finishes
+/// side file `X.navlog.damaged-<offset>` (`.torn-<offset>` for a torn tail,
+/// which the writer's own recovery cuts) so nothing is lost; finishes
 /// an unfinished data frame in place, keeping its verified events; and
 /// rewrites the footer.
 public enum LogRepair {
@@ -44,7 +45,8 @@ public enum LogRepair {
         var recovery: LogRecovery?
         if walked.stopIsCorruption || firstProblem < walked.bodyEnd {
             let cut = verified.validPrefixEnd
-            let side = try TornTail.setAside(file, from: cut, to: size)
+            // Damage, not a crash's torn tail: named as a store names it.
+            let side = try TornTail.setAside(file, from: cut, to: size, as: "damaged")
             recovery = LogRecovery(cutOffset: cut, cutBytes: size - cut, sideFile: side, recoveredEvents: 0,
                                    reason: verified.problems.first?.kind.description ?? "damage")
         }
