@@ -43,7 +43,7 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         var bad = 0, unreadable = 0, stores = 0
         /// What `navlog repair` does for each damaged input, by path (the closing line's advice).
-        var repairs: [(path: String, does: String)] = []
+        var repairs: [(path: String, does: RepairAdvice)] = []
         var output = VerifyJSON()
         for path in logs {
             let verified: any VerifiedOutput
@@ -54,7 +54,7 @@ struct VerifyCommand: ParsableCommand {
                 output.add(error, file: path)
                 if error.isStoreDamage {
                     bad += 1
-                    repairs.append((path, "sets the damage aside"))
+                    repairs.append((path, .setsDamageAside))
                 } else {
                     unreadable += 1
                 }
@@ -75,7 +75,7 @@ struct VerifyCommand: ParsableCommand {
         // The advice: the repair to run, or that each damaged input takes its own.
         let advice = switch repairs.count {
         case 0: ""
-        case 1: "; 'navlog repair \(repairs[0].path)' \(repairs[0].does)"
+        case 1: "; 'navlog repair \(repairs[0].path)' \(repairs[0].does.rawValue)"
         default: "; 'navlog repair INPUT' for each sets its damage aside"
         }
         if unreadable > 0 {

@@ -10,7 +10,7 @@ struct LogVerifyOutput: VerifiedOutput {
     var isIntact: Bool { report.isIntact }
     var isStore: Bool { false }
     var projectionBehind: String? { nil }
-    var repairs: String? { report.isIntact ? nil : "sets the damage aside" }
+    var repairs: RepairAdvice? { report.isIntact ? nil : .setsDamageAside }
 
     /// One line when intact; else each problem, then a summary line.
     var lines: [String] {

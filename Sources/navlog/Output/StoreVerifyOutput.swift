@@ -11,10 +11,10 @@ struct StoreVerifyOutput: VerifiedOutput {
     var isStore: Bool { true }
     var projectionBehind: String? { report.projectionBehind }
 
-    var repairs: String? {
+    var repairs: RepairAdvice? {
         if isIntact || report.isIntactButTail { return nil }
         let projectionOnly = report.problems.allSatisfy { if case .projection = $0.kind { true } else { false } }
-        return projectionOnly ? "writes its screen projection again" : "sets the damage aside"
+        return projectionOnly ? .writesProjectionAgain : .setsDamageAside
     }
 
     /// One line when intact; else each problem, then a summary line.

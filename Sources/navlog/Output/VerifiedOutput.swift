@@ -16,7 +16,13 @@ protocol VerifiedOutput {
     /// What `navlog repair` does for it when it is damaged (`nil` when
     /// there is nothing for repair to do: intact, or a store's torn tail,
     /// which the next writer cuts).
-    var repairs: String? { get }
+    var repairs: RepairAdvice? { get }
+}
+
+/// What `navlog repair` does for a damaged input, as verify's closing line says it.
+enum RepairAdvice: String {
+    case setsDamageAside = "sets the damage aside"
+    case writesProjectionAgain = "writes its screen projection again"
 }
 
 extension Integrity.Verified {

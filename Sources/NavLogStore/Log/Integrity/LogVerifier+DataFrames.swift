@@ -40,7 +40,7 @@ extension VerifyRun {
             }
             block.stats = try verifyLines(frameOffset: start)
         }
-        if block.stats != nil, chainValid, let chain {
+        if block.stats != nil, chainValid, !lostBlocks, let chain {
             var sealed = chain
             let (hash, json) = sealed.sealBlock()
             self.chain = sealed

@@ -83,9 +83,7 @@ struct VerifyRun: UnitGrammar {
     /// over from the blocks before them (block index, frame index, running max `t`, time order,
     /// state chain, checkpoint states) is then not compared: that damage is the one problem, and
     /// repair cuts the log there. Each later block is still checked on its own.
-    var lostBlocks = false {
-        didSet { if lostBlocks { chainValid = false } }
-    }
+    var lostBlocks = false
     /// Where a record whose checksum failed ends by its size field: when no frame starts
     /// there, the size was the damage, and that record is the one problem.
     var brokenRecordEnd: Int64?
