@@ -15,7 +15,9 @@ import Darwin
 enum MemoryBenchmark {
     static let suite = BenchmarkSuite(
         name: "memory", summary: "peak RSS of funnel, paths and export over NDJSON and a store against 256 MiB",
-        options: ["--work DIR (corpora made when absent) [--sessions N] [--interleaved N] [--live N] [--navlog PATH]"]
+        options: ["--work DIR (corpora made when absent) [--sessions N] [--interleaved N] [--live N] [--navlog PATH]",
+                  "--corpus A,B,C,D,A',B',C',D',E|all: instead, every command on the store benchmark's corpora "
+                      + "(--corpora DIR, default $TMPDIR/navlog-bench-corpora), stores in --work"]
     ) { options in
         try run(options)
     }
@@ -30,6 +32,7 @@ enum MemoryBenchmark {
         let interleavedSessions = try options.int("interleaved", default: 100_000)
         let live = try options.int("live", default: 256)
         mkdir(dir, 0o755)
+        if let corpora = options.string("corpus") { return try runOnCorpora(corpora, options: options, navlog: navlog, work: dir) }
         let sequential = "\(dir)/sequential-\(sessions).ndjson"
         let interleaved = "\(dir)/interleaved-\(interleavedSessions)-\(live).ndjson"
         let store = "\(dir)/store-\(sessions)"

@@ -4,8 +4,10 @@ struct Table {
     private var rows: [[String]] = []
 
     init(_ columns: String...) { self.columns = columns }
+    init(_ columns: [String]) { self.columns = columns }
 
     mutating func add(_ cells: String...) { rows.append(cells) }
+    mutating func add(_ cells: [String]) { rows.append(cells) }
 
     /// Prints the table as Markdown (pastes into the README as is).
     func print() {

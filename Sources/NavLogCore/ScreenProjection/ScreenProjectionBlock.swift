@@ -131,7 +131,15 @@ public final class ScreenProjectionBlock: Sendable {
 
     /// Reads and checks a block body; its `session.start` templates are
     /// parsed (and checked to be events) only `withTemplates`.
-    public init(decoding bytes: [UInt8], withTemplates: Bool = true) throws(ScreenProjectionError) {
+    public convenience init(decoding bytes: [UInt8], withTemplates: Bool = true) throws(ScreenProjectionError) {
+        var templates = SessionStartTemplates()
+        try self.init(decoding: bytes, withTemplates: withTemplates, templates: &templates)
+    }
+
+    /// ``init(decoding:withTemplates:)`` with the templates parsed into, or
+    /// found in, `templates`: a reader of many blocks keeps one event for
+    /// each template the blocks repeat.
+    public init(decoding bytes: [UInt8], withTemplates: Bool, templates: inout SessionStartTemplates) throws(ScreenProjectionError) {
         var r = ProjectionColumnReader(bytes)
         commit = try r.integer(bytes: 8)
         indexOffset = Int64(bitPattern: try r.integer(bytes: 8))
@@ -142,10 +150,8 @@ public final class ScreenProjectionBlock: Sendable {
         scenes = try r.strings()
         var starts: [Event] = []
         if withTemplates {
-            var parser = EventLineParser()
-            for var line in try r.strings() {
-                let event = line.withUTF8 { utf8 in Result { () throws(EventParseError) in try parser.parse(UnsafeRawBufferPointer(utf8)) } }
-                guard case .success(let event) = event else { throw .malformed("a session.start template is not an event") }
+            for line in try r.strings() {
+                guard let event = templates.event(line) else { throw .malformed("a session.start template is not an event") }
                 starts.append(event)
             }
             templateCount = starts.count

@@ -161,6 +161,7 @@ struct ScreenProjectionFile {
         let workers = SessionStream.defaultWorkers
         DispatchQueue.concurrentPerform(iterations: min(workers, max(1, found.count))) { worker in
             var decoder: LZ4FrameDecoder?
+            var templates = SessionStartTemplates()
             for i in stride(from: worker, to: found.count, by: workers) {
                 decoded.set(i, check(bytes, found[i].payload, blockTags, "block").flatMap { record in
                     Result { () throws(ScreenProjectionError) in
@@ -170,7 +171,7 @@ struct ScreenProjectionFile {
                             guard let decoder else { throw .malformed("packed block: no LZ4 decoder") }
                             body = try ScreenProjectionFormat.unpack(body, decoder: decoder)
                         }
-                        return try ScreenProjectionBlock(decoding: body, withTemplates: withTemplates)
+                        return try ScreenProjectionBlock(decoding: body, withTemplates: withTemplates, templates: &templates)
                     }.mapError { RecordFailure(why: $0.description, inBlock: true) }
                 })
             }
