@@ -61,6 +61,36 @@ import Darwin
         #expect(try Self.isComplete(store))
     }
 
+    @Test("A store whose every session.start differs (a user id in app): readers keep the templates as bytes, the answers are the events'")
+    func everySessionStartDiffers() throws {
+        let dir = try TemporaryDirectory()
+        let generated = navlog("generate", "--sessions", "9000", "--seed", "12", "--events-per-session", "2-3", "--interleave",
+                               "--app-versions", "1.0,2.0").stdout
+        // More distinct templates than a reader keeps parsed (8,192), so that it reads them from the blocks' bytes.
+        var starts = 0
+        let lines = generated.split(separator: "\n").map { line -> String in
+            guard line.contains(#""type":"session.start""#), line.hasPrefix(#"{"app":{"#),
+                  let at = line.range(of: #""session":""#) else { return String(line) }
+            starts += 1
+            let id = line[at.upperBound...].prefix { $0 != "\"" }
+            return #"{"app":{"user":"u-"# + id + #"","# + line.dropFirst(#"{"app":{"#.count)
+        }
+        #expect(starts == 9000)
+        let input = dir.file("in.ndjson"), store = dir.file("store")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let r = navlog("ingest", input, "--store", store)
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let questions = [
+            ["export", "screens", "STORE", "--with-marks"],
+            ["funnel", "STORE", "--step", "*", "--step", "Recipe/*", "--by", "app.version", "--format", "csv"],
+            ["funnel", "STORE", "--step", "*", "--by", "app.user", "--format", "csv"],
+        ]
+        try Self.answersAreTheEvents(store, in: dir, questions)
+        let byUser = ScreenProjectionTests.answers(store, [questions[2]])[0]
+        #expect(byUser.contains("u-s-009000") && byUser.split(separator: "\n").count > 9000)
+        #expect(navlog("verify", store).status == 0)
+    }
+
     @Test("Ctrl-C during an ingest from a pipe leaves the projection complete for what was committed")
     func interrupted() throws {
         let dir = try TemporaryDirectory()

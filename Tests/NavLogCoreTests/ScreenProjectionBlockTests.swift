@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    @Test("Blocks decoded with one template table give the runs they were made of, and a bad template is still refused")
+    @Test("Blocks decoded with one template table, with room or full, give the runs they were made of; a bad template is still refused")
     func sharedTemplates() throws {
         let t = Timestamp(milliseconds: 1_795_000_000_000)
         func run(_ session: String, _ version: String) -> ScreenProjectionRun {
@@ -49,18 +49,23 @@ import Testing
                                        occurrences: [FunnelOccurrence(seq: 2, t: t, target: .screen, name: "Home")])
         }
         let first = [run("a", "1.0"), run("b", "2.0")], second = [run("c", "2.0"), run("d", "3.0")]
-        var templates = SessionStartTemplates()
-        for runs in [first, second, first] {
-            let bytes = ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: runs)
-            let block = try ScreenProjectionBlock(decoding: bytes, withTemplates: true, templates: &templates)
-            #expect((0..<runs.count).map(block.run) == runs)
+        // Room for every template (kept parsed), and for one (full: the blocks keep them as bytes, parsed when asked for).
+        for capacity in [8192, 1] {
+            var templates = SessionStartTemplates(capacity: capacity)
+            for runs in [first, second, first] {
+                let bytes = ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: runs)
+                let block = try ScreenProjectionBlock(decoding: bytes, withTemplates: true, templates: &templates)
+                #expect((0..<runs.count).map(block.run) == runs)
+                #expect(block.starts.isEmpty == (capacity == 1))
+            }
+            #expect(templates.isFull == (capacity == 1))
+            // A template that is not an event, after good ones in the same table: refused.
+            var bytes = ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: [run("e", "4.0")])
+            let template = Array(#"{"app":{"version":"4.0"}"#.utf8)
+            let at = try #require(bytes.indices.first { bytes[$0...].starts(with: template) })
+            bytes[at + 6] = UInt8(ascii: ",")   // {"app",{…: not JSON
+            #expect(throws: ScreenProjectionError.self) { try ScreenProjectionBlock(decoding: bytes, withTemplates: true, templates: &templates) }
         }
-        // A template that is not an event, after good ones in the same table: refused.
-        var bytes = ScreenProjectionBlock.encode(commit: 1, indexOffset: 0, runs: [run("e", "4.0")])
-        let template = Array(#"{"app":{"version":"4.0"}"#.utf8)
-        let at = try #require(bytes.indices.first { bytes[$0...].starts(with: template) })
-        bytes[at + 6] = UInt8(ascii: ",")   // {"app",{…: not JSON
-        #expect(throws: ScreenProjectionError.self) { try ScreenProjectionBlock(decoding: bytes, withTemplates: true, templates: &templates) }
     }
 
     @Test("Columns of zeros take no bytes, even as the block's last: more values than bytes left is not \"cut short\"")

@@ -123,13 +123,15 @@ struct ProjectionColumnReader {
         return strings
     }
 
-    /// A string table passed over (its offsets checked, no strings made): its count.
-    mutating func skipStrings() throws(ScreenProjectionError) -> Int {
+    /// A string table passed over (its offsets checked, no strings made):
+    /// its end offsets and its bytes, string `i` at
+    /// ``ProjectionStringTable/range(_:in:)``.
+    mutating func stringTable() throws(ScreenProjectionError) -> ProjectionStringTable {
         let n = try count(limit: bytes.count - at)
         let ends = try column(count: n)
         let all = try blob()
         try checkEnds(ends, limit: all.count, "string table")
-        return n
+        return ProjectionStringTable(ends: ends, blob: all)
     }
 
     /// Cumulative end offsets: non-decreasing, the last at most `limit`.
@@ -165,5 +167,18 @@ public enum ScreenProjectionError: Error, Hashable, Sendable, CustomStringConver
         switch self {
         case .malformed(let why): "screen projection block: \(why)"
         }
+    }
+}
+
+/// A block's string table read in place: where each string's bytes are.
+struct ProjectionStringTable: Sendable {
+    let ends: ProjectionColumn
+    let blob: Range<Int>
+
+    var count: Int { ends.count }
+
+    /// Where string `i` lies in `bytes` (the block's; offsets checked when read).
+    func range(_ i: Int, in bytes: [UInt8]) -> Range<Int> {
+        (blob.lowerBound + (i == 0 ? 0 : ends.int(i - 1, in: bytes)))..<(blob.lowerBound + ends.int(i, in: bytes))
     }
 }

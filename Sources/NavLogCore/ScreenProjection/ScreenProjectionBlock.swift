@@ -43,12 +43,17 @@ public final class ScreenProjectionBlock: Sendable {
     public let names: [String]
     let scenes: [String]
     /// The `session.start` events, each without its session, seq and time (a
-    /// template); none when decoded without them (``hasTemplates``).
+    /// template), when kept parsed: none when decoded without them
+    /// (``hasTemplates``), or when the reader's ``SessionStartTemplates``
+    /// found too many distinct ones to keep (then each is parsed from
+    /// ``templates`` when asked for, so that memory does not grow with the
+    /// sessions of a store whose every `session.start` differs).
     let starts: [Event]
-    /// Whether ``starts`` were decoded: a reader that never asks for a
-    /// `session.start` (screen rows, paths) skips parsing them.
+    /// Whether the templates were checked to be events: a reader that never
+    /// asks for a `session.start` (screen rows, paths) skips parsing them.
     public let hasTemplates: Bool
-    private let templateCount: Int
+    /// The templates' canonical lines, in ``bytes``.
+    private let templates: ProjectionStringTable
     package let bytes: [UInt8]
     let baseT: Int64
     let idEnd, rowEnd, firstSeq, firstT, start, startSeq, startT: ProjectionColumn
@@ -148,16 +153,19 @@ public final class ScreenProjectionBlock: Sendable {
         rowCount = try r.count(limit: bytes.count)
         names = try r.strings()
         scenes = try r.strings()
+        let table = try r.stringTable()
         var starts: [Event] = []
         if withTemplates {
-            for line in try r.strings() {
+            starts.reserveCapacity(table.count)
+            for i in 0..<table.count {
+                let line = String(decoding: bytes[table.range(i, in: bytes)], as: UTF8.self)
                 guard let event = templates.event(line) else { throw .malformed("a session.start template is not an event") }
                 starts.append(event)
             }
-            templateCount = starts.count
-        } else {
-            templateCount = try r.skipStrings()
+            // Too many distinct ones to keep: each is parsed again when asked for.
+            if templates.isFull { starts = [] }
         }
+        self.templates = table
         self.starts = starts
         hasTemplates = withTemplates
         idEnd = try r.column(count: sessionCount)
@@ -175,7 +183,7 @@ public final class ScreenProjectionBlock: Sendable {
         dt = try r.column(count: rowCount)
         guard r.at == bytes.count else { throw .malformed("\(bytes.count - r.at) bytes after the last column") }
         try r.checkEnds(idEnd, limit: ids.count, "id")
-        try r.checkBelow(start, templateCount + 1, "session.start index")
+        try r.checkBelow(start, table.count + 1, "session.start index")
         try r.checkEnds(rowEnd, limit: rowCount, "row")
         let lastRow = sessionCount == 0 ? 0 : rowEnd.int(sessionCount - 1, in: bytes)
         guard lastRow == rowCount else { throw .malformed("the sessions hold \(lastRow) rows, \(rowCount) listed") }
@@ -226,12 +234,18 @@ public final class ScreenProjectionBlock: Sendable {
     public func startIndex(_ i: Int) -> Int { start.int(i, in: bytes) }
 
     /// How many `session.start` templates the block holds.
-    public var startCount: Int { templateCount }
+    public var startCount: Int { templates.count }
 
     /// Template `s − 1` (``startIndex(_:)`` `s` > 0): the event without its session, seq and time.
     public func startTemplate(_ s: Int) -> Event {
         precondition(hasTemplates, "a screen-projection block decoded without its session.start templates")
-        return starts[s - 1]
+        if !starts.isEmpty { return starts[s - 1] }
+        var parser = EventLineParser()
+        let range = templates.range(s - 1, in: bytes)
+        let event = bytes.withUnsafeBytes { try? parser.parse(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        // It parsed when the block was decoded: the same bytes parse again.
+        guard let event else { preconditionFailure("a session.start template checked on decoding does not parse") }
+        return event
     }
 
     /// The seq and time (milliseconds) of session `i`'s first `session.start` (``startIndex(_:)`` > 0).
