@@ -43,10 +43,8 @@ extension MemoryBenchmark {
             try measure(["export", "events", store])
             try measure(["export", "screens", store])
             try measure(["export", "screens", store, "--with-marks"])
-            try measure(["funnel", store, "--format", "csv"] + AnalyticsQuestion.threeSteps.flatMap { ["--step", $0] })
-            try measure(["funnel", store, "--format", "csv", "--within", "10m", "--by", "app.version"]
-                        + AnalyticsQuestion.fiveSteps.flatMap { ["--step", $0] })
-            try measure(["paths", store, "--format", "csv", "--top", "10"])
+            // The analytics benchmark's questions: the 3- and 5-step funnels and paths.
+            for question in AnalyticsQuestion.all { try measure(question.navlogArguments(store)) }
             let (a, b) = try twoSessions(listing)
             let sessionStart = peaks.count
             try measure(["state", store, "--session", a, "--at", "3"])
@@ -62,7 +60,7 @@ extension MemoryBenchmark {
             removeRecursively(store)
             unlink(listing)
             let largest = peaks.max()!
-            table.add([corpus.name, "\(try eventCount(input))"] + peaks.map(mebibytes)
+            table.add([corpus.name, "\(try StoreBenchmark.lineCount(input))"] + peaks.map(mebibytes)
                       + [mebibytes(largest), largest <= target ? "met" : "missed"])
         }
         table.print()
@@ -75,19 +73,5 @@ extension MemoryBenchmark {
         let ids = text.split(separator: "\n").dropFirst().prefix(2).map { String($0.prefix { $0 != "\t" }) }
         guard ids.count == 2 else { throw BenchmarkFailure("\(listing) lists fewer than two sessions") }
         return (ids[0], ids[1])
-    }
-
-    /// The lines of `path`.
-    private static func eventCount(_ path: String) throws(BenchmarkFailure) -> Int {
-        guard let file = fopen(path, "r") else { throw BenchmarkFailure("cannot open \(path)") }
-        defer { fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var lines = 0
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n == 0 { break }
-            for i in 0..<n where buffer[i] == 0x0A { lines += 1 }
-        }
-        return lines
     }
 }

@@ -132,8 +132,7 @@ public struct VersionOneStore: Sendable {
     /// layout: `<log name>.torn-<offset>` or `.damaged-<offset>`
     /// (`….N` when taken), the bytes `navlog repair` cut off.
     public static func isSideFileName(_ name: String) -> Bool {
-        guard let mark = name.firstRange(of: logExtension + ".torn-") ?? name.firstRange(of: logExtension + ".damaged-")
-        else { return false }
+        guard let mark = TornTail.Kind.marks(name, after: logExtension) else { return false }
         let log = String(name[..<mark.lowerBound]) + logExtension
         let tail = name[mark.upperBound...].split(separator: ".", omittingEmptySubsequences: false)
         guard tail.count <= 2, tail.allSatisfy({ !$0.isEmpty && $0.allSatisfy({ $0.isASCII && $0.isNumber }) }) else { return false }

@@ -9,7 +9,7 @@ struct RepairCommand: ParsableCommand {
         abstract: "Cut a log's torn or damaged tail, or set a store's damage aside, keeping the bytes in side files.",
         discussion: """
             A log is cut at the end of its valid prefix; the cut bytes are first copied \
-            to LOG.torn-<offset>, so nothing is lost. An unfinished last block keeps its \
+            to LOG.damaged-<offset> (LOG.torn-<offset> for a torn tail), so nothing is lost. An unfinished last block keeps its \
             complete events and is finished in place; the footer is rewritten. Takes the \
             writer lock.
 

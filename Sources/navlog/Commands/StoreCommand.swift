@@ -22,7 +22,7 @@ struct StoreUpgradeCommand: ParsableCommand {
         abstract: "Convert a version-1 store (one .navlog file per session) into a segment store, in place.",
         discussion: """
             DIR must be a version-1 store: nothing but logs named <slug>-<hash>.navlog (and the \
-            .torn-<offset> side files of repairs); a folder of other files is not one and is \
+            .torn-<offset> and .damaged-<offset> side files of repairs); a folder of other files is not one and is \
             left alone. The new store is built beside DIR (in .DIR.navlog-upgrade) from every \
             log's events as they are, synced, verified, and then swapped in with two renames; \
             the old logs are kept, unchanged, in .DIR.navlog-v1, and nothing is deleted. Stopped at any point (Ctrl-C, a crash, power loss), the upgrade is \

@@ -46,7 +46,7 @@ public enum LogRepair {
         if walked.stopIsCorruption || firstProblem < walked.bodyEnd {
             let cut = verified.validPrefixEnd
             // Damage, not a crash's torn tail: named as a store names it.
-            let side = try TornTail.setAside(file, from: cut, to: size, as: "damaged")
+            let side = try TornTail.setAside(file, from: cut, to: size, as: .damaged)
             recovery = LogRecovery(cutOffset: cut, cutBytes: size - cut, sideFile: side, recoveredEvents: 0,
                                    reason: verified.problems.first?.kind.description ?? "damage")
         }

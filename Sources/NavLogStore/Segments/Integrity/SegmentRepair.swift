@@ -95,7 +95,7 @@ public enum SegmentRepair {
                     let aside = listed.segments.first { $0.contents.number == number }?.contents
                     let size = try segment.file.size()
                     if number > first.number {
-                        let side = TornTail.sideName(store.segmentPath(number), kind: "damaged", offset: 0)
+                        let side = TornTail.sideName(store.segmentPath(number), kind: .damaged, offset: 0)
                         try FileSystem.rename(store.segmentPath(number), to: side)
                         try OpenFile.syncDirectory(containing: side)
                         report.moves.append(SegmentRepairReport.Move(segment: contents.name, offset: 0, bytes: size, whole: true, tornTail: false,
@@ -111,7 +111,7 @@ public enum SegmentRepair {
                     let file = try OpenFile(path: segment.file.path, mode: .update)
                     defer { file.close() }
                     let torn = allTorn && cut > 0
-                    let side = try TornTail.setAside(file, from: cut, to: size, as: torn ? "torn" : "damaged")
+                    let side = try TornTail.setAside(file, from: cut, to: size, as: torn ? .torn : .damaged)
                     if cut == 0 {
                         let header = SegmentHeader(segmentNumber: number, blockTarget: SegmentFormat.defaultBlockTarget,
                                                    checkpointInterval: SegmentFormat.defaultCheckpointInterval)

@@ -80,7 +80,7 @@ public enum SegmentFormat {
     /// upgrade` removes no directory holding another.
     static func isOwnName(_ name: String) -> Bool {
         if creationLeftovers.contains(name) || name == manifestName || segmentNumber(name) != nil { return true }
-        if name.contains(segmentSuffix + ".torn-") || name.contains(segmentSuffix + ".damaged-") { return true }
+        if TornTail.Kind.marks(name, after: segmentSuffix) != nil { return true }
         return ScreenProjectionFormat.segmentNumber(name) != nil
     }
 
